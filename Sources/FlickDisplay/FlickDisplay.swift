@@ -1,0 +1,1 @@
+// FlickDisplay: output backends, compositor and content.

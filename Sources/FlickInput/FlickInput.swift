@@ -1,0 +1,1 @@
+// FlickInput: libevdev devices and evemu recordings → FlickCore.TouchFrame.

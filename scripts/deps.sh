@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs the Debian packages flickd builds against (the C libraries behind the C* shim
+# targets). Idempotent: skips apt entirely when every package is already installed.
+set -euo pipefail
+PKGS=(pkg-config libevdev-dev libdrm-dev libpixman-1-dev libspng-dev libturbojpeg0-dev libsystemd-dev)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  echo "deps: installing ${missing[*]}" >&2
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+fi

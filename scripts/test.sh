@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Installs what the build needs, builds warning-free and runs every test.
+# Real-panel recordings are read from FLICKD_RECORDINGS (default: ../shared/recordings beside
+# the checkout, when it exists); the recording tests say so and skip when it is absent.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+if [ -z "${FLICKD_RECORDINGS:-}" ] && [ -d ../shared/recordings ]; then
+  export FLICKD_RECORDINGS="$PWD/../shared/recordings"
+fi
+swift build --build-tests -Xswiftc -warnings-as-errors
+swift test --skip-build
