@@ -43,7 +43,10 @@ let package = Package(
         // Plays a scripted flick through the model and prints the delegate events.
         .executableTarget(name: "scroll-demo", dependencies: ["FlickCore"]),
 
-        .testTarget(name: "FlickCoreTests", dependencies: ["FlickCore"]),
+        .testTarget(
+            name: "FlickCoreTests",
+            dependencies: ["FlickCore", .product(name: "RealModule", package: "swift-numerics")]
+        ),
         .testTarget(name: "FlickInputTests", dependencies: ["FlickInput", "FlickCore"]),
         .testTarget(name: "FlickDisplayTests", dependencies: ["FlickDisplay", "FlickCore"]),
     ],

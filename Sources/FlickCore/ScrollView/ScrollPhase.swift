@@ -1,0 +1,253 @@
+/// The scroll view's motion state machine. Every change here is drawn in
+/// `docs/scroll-phase.md` in the same commit; each edge has a test.
+///
+/// | state \ input   | touchDown            | drag                 | release                          | tick                     | animate         | stop                    |
+/// |-----------------|----------------------|----------------------|----------------------------------|--------------------------|-----------------|-------------------------|
+/// | idle            | → tracking           | ignored (bug)        | ignored (bug)                    | —                        | → animating     | —                       |
+/// | tracking        | —                    | → dragging ¹         | → idle, or → decelerating ²      | —                        | jump, stay      | —                       |
+/// | dragging        | —                    | move, stay           | → decelerating or → idle ³       | —                        | jump, stay      | —                       |
+/// | decelerating    | → tracking ⁴         | ignored (bug)        | ignored (bug)                    | step; at rest → idle     | → animating ⁴   | → idle ⁴                |
+/// | animating       | → tracking ⁵         | ignored (bug)        | ignored (bug)                    | step; done → idle        | → animating ⁵   | → idle ⁵                |
+///
+/// ¹ `willBeginDragging`, directional lock chosen from the first movement.
+/// ² idle if at rest in bounds (on a page when paging); else the bounce back or page snap runs
+///   (`willBeginDecelerating`).
+/// ³ `willEndDragging`, `didEndDragging(willDecelerate:)`; a zoom past its limits bounces instead.
+/// ⁴ stops in place with `didEndDecelerating`. ⁵ stops in place with the animation's end message.
+enum ScrollPhase: Hashable, Sendable {
+    /// Nothing touches and nothing moves.
+    case idle
+    /// A finger is down; the content has not moved for it (yet).
+    case tracking
+    /// The content follows the finger.
+    case dragging(Drag)
+    /// Momentum, bounce back or page snap after a lift.
+    case decelerating(Momentum)
+    /// A programmatic animation or a zoom bounce.
+    case animating(ScrollAnimation)
+
+    /// What a drag remembers from its start.
+    struct Drag: Hashable, Sendable {
+        /// The offset when dragging began (for paging's one-page limit).
+        var startOffset: Point
+        /// The axis a directional lock holds the drag to, if any.
+        var lockedAxis: Axis?
+    }
+
+    /// Per-axis motion after a lift.
+    struct Momentum: Hashable, Sendable {
+        var start: Instant
+        var x: AxisMotion
+        var y: AxisMotion
+
+        var end: Instant { start + .seconds(double: Swift.max(x.duration, y.duration)) }
+
+        func offset(at t: Instant) -> Point {
+            let s = (t - start).inSeconds
+            return Point(x: x.position(at: s), y: y.position(at: s))
+        }
+
+        var restOffset: Point { Point(x: x.restPosition, y: y.restPosition) }
+    }
+
+    /// The alphabet of the machine.
+    enum Input: Hashable, Sendable, CustomStringConvertible {
+        case touchDown
+        case drag(Vector)
+        case release(velocity: Vector)
+        case tick
+        case animate(ScrollAnimation)
+        case stop
+
+        var description: String {
+            switch self {
+            case .touchDown: "touchDown"
+            case .drag: "drag"
+            case .release: "release"
+            case .tick: "tick"
+            case .animate: "animate"
+            case .stop: "stop"
+            }
+        }
+    }
+
+    var name: String {
+        switch self {
+        case .idle: "idle"
+        case .tracking: "tracking"
+        case .dragging: "dragging"
+        case .decelerating: "decelerating"
+        case .animating: "animating"
+        }
+    }
+}
+
+extension ScrollView {
+    /// The one dispatcher: every input goes through here, every pair is decided explicitly.
+    mutating func handle(_ input: ScrollPhase.Input, at t: Instant) {
+        observe(t)
+        let t = now
+        switch (phase, input) {
+        case (.idle, .touchDown):
+            phase = .tracking
+        case (.idle, .animate(let a)), (.decelerating, .animate(let a)), (.animating, .animate(let a)):
+            interruptMotion(at: t)
+            startAnimation(a)
+        case (.tracking, .animate(let a)), (.dragging, .animate(let a)):
+            // The finger owns the content: jump to the destination instead of fighting it.
+            jump(to: a, at: t)
+        case (.idle, .tick), (.idle, .stop), (.tracking, .touchDown), (.tracking, .tick), (.tracking, .stop),
+             (.dragging, .touchDown), (.dragging, .tick), (.dragging, .stop):
+            break
+        case (.idle, .drag), (.idle, .release), (.decelerating, .drag), (.decelerating, .release),
+             (.animating, .drag), (.animating, .release):
+            diagnostics.append("invalid scroll input \(input) in state \(phase.name)")
+        case (.tracking, .drag(let delta)):
+            guard isScrollEnabled else { return }
+            let drag = ScrollPhase.Drag(startOffset: contentOffset, lockedAxis: lockAxis(for: delta))
+            phase = .dragging(drag)
+            events.append(.willBeginDragging)
+            applyDrag(delta, drag: drag)
+        case (.dragging(let drag), .drag(let delta)):
+            applyDrag(delta, drag: drag)
+        case (.tracking, .release):
+            phase = .idle
+            if isZooming { startZoomBounce(at: t) } else { settleIfNeeded(at: t) }
+        case (.dragging(let drag), .release(let velocity)):
+            endDrag(drag, velocity: velocity, at: t)
+        case (.decelerating(let m), .tick):
+            moveOffset(to: m.offset(at: t))
+            if t >= m.end {
+                moveOffset(to: m.restOffset)
+                phase = .idle
+                events.append(.didEndDecelerating)
+                motionStopped(at: m.end)
+            }
+        case (.animating(let a), .tick):
+            step(a, to: t)
+        case (.decelerating, .touchDown), (.animating, .touchDown):
+            interruptMotion(at: t)
+            phase = .tracking
+        case (.decelerating, .stop), (.animating, .stop):
+            interruptMotion(at: t)
+        }
+    }
+
+    /// Stops momentum or an animation where it is at `t`, sending its closing message.
+    private mutating func interruptMotion(at t: Instant) {
+        switch phase {
+        case let .decelerating(m):
+            moveOffset(to: m.offset(at: t))
+            phase = .idle
+            events.append(.didEndDecelerating)
+            motionStopped(at: t)
+        case let .animating(a):
+            let state = a.state(at: t)
+            applyZoom(state.scale, anchoredAt: .zero)
+            moveOffset(to: state.offset)
+            phase = .idle
+            finishAnimation(a, interrupted: true)
+            motionStopped(at: t)
+        case .idle, .tracking, .dragging:
+            break
+        }
+    }
+
+    private func lockAxis(for delta: Vector) -> Axis? {
+        guard isDirectionalLockEnabled else { return nil }
+        let ratio = physics.directionalLockRatio
+        if abs(delta.dx) > ratio * abs(delta.dy) { return .horizontal }
+        if abs(delta.dy) > ratio * abs(delta.dx) { return .vertical }
+        return nil
+    }
+
+    /// Moves the content with the finger: rubber-banded past the edges, or clamped.
+    private mutating func applyDrag(_ delta: Vector, drag: ScrollPhase.Drag) {
+        guard delta.isFinite else {
+            diagnostics.append("ignored a non-finite drag \(delta)")
+            return
+        }
+        var offset = contentOffset
+        let band = RubberBand(coefficient: physics.rubberBandCoefficient)
+        for axis in Axis.allCases where canScroll(axis) && (drag.lockedAxis ?? axis) == axis {
+            let lower = minimumOffset(axis), upper = maximumOffset(axis), dim = boundsSize[axis]
+            // The finger moves the content, so the offset moves against it.
+            if bounces {
+                let raw = band.unband(offset[axis], lower: lower, upper: upper, dimension: dim) - delta[axis]
+                offset[axis] = band.band(raw, lower: lower, upper: upper, dimension: dim)
+            } else {
+                offset[axis] = Swift.min(Swift.max(offset[axis] - delta[axis], lower), upper)
+            }
+        }
+        moveOffset(to: offset)
+    }
+
+    /// The lift after a drag: momentum, bounce, page snap, zoom bounce, or rest.
+    private mutating func endDrag(_ drag: ScrollPhase.Drag, velocity fingerVelocity: Vector, at t: Instant) {
+        if isZooming {
+            events.append(.willEndDragging(velocity: .zero, targetContentOffset: zoomBounceTarget().offset))
+            events.append(.didEndDragging(willDecelerate: false))
+            phase = .idle
+            startZoomBounce(at: t)
+            return
+        }
+        let velocity = flingVelocity(fingerVelocity, lockedAxis: drag.lockedAxis)
+        let momentum = self.momentum(velocity: velocity, dragStart: drag.startOffset, at: t)
+        events.append(.willEndDragging(velocity: velocity, targetContentOffset: momentum.restOffset))
+        let moves = momentum.x.isMoving || momentum.y.isMoving
+        events.append(.didEndDragging(willDecelerate: moves))
+        if moves {
+            phase = .decelerating(momentum)
+            events.append(.willBeginDecelerating)
+        } else {
+            phase = .idle
+            moveOffset(to: momentum.restOffset)
+            motionStopped(at: t)
+        }
+    }
+
+    /// A lift without a drag: content that a touch caught out of bounds (or between pages)
+    /// goes back; otherwise nothing moves.
+    private mutating func settleIfNeeded(at t: Instant) {
+        let momentum = self.momentum(velocity: .zero, dragStart: contentOffset, at: t)
+        guard momentum.x.isMoving || momentum.y.isMoving else { return }
+        phase = .decelerating(momentum)
+        events.append(.willBeginDecelerating)
+    }
+
+    /// Offset velocity from finger velocity: reversed, without the axes that cannot scroll,
+    /// zero below the fling minimum, clamped to the maximum.
+    private func flingVelocity(_ finger: Vector, lockedAxis: Axis?) -> Vector {
+        guard finger.isFinite else { return .zero }
+        var v = -finger
+        for axis in Axis.allCases where !canScroll(axis) || (lockedAxis ?? axis) != axis {
+            v[axis] = 0
+        }
+        let speed = v.length
+        if speed < physics.minimumFlingVelocity { return .zero }
+        if speed > physics.maximumFlingVelocity { v = v * (physics.maximumFlingVelocity / speed) }
+        return v
+    }
+
+    /// The motion of both axes after a lift at `t` with offset `velocity`.
+    private func momentum(velocity: Vector, dragStart: Point, at t: Instant) -> ScrollPhase.Momentum {
+        func axisMotion(_ axis: Axis) -> AxisMotion {
+            let position = contentOffset[axis], lower = minimumOffset(axis), upper = maximumOffset(axis)
+            if isPagingEnabled {
+                let paging = Paging(pageSize: boundsSize[axis])
+                let target = paging.target(offset: position, velocity: velocity[axis], dragStart: dragStart[axis],
+                                           lower: lower, upper: upper, physics: physics)
+                guard abs(target - position) > 0.01 || velocity[axis] != 0 else { return AxisMotion(restingAt: target) }
+                // At most the speed that reaches the page without overshooting it: the spring
+                // stays on its side, so the content rests on the page without showing the next.
+                let towards = (target - position).sign == velocity[axis].sign
+                let limit = (physics.springStiffness / physics.springMass).squareRoot() * abs(target - position)
+                let v = towards ? Swift.min(abs(velocity[axis]), limit) * (velocity[axis] < 0 ? -1 : 1) : 0
+                return .spring(from: position, velocity: v, to: target, physics: physics)
+            }
+            return .release(at: position, velocity: velocity[axis], lower: lower, upper: upper,
+                            bounces: bounces, rate: decelerationRate, physics: physics)
+        }
+        return ScrollPhase.Momentum(start: t, x: axisMotion(.horizontal), y: axisMotion(.vertical))
+    }
+}

@@ -1,0 +1,55 @@
+extension ScrollView {
+    /// Enters `.animating`, or finishes at once when there is nothing to animate.
+    mutating func startAnimation(_ a: ScrollAnimation) {
+        if a.kind == .zoom { events.append(.willBeginZooming) }
+        if a.fromOffset == a.toOffset && a.fromScale == a.toScale {
+            finishAnimation(a, interrupted: false)
+            return
+        }
+        phase = .animating(a)
+    }
+
+    /// Applies an animation's end state at once (used when a finger holds the content).
+    mutating func jump(to a: ScrollAnimation, at t: Instant) {
+        if a.kind == .zoom { events.append(.willBeginZooming) }
+        applyZoom(a.toScale, anchoredAt: .zero)
+        moveOffset(to: a.toOffset)
+        finishAnimation(a, interrupted: false)
+    }
+
+    /// One frame of an animation; at its end, the exact end state and its closing message.
+    mutating func step(_ a: ScrollAnimation, to t: Instant) {
+        let state = a.state(at: t)
+        applyZoom(state.scale, anchoredAt: .zero)
+        moveOffset(to: state.offset)
+        if t >= a.end {
+            applyZoom(a.toScale, anchoredAt: .zero)
+            moveOffset(to: a.toOffset)
+            phase = .idle
+            finishAnimation(a, interrupted: false)
+            motionStopped(at: a.end)
+        }
+    }
+
+    /// The closing message(s) of an animation.
+    mutating func finishAnimation(_ a: ScrollAnimation, interrupted: Bool) {
+        switch a.kind {
+        case .scroll:
+            events.append(.didEndScrollingAnimation)
+        case .scrollToTop:
+            // UIKit reports a scroll to top only when it got there.
+            if interrupted { events.append(.didEndScrollingAnimation) } else { events.append(.didScrollToTop) }
+        case .zoom:
+            events.append(.didEndZooming(atScale: zoomScale))
+            events.append(.didEndScrollingAnimation)
+        case .zoomBounce:
+            if interrupted {
+                // A touch caught the bounce: the pinch's scale is still outside the limits, so
+                // the bounce resumes when that finger lifts.
+                zoomPhase = .awaitingBounce(focus: Point(x: boundsSize.width / 2, y: boundsSize.height / 2))
+            } else {
+                events.append(.didEndZooming(atScale: zoomScale))
+            }
+        }
+    }
+}

@@ -1,0 +1,264 @@
+/// The UIScrollView model: content offset, size, inset and zoom, driven by touches and by
+/// programmatic calls, moving with UIKit's physics and reporting UIKit's delegate messages.
+///
+/// It is pure and deterministic: it never reads a clock (every call takes the time), does no
+/// I/O, and is a value. Drive it from the gesture layer (`touchDown`, `drag`, `beginZooming`,
+/// `pinch`, `endZooming`, `release`), from the app (`setContentOffset`, `zoom(to:)`, …) and from
+/// the display loop (`advance(to:)` at each vblank while `isAnimating`). Read what happened with
+/// `takeEvents()`.
+///
+/// Coordinates follow UIKit: a content point p (in unscaled content pixels) shows at view point
+/// p·zoomScale − contentOffset. Offsets are in scaled content pixels, i.e. screen pixels.
+public struct ScrollView: Sendable {
+    // MARK: Geometry
+
+    /// The viewport's size in screen pixels.
+    public private(set) var boundsSize: Size
+    /// The content's size at zoom scale 1.
+    public private(set) var unscaledContentSize: Size
+    /// The content's size at the current zoom (UIKit's `contentSize` of a zooming scroll view).
+    public var contentSize: Size { unscaledContentSize * zoomScale }
+    /// Extra scrollable space around the content.
+    public private(set) var contentInset: EdgeInsets = .zero
+    /// The point of the (scaled) content at the viewport's top-left corner.
+    public internal(set) var contentOffset: Point = .zero
+    /// The current zoom.
+    public internal(set) var zoomScale: Double = 1
+    /// The smallest zoom a pinch settles at.
+    public private(set) var minimumZoomScale: Double = 1
+    /// The largest zoom a pinch settles at.
+    public private(set) var maximumZoomScale: Double = 1
+
+    // MARK: Behaviour (UIKit's names and defaults)
+
+    /// Whether content can be dragged past its edges and bounces back.
+    public var bounces = true
+    /// Whether horizontal drags rubber-band even when the content is no wider than the view.
+    public var alwaysBounceHorizontal = false
+    /// Whether vertical drags rubber-band even when the content is no taller than the view.
+    public var alwaysBounceVertical = false
+    /// Whether a pinch can go past the zoom limits and bounce back.
+    public var bouncesZoom = true
+    /// Whether scrolling stops on multiples of the viewport size.
+    public var isPagingEnabled = false
+    /// Whether a drag that starts mostly along one axis stays on it.
+    public var isDirectionalLockEnabled = false
+    /// Whether touches scroll at all.
+    public var isScrollEnabled = true
+    /// Whether `scrollToTop` is honoured.
+    public var scrollsToTop = true
+    /// How quickly momentum dies.
+    public var decelerationRate: DecelerationRate = .normal
+    /// The physics tunables.
+    public private(set) var physics = ScrollPhysics()
+
+    // MARK: State machines
+
+    /// Pan/motion state (see `ScrollPhase`).
+    var phase: ScrollPhase = .idle
+    /// Pinch state (see `ZoomPhase`).
+    var zoomPhase: ZoomPhase = .idle
+    /// The latest time the model has been told of; it never goes back.
+    var now: Instant = .zero
+    /// Indicators stay fully visible until this time, then fade.
+    var indicatorsVisibleUntil: Instant?
+    var events: [ScrollEvent] = []
+    var diagnostics: [String] = []
+
+    // MARK: Creating
+
+    /// Creates a scroll view.
+    /// - Parameters:
+    ///   - boundsSize: the viewport, in screen pixels.
+    ///   - contentSize: the content at zoom 1.
+    ///   - physics: tunables; the defaults are UIKit's.
+    /// - Throws: `ScrollViewError` for a non-finite or negative size or a bad tunable.
+    public init(boundsSize: Size, contentSize: Size, physics: ScrollPhysics = ScrollPhysics()) throws(ScrollViewError) {
+        guard boundsSize.isValid else { throw .invalidSize(name: "bounds size", value: boundsSize) }
+        guard contentSize.isValid else { throw .invalidSize(name: "content size", value: contentSize) }
+        try physics.validate()
+        self.boundsSize = boundsSize
+        self.unscaledContentSize = contentSize
+        self.physics = physics
+    }
+
+    // MARK: Validated setters
+
+    /// Changes the viewport size (e.g. on a mode change). The offset is kept.
+    /// - Throws: `ScrollViewError.invalidSize` for a non-finite or negative size.
+    public mutating func setBoundsSize(_ size: Size) throws(ScrollViewError) {
+        guard size.isValid else { throw .invalidSize(name: "bounds size", value: size) }
+        boundsSize = size
+    }
+
+    /// Changes the content's size at zoom 1 (e.g. new content). The offset is kept.
+    /// - Throws: `ScrollViewError.invalidSize` for a non-finite or negative size.
+    public mutating func setContentSize(_ size: Size) throws(ScrollViewError) {
+        guard size.isValid else { throw .invalidSize(name: "content size", value: size) }
+        unscaledContentSize = size
+    }
+
+    /// Changes the content inset. Negative insets are allowed, as in UIKit.
+    /// - Throws: `ScrollViewError.invalidInsets` for a non-finite edge.
+    public mutating func setContentInset(_ inset: EdgeInsets) throws(ScrollViewError) {
+        guard inset.isFinite else { throw .invalidInsets(inset) }
+        contentInset = inset
+    }
+
+    /// Sets the zoom limits; the current scale is clamped into them, as UIKit does.
+    /// - Throws: `ScrollViewError` for a non-positive or non-finite limit, or minimum > maximum.
+    public mutating func setZoomScaleLimits(minimum: Double, maximum: Double) throws(ScrollViewError) {
+        guard minimum.isFinite, minimum > 0 else { throw .invalidZoomScale(name: "minimum zoom scale", value: minimum) }
+        guard maximum.isFinite, maximum > 0 else { throw .invalidZoomScale(name: "maximum zoom scale", value: maximum) }
+        guard minimum <= maximum else { throw .invalidZoomRange(minimum: minimum, maximum: maximum) }
+        minimumZoomScale = minimum
+        maximumZoomScale = maximum
+        let clamped = Swift.min(Swift.max(zoomScale, minimum), maximum)
+        if clamped != zoomScale { applyZoom(clamped, anchoredAt: Point(x: 0, y: 0)) }
+    }
+
+    /// Replaces the physics tunables.
+    /// - Throws: `ScrollViewError.invalidTunable` for the first bad value.
+    public mutating func setPhysics(_ physics: ScrollPhysics) throws(ScrollViewError) {
+        try physics.validate()
+        self.physics = physics
+    }
+
+    // MARK: States
+
+    /// A finger is on the content (it may not have moved yet).
+    public var isTracking: Bool {
+        switch phase {
+        case .tracking, .dragging: true
+        case .idle, .decelerating, .animating: false
+        }
+    }
+
+    /// The content is following a finger.
+    public var isDragging: Bool {
+        if case .dragging = phase { return true }
+        return false
+    }
+
+    /// The content moves on its own after a lift: momentum, a bounce back or a page snap.
+    public var isDecelerating: Bool {
+        if case .decelerating = phase { return true }
+        return false
+    }
+
+    /// A pinch is in progress (from `willBeginZooming` to `didEndZooming`, bounce included).
+    public var isZooming: Bool {
+        switch zoomPhase {
+        case .idle: isZoomBouncing
+        case .pinching, .awaitingBounce: true
+        }
+    }
+
+    /// The zoom is animating back inside its limits after a pinch went past them.
+    public var isZoomBouncing: Bool {
+        if case let .animating(a) = phase, a.kind == .zoomBounce { return true }
+        return false
+    }
+
+    /// An animated programmatic scroll or zoom is running.
+    public var isScrollAnimating: Bool {
+        if case let .animating(a) = phase, a.kind != .zoomBounce { return true }
+        return false
+    }
+
+    /// The content visibly moves: dragging, pinching, decelerating, bouncing or animating.
+    /// A hard-set offset never makes it true.
+    public var isScrolling: Bool {
+        isDragging || isZooming || isDecelerating || isZoomBouncing || isScrollAnimating
+    }
+
+    /// Whether the model moves on its own and wants `advance(to:)` at each frame.
+    public var isAnimating: Bool { isDecelerating || isZoomBouncing || isScrollAnimating }
+
+    // MARK: Outbox
+
+    /// The delegate messages since the last call, oldest first.
+    public mutating func takeEvents() -> [ScrollEvent] {
+        defer { events.removeAll(keepingCapacity: true) }
+        return events
+    }
+
+    /// Notes about calls that made no sense in the current state (e.g. a drag without a touch),
+    /// ignored by the model; the caller logs them as bugs.
+    public mutating func takeDiagnostics() -> [String] {
+        defer { diagnostics.removeAll() }
+        return diagnostics
+    }
+
+    // MARK: Bounds
+
+    /// The smallest valid offset on `axis`.
+    public func minimumOffset(_ axis: Axis) -> Double { -contentInset.leading(axis) }
+
+    /// The largest valid offset on `axis` (never below the minimum).
+    public func maximumOffset(_ axis: Axis) -> Double {
+        Swift.max(minimumOffset(axis), contentSize[axis] + contentInset.trailing(axis) - boundsSize[axis])
+    }
+
+    /// The valid offsets: content plus insets, less the viewport.
+    public var offsetBounds: Rect {
+        let x0 = minimumOffset(.horizontal), y0 = minimumOffset(.vertical)
+        return Rect(x: x0, y: y0, width: maximumOffset(.horizontal) - x0, height: maximumOffset(.vertical) - y0)
+    }
+
+    /// `offset` moved to the nearest valid offset.
+    public func clampedOffset(_ offset: Point) -> Point {
+        var p = offset
+        for axis in Axis.allCases {
+            p[axis] = Swift.min(Swift.max(p[axis], minimumOffset(axis)), maximumOffset(axis))
+        }
+        return p
+    }
+
+    /// Whether a drag moves the content on `axis`: the content is larger than the viewport, or
+    /// `alwaysBounce…` lets it rubber-band anyway.
+    public func canScroll(_ axis: Axis) -> Bool {
+        guard isScrollEnabled else { return false }
+        let overflows = contentSize[axis] + contentInset.leading(axis) + contentInset.trailing(axis) > boundsSize[axis]
+        let always = axis == .horizontal ? alwaysBounceHorizontal : alwaysBounceVertical
+        return overflows || (bounces && always)
+    }
+
+    /// Whether the offset lies within bounds (to a hundredth of a pixel).
+    var isInBounds: Bool {
+        clampedOffset(contentOffset).distance(to: contentOffset) < 0.01
+    }
+
+    // MARK: Internals shared by the machines
+
+    /// Sets the offset; records `didScroll` when it changed. Non-finite values never get in.
+    mutating func moveOffset(to offset: Point) {
+        guard offset.isFinite else {
+            diagnostics.append("ignored a non-finite offset \(offset)")
+            return
+        }
+        guard offset != contentOffset else { return }
+        contentOffset = offset
+        events.append(.didScroll)
+    }
+
+    /// Sets the scale keeping the content under `focus` (a view point) in place; records
+    /// `didZoom` (and `didScroll` if the offset moved).
+    mutating func applyZoom(_ scale: Double, anchoredAt focus: Point) {
+        guard scale.isFinite, scale > 0, scale != zoomScale else { return }
+        let offset = ZoomMath.offset(contentOffset, anchoredAt: focus, from: zoomScale, to: scale)
+        zoomScale = scale
+        events.append(.didZoom)
+        moveOffset(to: offset)
+    }
+
+    /// Advances the model's clock; time never goes back.
+    mutating func observe(_ t: Instant) {
+        if t > now { now = t }
+    }
+
+    /// Notes that visible motion stopped at `t`, so the indicators start to fade.
+    mutating func motionStopped(at t: Instant) {
+        indicatorsVisibleUntil = Swift.max(indicatorsVisibleUntil ?? t, t)
+    }
+}
