@@ -103,7 +103,8 @@ extension ScrollView {
              (.animating, .drag), (.animating, .release):
             diagnostics.append("invalid scroll input \(input) in state \(phase.name)")
         case (.tracking, .drag(let delta)):
-            guard isScrollEnabled else { return }
+            // Like UIKit's pan recogniser, a drag only begins where there is something to scroll.
+            guard canScroll(.horizontal) || canScroll(.vertical) else { return }
             let drag = ScrollPhase.Drag(startOffset: contentOffset, lockedAxis: lockAxis(for: delta))
             phase = .dragging(drag)
             events.append(.willBeginDragging)

@@ -146,11 +146,13 @@ public struct ScrollView: Sendable {
         return false
     }
 
-    /// A pinch is in progress (from `willBeginZooming` to `didEndZooming`, bounce included).
+    /// A zoom is in progress, from `willBeginZooming` to `didEndZooming`: a pinch (and its
+    /// bounce) or an animated programmatic zoom.
     public var isZooming: Bool {
         switch zoomPhase {
-        case .idle: isZoomBouncing
         case .pinching, .awaitingBounce: true
+        case .idle:
+            if case let .animating(a) = phase { a.kind == .zoom || a.kind == .zoomBounce } else { false }
         }
     }
 
