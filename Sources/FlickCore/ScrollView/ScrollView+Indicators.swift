@@ -1,4 +1,10 @@
 extension ScrollView {
+    /// While decelerating: where the content will rest, and how many seconds after now.
+    public var momentumRest: (offset: Point, duration: Double)? {
+        guard case let .decelerating(m) = phase else { return nil }
+        return (m.restOffset, Swift.max(0, (m.end - now).inSeconds))
+    }
+
     /// Shows the scroll indicators for `indicatorFlashDuration`, then fades them.
     /// - Parameter t: now.
     public mutating func flashScrollIndicators(at t: Instant) {

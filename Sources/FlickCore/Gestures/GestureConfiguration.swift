@@ -1,0 +1,68 @@
+/// Every tunable of gesture recognition, with its default and where that default comes from
+/// (DESIGN §3). The daemon's config file exposes each one.
+public struct GestureConfiguration: Hashable, Sendable {
+    /// How long a still touch is held back before the content hears of it. UIKit's
+    /// `delaysContentTouches` delay is 150 ms (Android and Flutter use 100 ms); 0 delivers at once.
+    public var contentTouchDelay: Duration = .milliseconds(150)
+    /// Whether moving beyond the slop after the content got the touch takes it back (content
+    /// touch-cancel) and scrolls. UIKit's `canCancelContentTouches`, default true.
+    public var canCancelContentTouches = true
+    /// Movement beyond this distance on the panel makes a touch a drag. 3 mm (libinput uses
+    /// 1.3 mm for touchpads; a finger on glass wobbles more).
+    public var touchSlopMillimetres: Double = 3
+    /// The slop in screen pixels when the panel's size is unknown (no ABS resolution). Flutter
+    /// raised its slop from 8 to 18 px for hit-ability.
+    public var touchSlopPixels: Double = 18
+    /// Screen pixels per millimetre of the panel, when the device reports its resolution.
+    public var pixelsPerMillimetre: Double?
+    /// A still touch this long is a long press. Android and Flutter: 500 ms.
+    public var longPressDuration: Duration = .milliseconds(500)
+    /// A second tap beginning within this time of the first's lift is a double tap. Android
+    /// and Flutter: 300 ms.
+    public var doubleTapInterval: Duration = .milliseconds(300)
+    /// A second tap sooner than this after the first is a bounce of the same tap, not a double
+    /// tap. Android and Flutter: 40 ms.
+    public var doubleTapMinimumInterval: Duration = .milliseconds(40)
+    /// How near the first tap the second must land to make a double tap, in millimetres
+    /// (Android: 100 dp ≈ 16 mm).
+    public var doubleTapSlopMillimetres: Double = 16
+    /// The same distance in pixels when the panel's size is unknown.
+    public var doubleTapSlopPixels: Double = 100
+    /// What a double tap does.
+    public var doubleTapAction: DoubleTapAction = .zoomToggle(scale: 2)
+    /// Velocity estimate: samples older than this are not used. Android and Flutter: 100 ms.
+    public var velocityWindow: Duration = .milliseconds(100)
+    /// Velocity estimate: at most this many samples. Android and Flutter: 20.
+    public var velocitySamples = 20
+    /// Velocity estimate: a pause this long means the finger stopped; older samples are
+    /// dropped. Flutter's `assumePointerMoveStoppedMilliseconds`: 40 ms.
+    public var velocityResetGap: Duration = .milliseconds(40)
+    /// Whether two fingers zoom.
+    public var pinchEnabled = true
+
+    /// The defaults above.
+    public init() {}
+
+    /// The slop in screen pixels: from millimetres when the panel's size is known.
+    public var touchSlop: Double {
+        if let ppmm = pixelsPerMillimetre, ppmm.isFinite, ppmm > 0 { return touchSlopMillimetres * ppmm }
+        return touchSlopPixels
+    }
+
+    /// The double-tap distance in screen pixels.
+    public var doubleTapSlop: Double {
+        if let ppmm = pixelsPerMillimetre, ppmm.isFinite, ppmm > 0 { return doubleTapSlopMillimetres * ppmm }
+        return doubleTapSlopPixels
+    }
+}
+
+/// What a double tap does.
+public enum DoubleTapAction: Hashable, Sendable {
+    /// Zoom in to `scale` centred on the tap; if already zoomed in, back out to the minimum
+    /// (Photos behaviour).
+    case zoomToggle(scale: Double)
+    /// Always zoom in to `scale` centred on the tap.
+    case zoomIn(scale: Double)
+    /// Deliver a `doubleTap` to the content and leave the zoom alone.
+    case content
+}

@@ -1,0 +1,94 @@
+/// A touch as the content sees it, in content coordinates (zoom and offset applied).
+public enum ContentTouch: Hashable, Sendable {
+    /// The finger touched the content (after the content-touch delay, unless it lifted first).
+    case down(Point)
+    /// The finger lifted.
+    case up(Point)
+    /// The touch became a scroll (or vanished): the content must forget it.
+    case cancel
+    /// A down and an up without movement: a tap.
+    case tap(Point)
+    /// A second tap close to the first, delivered when the double-tap action is `.content`.
+    case doubleTap(Point)
+    /// A touch held still for the long-press duration.
+    case longPress(Point)
+
+    /// The event's name on the control socket and in the journal.
+    public var name: String {
+        switch self {
+        case .down: "contentTouchDown"
+        case .up: "contentTouchUp"
+        case .cancel: "contentTouchCancel"
+        case .tap: "tap"
+        case .doubleTap: "doubleTap"
+        case .longPress: "longPress"
+        }
+    }
+
+    /// Where it happened, in content coordinates.
+    public var location: Point? {
+        switch self {
+        case let .down(p), let .up(p), let .tap(p), let .doubleTap(p), let .longPress(p): p
+        case .cancel: nil
+        }
+    }
+}
+
+/// One recognised gesture, as the journal records it: what the person did, once, at its end.
+public enum Gesture: Hashable, Sendable {
+    /// A tap at a content point.
+    case tap(Point)
+    /// A double tap at a content point; `zoomedTo` is the scale it zoomed to, if it zoomed.
+    case doubleTap(Point, zoomedTo: Double?)
+    /// A long press at a content point.
+    case longPress(Point)
+    /// A drag that ended still: the finger's total travel in screen pixels.
+    case drag(translation: Vector)
+    /// A lift with momentum: finger velocity (px/s), where the content will rest, and after how
+    /// many seconds.
+    case flick(velocity: Vector, restOffset: Point, duration: Double)
+    /// A pinch from one scale to another.
+    case pinch(fromScale: Double, toScale: Double)
+    /// A touch that stopped moving content.
+    case stop(at: Point)
+    /// A touch that vanished without a lift (device removed, events dropped).
+    case cancelled
+
+    /// A short name for the journal's `FLICK_GESTURE` field.
+    public var name: String {
+        switch self {
+        case .tap: "tap"
+        case .doubleTap: "double-tap"
+        case .longPress: "long-press"
+        case .drag: "drag"
+        case .flick: "flick"
+        case .pinch: "pinch"
+        case .stop: "stop"
+        case .cancelled: "cancelled"
+        }
+    }
+}
+
+/// Everything the recogniser reports, in order, with the time it happened.
+public struct GestureOutput: Hashable, Sendable {
+    /// What happened.
+    public enum Kind: Hashable, Sendable {
+        /// A touch for the content.
+        case content(ContentTouch)
+        /// A scroll view delegate message.
+        case scroll(ScrollEvent)
+        /// A recognised gesture, for the journal.
+        case gesture(Gesture)
+    }
+
+    /// The kernel time of the frame (or timer, or vblank) that caused it.
+    public var time: Instant
+    /// What happened.
+    public var kind: Kind
+
+    /// Creates an output.
+    public init(time: Instant, kind: Kind) {
+        self.time = time
+        self.kind = kind
+    }
+}

@@ -1,0 +1,186 @@
+/// The delay-timer state machine of UIScrollView's `delaysContentTouches` and
+/// `canCancelContentTouches`: decides whether one touch belongs to the content (a tap, a long
+/// press) or to scrolling. The diagram is `docs/tap-drag-classifier.md`; every change to this
+/// machine changes it too, in the same commit, and each edge has a test.
+///
+/// | state \ event | down                         | move ≤ slop | move > slop                              | timer                          | lift                          | cancel          | secondFinger                       |
+/// |---------------|------------------------------|-------------|------------------------------------------|--------------------------------|-------------------------------|-----------------|------------------------------------|
+/// | idle          | → pending, arm delay ¹       | bug         | bug                                      | bug                            | bug                           | bug             | bug                                |
+/// | pending       | bug                          | —           | → dragging                               | → delivered: down, arm long    | → idle: quickTap              | → idle          | → dragging                         |
+/// | delivered     | bug                          | —           | → dragging: cancel ²                     | → longPressed: longPress       | → idle: up, tap               | → idle: cancel  | → dragging: cancel ²               |
+/// | longPressed   | bug                          | —           | —                                        | bug                            | → idle: up                    | → idle: cancel  | —                                  |
+/// | owned         | bug                          | —           | —                                        | bug                            | → idle: up                    | → idle: cancel  | —                                  |
+/// | catching      | bug                          | —           | → dragging                               | bug                            | → idle                        | → idle          | → dragging                         |
+/// | dragging      | bug                          | —           | —                                        | bug                            | → idle                        | → idle          | —                                  |
+///
+/// ¹ A touch that lands while the content moves stops it and is never the content's: → catching.
+///   With a zero delay the content hears it at once: → delivered (down, arm long press).
+/// ² Only if `canCancelContentTouches`; otherwise → owned: the content keeps the touch and
+///   nothing scrolls.
+/// Entering idle, dragging, owned or longPressed disarms the timer (in the dispatcher).
+public struct TapDragClassifier: Sendable {
+    /// Where a touch stands.
+    public enum State: Hashable, Sendable {
+        /// No touch.
+        case idle
+        /// Held back from the content while the delay runs.
+        case pending(origin: Point, since: Instant)
+        /// The content has the touch-down; the long-press timer runs.
+        case delivered(origin: Point, since: Instant)
+        /// The content had a long press; the touch is the content's until it lifts.
+        case longPressed(origin: Point)
+        /// The content kept a touch that moved (`canCancelContentTouches` is false).
+        case owned(origin: Point)
+        /// The touch stopped moving content; it scrolls if it moves, else it is nothing.
+        case catching(origin: Point)
+        /// The touch scrolls.
+        case dragging
+    }
+
+    /// What happens to the touch.
+    public enum Event: Hashable, Sendable {
+        /// The finger touched at a point; `stopsMotion` if the content was moving.
+        case down(Point, stopsMotion: Bool)
+        /// The finger moved to a point.
+        case move(Point)
+        /// The armed timer fired.
+        case timer
+        /// The finger lifted at a point.
+        case lift(Point)
+        /// The touch vanished (device removed, events dropped).
+        case cancel
+        /// Another finger joined: a pinch takes over.
+        case secondFinger
+    }
+
+    /// What the gesture recogniser must do.
+    public enum Action: Hashable, Sendable {
+        /// Give the content its touch-down at a point.
+        case contentDown(Point)
+        /// Give the content its touch-up at a point.
+        case contentUp(Point)
+        /// Take the touch back from the content.
+        case contentCancel
+        /// Lifted before the delay ran out: down at `origin` and up at `lift` at once, a tap.
+        case quickTap(origin: Point, lift: Point)
+        /// A tap, after the content had its down and up.
+        case tap(Point)
+        /// The content gets a long press at a point.
+        case longPress(Point)
+        /// Scrolling starts; the content moves by the motion beyond the slop.
+        case beginDrag(excess: Vector)
+    }
+
+    /// The current state.
+    public private(set) var state: State = .idle
+    /// When the armed timer fires, if one is armed.
+    public private(set) var deadline: Instant?
+    /// Past transitions as "old → event → new", kept only when `traces` is on (debug logs).
+    public private(set) var trace: [String] = []
+    /// Whether to record `trace`.
+    public var traces = false
+
+    private let delay: Duration
+    private let longPress: Duration
+    private let slop: Double
+    private let canCancel: Bool
+
+    /// Creates a classifier from the gesture configuration.
+    public init(configuration: GestureConfiguration) {
+        delay = configuration.contentTouchDelay
+        longPress = configuration.longPressDuration
+        slop = configuration.touchSlop
+        canCancel = configuration.canCancelContentTouches
+    }
+
+    /// Feeds one event at time `t`.
+    /// - Returns: the actions, in order, and whether the pair was invalid (a bug the caller logs).
+    public mutating func handle(_ event: Event, at t: Instant) -> (actions: [Action], invalid: Bool) {
+        let old = state
+        var actions: [Action] = []
+        var invalid = false
+        switch (state, event) {
+        case let (.idle, .down(p, stopsMotion)):
+            if stopsMotion {
+                state = .catching(origin: p)
+            } else if delay <= .zero {
+                state = .delivered(origin: p, since: t)
+                actions.append(.contentDown(p))
+                deadline = t + longPress
+            } else {
+                state = .pending(origin: p, since: t)
+                deadline = t + delay
+            }
+        case (.idle, .move), (.idle, .timer), (.idle, .lift), (.idle, .cancel), (.idle, .secondFinger),
+             (.pending, .down), (.delivered, .down), (.longPressed, .down), (.owned, .down), (.catching, .down),
+             (.dragging, .down), (.longPressed, .timer), (.owned, .timer), (.catching, .timer), (.dragging, .timer):
+            invalid = true
+        case let (.pending(origin, _), .move(p)), let (.catching(origin), .move(p)):
+            if let excess = excess(from: origin, to: p) {
+                state = .dragging
+                actions.append(.beginDrag(excess: excess))
+            }
+        case let (.delivered(origin, _), .move(p)):
+            if let excess = excess(from: origin, to: p) {
+                if canCancel {
+                    state = .dragging
+                    actions += [.contentCancel, .beginDrag(excess: excess)]
+                } else {
+                    state = .owned(origin: origin)
+                }
+            }
+        case (.longPressed, .move), (.owned, .move), (.dragging, .move),
+             (.longPressed, .secondFinger), (.owned, .secondFinger), (.dragging, .secondFinger):
+            break
+        case let (.pending(origin, since), .timer):
+            state = .delivered(origin: origin, since: since)
+            actions.append(.contentDown(origin))
+            deadline = Swift.max(since + longPress, t)
+        case let (.delivered(origin, _), .timer):
+            state = .longPressed(origin: origin)
+            actions.append(.longPress(origin))
+        case let (.pending(origin, _), .lift(p)):
+            state = .idle
+            actions.append(.quickTap(origin: origin, lift: p))
+        case let (.delivered(_, _), .lift(p)):
+            state = .idle
+            actions += [.contentUp(p), .tap(p)]
+        case let (.longPressed, .lift(p)), let (.owned, .lift(p)):
+            state = .idle
+            actions.append(.contentUp(p))
+        case (.catching, .lift), (.dragging, .lift), (.pending, .cancel), (.catching, .cancel), (.dragging, .cancel):
+            state = .idle
+        case (.delivered, .cancel), (.longPressed, .cancel), (.owned, .cancel):
+            state = .idle
+            actions.append(.contentCancel)
+        case (.pending, .secondFinger), (.catching, .secondFinger):
+            state = .dragging
+        case let (.delivered(origin, _), .secondFinger):
+            if canCancel {
+                state = .dragging
+                actions.append(.contentCancel)
+            } else {
+                state = .owned(origin: origin)
+            }
+        }
+        // Only pending and delivered wait for a timer; leaving them disarms it, here, once.
+        switch state {
+        case .pending, .delivered: break
+        case .idle, .longPressed, .owned, .catching, .dragging: deadline = nil
+        }
+        if traces {
+            trace.append(invalid ? "invalid tap event \(event) in state \(old)" : "\(old) → \(event) → \(state)")
+        }
+        return (actions, invalid)
+    }
+
+    /// The motion beyond the slop, along the finger's direction, once the finger is farther than
+    /// the slop from `origin`; nil while within it. Starting from the slop's edge rather than
+    /// from the origin keeps the content from jumping when a drag begins (Android, Flutter).
+    private func excess(from origin: Point, to p: Point) -> Vector? {
+        let d = p - origin
+        let distance = d.length
+        guard distance > slop, distance.isFinite else { return nil }
+        return d * ((distance - slop) / distance)
+    }
+}
