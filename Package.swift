@@ -15,11 +15,16 @@ let package = Package(
         .library(name: "FlickCore", targets: ["FlickCore"]),
         .library(name: "FlickInput", targets: ["FlickInput"]),
         .library(name: "FlickDisplay", targets: ["FlickDisplay"]),
+        .executable(name: "flickd", targets: ["flickd"]),
+        .executable(name: "flickctl", targets: ["flickctl"]),
         .executable(name: "scroll-demo", targets: ["scroll-demo"]),
     ],
     dependencies: [
         // RealModule: exp/log/pow for the physics without importing Glibc into FlickCore.
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // C shims: one per library, imported only by the module that wraps it.
@@ -28,6 +33,7 @@ let package = Package(
         systemLibrary("CPixman", pkgConfig: "pixman-1", apt: "libpixman-1-dev"),
         systemLibrary("CSpng", pkgConfig: "spng", apt: "libspng-dev"),
         systemLibrary("CTurboJPEG", pkgConfig: "libturbojpeg", apt: "libturbojpeg0-dev"),
+        systemLibrary("CSystemd", pkgConfig: "libsystemd", apt: "libsystemd-dev"),
 
         // Pure Swift, no I/O, no clock: geometry, touch frames, gestures, scroll physics.
         .target(
@@ -40,6 +46,26 @@ let package = Package(
         // Output backends (DRM/KMS, fbdev, headless), pixman compositor, image content.
         .target(name: "FlickDisplay", dependencies: ["FlickCore", "CDRM", "CPixman", "CSpng", "CTurboJPEG"]),
 
+        // The control protocol's messages, shared by the daemon and flickctl.
+        .target(name: "FlickControl", dependencies: ["FlickCore"]),
+        // sd-event loop, TOML config, journal logging, notify/watchdog, control socket, state.
+        .target(
+            name: "FlickDaemon",
+            dependencies: [
+                "FlickCore", "FlickInput", "FlickDisplay", "FlickControl", "CSystemd",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
+        ),
+        .executableTarget(
+            name: "flickd",
+            dependencies: ["FlickDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .executableTarget(
+            name: "flickctl",
+            dependencies: ["FlickControl", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+
         // Plays a scripted flick through the model and prints the delegate events.
         .executableTarget(name: "scroll-demo", dependencies: ["FlickCore"]),
 
@@ -49,6 +75,7 @@ let package = Package(
         ),
         .testTarget(name: "FlickInputTests", dependencies: ["FlickInput", "FlickCore"]),
         .testTarget(name: "FlickDisplayTests", dependencies: ["FlickDisplay", "FlickCore"]),
+        .testTarget(name: "FlickDaemonTests", dependencies: ["FlickDaemon", "FlickControl", "FlickCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,1 @@
+// FlickControl: the control protocol.

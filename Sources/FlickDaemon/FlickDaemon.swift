@@ -1,0 +1,4 @@
+// FlickDaemon: event loop, config, journal, control socket, state.
+import CSystemd
+import Logging
+import TOMLKit
