@@ -1,0 +1,111 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A blocking client of the control socket, for `flickctl`, scripts and tests.
+public final class ControlClient {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+
+    /// Connects to the daemon's socket.
+    /// - Parameter path: the socket's path.
+    /// - Throws: `ControlClientError` naming the path and the reason (e.g. no daemon, no
+    ///   permission: add the user to the socket's group).
+    public init(path: String) throws(ControlClientError) {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        guard path.utf8.count < MemoryLayout.size(ofValue: address.sun_path) else { throw .connect(path: path, reason: "path too long") }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: path.utf8)
+            raw[path.utf8.count] = 0
+        }
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .connect(path: path, reason: String(cString: strerror(errno))) }
+        let r = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        if r != 0 {
+            let e = errno
+            close(fd)
+            let hint = e == EACCES ? " (is your user in the socket's group?)" : e == ENOENT || e == ECONNREFUSED ? " (is flickd running?)" : ""
+            throw .connect(path: path, reason: String(cString: strerror(e)) + hint)
+        }
+    }
+
+    deinit {
+        close(fd)
+    }
+
+    /// The socket's fd, e.g. to poll it.
+    public var fileDescriptor: Int32 { fd }
+
+    /// Sends a request line.
+    /// - Throws: `ControlClientError.io` if the daemon went away.
+    public func send(_ request: ControlRequest) throws(ControlClientError) {
+        try write(Array(request.line()))
+    }
+
+    /// Sends raw bytes (tests use it for malformed input).
+    /// - Throws: `ControlClientError.io` if the daemon went away.
+    public func write(_ bytes: [UInt8]) throws(ControlClientError) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .io(String(cString: strerror(errno)))
+            }
+            offset += n
+        }
+    }
+
+    /// Reads the next line and decodes it; nil at end of stream.
+    /// - Throws: `ControlClientError` on a read error or a line that is not a message.
+    public func receive() throws(ControlClientError) -> ControlMessage? {
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = Array(buffer[..<newline])
+                buffer.removeFirst(newline + 1)
+                do {
+                    return try JSONDecoder().decode(ControlMessage.self, from: Data(line))
+                } catch {
+                    throw .badReply(String(decoding: line, as: UTF8.self))
+                }
+            }
+            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n == 0 { return nil }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .io(String(cString: strerror(errno)))
+            }
+            buffer.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    /// Sends `request` and waits for its reply.
+    /// - Throws: `ControlClientError`, including `.closed` if the daemon hung up first.
+    public func call(_ request: ControlRequest) throws(ControlClientError) -> ControlMessage {
+        try send(request)
+        guard let reply = try receive() else { throw .closed }
+        return reply
+    }
+}
+
+/// Why talking to the daemon failed.
+public enum ControlClientError: Error, Hashable, Sendable, CustomStringConvertible {
+    case connect(path: String, reason: String)
+    case io(String)
+    case badReply(String)
+    case closed
+
+    public var description: String {
+        switch self {
+        case let .connect(path, reason): "cannot connect to \(path): \(reason)"
+        case let .io(reason): "control socket: \(reason)"
+        case let .badReply(line): "unexpected reply line: \(line.prefix(200))"
+        case .closed: "the daemon closed the connection"
+        }
+    }
+}

@@ -1,0 +1,182 @@
+import FlickCore
+import Foundation
+
+/// One line the daemon sends: a reply to a request, or an event for a subscriber.
+///
+/// Events use the same shape as `flickd replay --json`: `type`, `t` (seconds, kernel
+/// monotonic clock) and, where meaningful, `x`/`y` (content coordinates), `vx`/`vy` (px/s),
+/// `offset` ([x, y]), `zoomScale`, `willDecelerate`.
+public struct ControlMessage: Codable, Hashable, Sendable {
+    // Reply fields.
+    /// The request's id, echoed.
+    public var id: Int?
+    /// Whether the request succeeded (replies only).
+    public var ok: Bool?
+    /// Why it failed (replies only).
+    public var error: String?
+    /// `status`'s answer.
+    public var status: ControlStatus?
+
+    // Event fields.
+    /// The event's name: a delegate message (`didScroll`, …), a content touch (`tap`, …) or a
+    /// gesture (`gesture`).
+    public var type: String?
+    /// The time, seconds on the kernel's monotonic clock.
+    public var t: Double?
+    public var x: Double?
+    public var y: Double?
+    public var vx: Double?
+    public var vy: Double?
+    public var offset: [Double]?
+    public var zoomScale: Double?
+    public var willDecelerate: Bool?
+    /// For `gesture` events: the gesture's name (`flick`, `tap`, …).
+    public var gesture: String?
+
+    /// Creates an empty message.
+    public init() {}
+
+    /// A success reply.
+    public static func reply(id: Int?, status: ControlStatus? = nil) -> ControlMessage {
+        var m = ControlMessage()
+        m.id = id
+        m.ok = true
+        m.status = status
+        return m
+    }
+
+    /// A failure reply.
+    public static func failure(id: Int?, _ error: ControlError) -> ControlMessage {
+        var m = ControlMessage()
+        m.id = id
+        m.ok = false
+        m.error = error.description
+        return m
+    }
+
+    /// The message as one JSON line (with the newline), keys sorted for stable output.
+    public func line() -> Data {
+        var data = (try? Self.encoder.encode(self)) ?? Data("{}".utf8)
+        data.append(0x0A)
+        return data
+    }
+
+    private static let encoder: JSONEncoder = {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return e
+    }()
+}
+
+/// The daemon's state as `status` reports it.
+public struct ControlStatus: Codable, Hashable, Sendable {
+    public var offset: [Double]
+    public var zoomScale: Double
+    public var contentSize: [Double]
+    public var boundsSize: [Double]
+    public var tracking: Bool
+    public var dragging: Bool
+    public var decelerating: Bool
+    public var zooming: Bool
+    public var scrolling: Bool
+    public var page: Int?
+    public var device: String?
+    public var content: String?
+    public var display: String?
+
+    /// Creates a status.
+    public init(offset: [Double], zoomScale: Double, contentSize: [Double], boundsSize: [Double], tracking: Bool,
+                dragging: Bool, decelerating: Bool, zooming: Bool, scrolling: Bool, page: Int? = nil,
+                device: String? = nil, content: String? = nil, display: String? = nil) {
+        self.offset = offset
+        self.zoomScale = zoomScale
+        self.contentSize = contentSize
+        self.boundsSize = boundsSize
+        self.tracking = tracking
+        self.dragging = dragging
+        self.decelerating = decelerating
+        self.zooming = zooming
+        self.scrolling = scrolling
+        self.page = page
+        self.device = device
+        self.content = content
+        self.display = display
+    }
+}
+
+extension ControlRequest {
+    /// Decodes one line.
+    /// - Throws: `ControlError.malformed` with the decoder's reason.
+    public static func decode(_ line: some Collection<UInt8>) throws(ControlError) -> ControlRequest {
+        do {
+            return try JSONDecoder().decode(ControlRequest.self, from: Data(line))
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw .malformed("missing \"\(key.stringValue)\"")
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw .malformed("wrong type at \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\"")
+        } catch {
+            throw .malformed("not JSON")
+        }
+    }
+
+    /// The request as one JSON line (with the newline).
+    public func line() -> Data {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys]
+        var data = (try? e.encode(self)) ?? Data("{}".utf8)
+        data.append(0x0A)
+        return data
+    }
+}
+
+extension ControlMessage {
+    /// The event line for one output of the gesture recogniser, with the scroll view's state
+    /// after it.
+    public static func event(_ output: GestureOutput, view: ScrollView) -> ControlMessage {
+        var m = ControlMessage()
+        m.t = output.time.seconds
+        m.offset = [view.contentOffset.x, view.contentOffset.y]
+        m.zoomScale = view.zoomScale
+        switch output.kind {
+        case let .scroll(event):
+            m.type = event.name
+            switch event {
+            case let .didEndDragging(willDecelerate): m.willDecelerate = willDecelerate
+            case let .willEndDragging(velocity, target):
+                m.vx = velocity.dx
+                m.vy = velocity.dy
+                m.x = target.x
+                m.y = target.y
+            case let .didEndZooming(scale): m.zoomScale = scale
+            default: break
+            }
+        case let .content(touch):
+            m.type = touch.name
+            if let p = touch.location {
+                m.x = p.x
+                m.y = p.y
+            }
+        case let .gesture(gesture):
+            m.type = "gesture"
+            m.gesture = gesture.name
+            switch gesture {
+            case let .tap(p), let .longPress(p), let .doubleTap(p, _), let .stop(p):
+                m.x = p.x
+                m.y = p.y
+            case let .flick(v, rest, _):
+                m.vx = v.dx
+                m.vy = v.dy
+                m.x = rest.x
+                m.y = rest.y
+            case let .drag(translation):
+                m.x = translation.dx
+                m.y = translation.dy
+            case let .pinch(_, to):
+                m.zoomScale = to
+            case .cancelled:
+                break
+            }
+        }
+        return m
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+/// One request line on the control socket, as JSON: `{"id": 7, "cmd": "set-offset", "x": 0,
+/// "y": 480, "animated": true}`. Fields a command does not use are ignored; a missing field it
+/// needs is an error naming it.
+public struct ControlRequest: Codable, Hashable, Sendable {
+    /// Echoed in the reply so a client can match them; optional.
+    public var id: Int?
+    /// The command's name (see `ControlCommand`).
+    public var cmd: String
+    public var x: Double?
+    public var y: Double?
+    public var width: Double?
+    public var height: Double?
+    public var scale: Double?
+    public var page: Int?
+    public var animated: Bool?
+    /// For `subscribe`: the event types wanted; all when absent.
+    public var events: [String]?
+    /// For `snapshot`: where to write the PNG.
+    public var path: String?
+
+    /// Creates a request.
+    public init(id: Int? = nil, cmd: String, x: Double? = nil, y: Double? = nil, width: Double? = nil,
+                height: Double? = nil, scale: Double? = nil, page: Int? = nil, animated: Bool? = nil,
+                events: [String]? = nil, path: String? = nil) {
+        self.id = id
+        self.cmd = cmd
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+        self.scale = scale
+        self.page = page
+        self.animated = animated
+        self.events = events
+        self.path = path
+    }
+}
+
+/// What a client can ask the daemon to do.
+public enum ControlCommand: Hashable, Sendable {
+    /// The current offset, zoom, sizes, states, device and content.
+    case status
+    /// `setContentOffset(_:animated:)`.
+    case setOffset(x: Double, y: Double, animated: Bool)
+    /// `scrollRectToVisible(_:animated:)`, in scaled content coordinates.
+    case scrollRectToVisible(x: Double, y: Double, width: Double, height: Double, animated: Bool)
+    /// `setZoomScale(_:animated:)`.
+    case setZoomScale(Double, animated: Bool)
+    /// `zoom(to:animated:)`, in unscaled content coordinates.
+    case zoomToRect(x: Double, y: Double, width: Double, height: Double, animated: Bool)
+    /// Scrolls to page `n` (0-based) of a paged content.
+    case showPage(Int, animated: Bool)
+    /// `scrollToTop()`.
+    case scrollToTop
+    /// `stopScrollingAndZooming()`.
+    case stop
+    /// `flashScrollIndicators()`.
+    case flashIndicators
+    /// Streams events (all, or the named types) on this connection after the reply.
+    case subscribe(events: Set<String>?)
+    /// Writes the current frame as a PNG to a path (the daemon's own filesystem).
+    case snapshot(path: String)
+    /// Re-reads the config file (like SIGHUP); a bad file is rejected and the old one stays.
+    case reload
+
+    /// Every command name, for help texts and errors.
+    public static let names = ["status", "set-offset", "scroll-rect", "zoom", "zoom-rect", "page",
+                               "scroll-to-top", "stop", "flash-indicators", "subscribe", "snapshot", "reload"]
+
+    /// Interprets a request.
+    /// - Throws: `ControlError` naming the unknown command or the missing or bad field.
+    public init(_ r: ControlRequest) throws(ControlError) {
+        func need(_ value: Double?, _ name: String) throws(ControlError) -> Double {
+            guard let value else { throw .missingField(command: r.cmd, field: name) }
+            guard value.isFinite else { throw .badField(command: r.cmd, field: name, expected: "a finite number") }
+            return value
+        }
+        func size(_ value: Double?, _ name: String) throws(ControlError) -> Double {
+            let v = try need(value, name)
+            guard v >= 0 else { throw .badField(command: r.cmd, field: name, expected: "a number of at least 0") }
+            return v
+        }
+        let animated = r.animated ?? true
+        switch r.cmd {
+        case "status": self = .status
+        case "set-offset": self = .setOffset(x: try need(r.x, "x"), y: try need(r.y, "y"), animated: animated)
+        case "scroll-rect":
+            self = .scrollRectToVisible(x: try need(r.x, "x"), y: try need(r.y, "y"), width: try size(r.width, "width"),
+                                        height: try size(r.height, "height"), animated: animated)
+        case "zoom":
+            let s = try need(r.scale, "scale")
+            guard s > 0 else { throw .badField(command: r.cmd, field: "scale", expected: "a number greater than 0") }
+            self = .setZoomScale(s, animated: animated)
+        case "zoom-rect":
+            self = .zoomToRect(x: try need(r.x, "x"), y: try need(r.y, "y"), width: try size(r.width, "width"),
+                               height: try size(r.height, "height"), animated: animated)
+        case "page":
+            guard let page = r.page else { throw .missingField(command: r.cmd, field: "page") }
+            guard page >= 0 else { throw .badField(command: r.cmd, field: "page", expected: "a page number of at least 0") }
+            self = .showPage(page, animated: animated)
+        case "scroll-to-top": self = .scrollToTop
+        case "stop": self = .stop
+        case "flash-indicators": self = .flashIndicators
+        case "subscribe": self = .subscribe(events: r.events.map(Set.init))
+        case "snapshot":
+            guard let path = r.path, !path.isEmpty else { throw .missingField(command: r.cmd, field: "path") }
+            self = .snapshot(path: path)
+        case "reload": self = .reload
+        default: throw .unknownCommand(r.cmd)
+        }
+    }
+}
+
+/// Why a request was refused.
+public enum ControlError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The line is not a JSON object with a string `cmd`.
+    case malformed(String)
+    /// The line is longer than the server accepts.
+    case lineTooLong(limit: Int)
+    /// No such command.
+    case unknownCommand(String)
+    /// A field the command needs is absent.
+    case missingField(command: String, field: String)
+    /// A field has the wrong kind of value.
+    case badField(command: String, field: String, expected: String)
+    /// The daemon could not do it (e.g. a snapshot path it cannot write).
+    case failed(String)
+
+    public var description: String {
+        switch self {
+        case let .malformed(why): "malformed request: \(why); expected one JSON object per line with a \"cmd\" string"
+        case let .lineTooLong(limit): "request line longer than \(limit) bytes"
+        case let .unknownCommand(c): "unknown command '\(c)'; expected one of \(ControlCommand.names.joined(separator: ", "))"
+        case let .missingField(c, f): "'\(c)' needs the field '\(f)'"
+        case let .badField(c, f, expected): "'\(c)': field '\(f)' must be \(expected)"
+        case let .failed(why): why
+        }
+    }
+}

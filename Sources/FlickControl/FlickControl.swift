@@ -1,1 +1,0 @@
-// FlickControl: the control protocol.

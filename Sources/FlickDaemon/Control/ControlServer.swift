@@ -1,0 +1,250 @@
+import FlickControl
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The local control socket: JSON lines, one request → one reply, and `subscribe` to stream
+/// events. A slow or hostile client never blocks the loop: reads and writes are non-blocking
+/// and bounded, and a client that overflows a bound is dropped.
+public final class ControlServer {
+    /// Bounds that keep hostile clients cheap.
+    public struct Limits: Sendable {
+        /// Connections beyond this are closed at once.
+        public var maxClients = 64
+        /// A request line longer than this drops the client.
+        public var maxLineBytes = 64 * 1024
+        /// Unsent output beyond this (a subscriber that never reads) drops the client.
+        public var maxPendingBytes = 1024 * 1024
+        /// At most this much is read from one client per wake-up, so one client cannot starve
+        /// the others or the display.
+        public var maxReadPerWakeup = 256 * 1024
+
+        /// The defaults above.
+        public init() {}
+    }
+
+    /// Answers one command for one client. `subscribe` is handled by the server itself after
+    /// the handler's reply.
+    public typealias Handler = (ControlCommand, Int?) -> ControlMessage
+
+    private let loop: EventLoop
+    private let path: String
+    private let limits: Limits
+    private let handler: Handler
+    private let listenFD: Int32
+    private var listenSource: IOSource?
+    private var clients: [Int32: Client] = [:]
+
+    /// Clients connected now.
+    public var clientCount: Int { clients.count }
+    /// Clients dropped for breaking a limit since start.
+    public private(set) var droppedClients = 0
+
+    private final class Client {
+        let fd: Int32
+        var source: IOSource?
+        var input: [UInt8] = []
+        var output: [UInt8] = []
+        var subscription: Set<String>?? = .none
+
+        init(fd: Int32) { self.fd = fd }
+
+        var isSubscribed: Bool { subscription != .none }
+
+        func wants(_ type: String?) -> Bool {
+            guard case let .some(filter) = subscription else { return false }
+            guard let filter, let type else { return true }
+            return filter.contains(type)
+        }
+    }
+
+    /// Listens on `path`, creating its directory, replacing a stale socket, refusing to start
+    /// when another daemon answers on it.
+    /// - Parameters:
+    ///   - path: the socket's path.
+    ///   - mode: its permissions (e.g. `0o660`).
+    ///   - loop: the loop that watches it.
+    ///   - limits: bounds per client.
+    ///   - handler: answers commands.
+    /// - Throws: `SystemError` naming the call and the path.
+    public init(path: String, mode: mode_t = 0o660, loop: EventLoop, limits: Limits = Limits(),
+                handler: @escaping Handler) throws(SystemError) {
+        self.loop = loop
+        self.path = path
+        self.limits = limits
+        self.handler = handler
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard path.utf8.count < capacity else {
+            throw SystemError(call: "bind", context: "control socket \(path) (path longer than \(capacity - 1) bytes)", errno: ENAMETOOLONG)
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: path.utf8)
+            raw[path.utf8.count] = 0
+        }
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty { try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+        let fd = try retrying("socket", "control socket \(path)") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+        func fail(_ call: String) -> SystemError {
+            let e = errno
+            close(fd)
+            return SystemError(call: call, context: "control socket \(path)", errno: e)
+        }
+        let length = socklen_t(MemoryLayout<sockaddr_un>.size)
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        if bound != 0 {
+            guard errno == EADDRINUSE else { throw fail("bind") }
+            // Someone answering there means another flickd runs; silence means a stale file.
+            if Self.answers(at: &address) {
+                close(fd)
+                throw SystemError(call: "bind", context: "control socket \(path) (another flickd is listening)", errno: EADDRINUSE)
+            }
+            unlink(path)
+            let again = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+            if again != 0 { throw fail("bind") }
+        }
+        if chmod(path, mode) != 0 { throw fail("chmod") }
+        if listen(fd, 128) != 0 { throw fail("listen") }
+        listenFD = fd
+        listenSource = try loop.addIO(fd: fd, events: .readable, context: "control socket \(path)") { [unowned self] _ in
+            self.acceptClients()
+        }
+    }
+
+    deinit {
+        listenSource = nil
+        for client in clients.values { close(client.fd) }
+        close(listenFD)
+        unlink(path)
+    }
+
+    private static func answers(at address: inout sockaddr_un) -> Bool {
+        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard probe >= 0 else { return false }
+        defer { close(probe) }
+        let length = socklen_t(MemoryLayout<sockaddr_un>.size)
+        return withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, length) } } == 0
+    }
+
+    // MARK: Events out
+
+    /// Sends `message` to every subscriber that wants its type.
+    public func broadcast(_ message: ControlMessage) {
+        let subscribers = clients.values.filter { $0.wants(message.type) }
+        guard !subscribers.isEmpty else { return }
+        let line = [UInt8](message.line())
+        for client in subscribers { send(line, to: client) }
+    }
+
+    /// Whether anybody listens for events (so the daemon can skip building them).
+    public var hasSubscribers: Bool { clients.values.contains { $0.isSubscribed } }
+
+    // MARK: Connections
+
+    private func acceptClients() {
+        while true {
+            let fd = accept(listenFD, nil, nil)
+            if fd < 0 { return } // EAGAIN, or a transient error: the next wake-up retries.
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            guard clients.count < limits.maxClients else {
+                close(fd)
+                droppedClients += 1
+                continue
+            }
+            let client = Client(fd: fd)
+            do {
+                client.source = try loop.addIO(fd: fd, events: .readable, context: "control client") { [unowned self, unowned client] events in
+                    self.handle(client, events: events)
+                }
+                clients[fd] = client
+            } catch {
+                close(fd)
+            }
+        }
+    }
+
+    private func handle(_ client: Client, events: IOEvents) {
+        if events.contains(.writable) { flush(client) }
+        guard clients[client.fd] === client else { return }
+        if !events.isDisjoint(with: [.readable, .hangUp, .error]) { read(client) }
+    }
+
+    private func read(_ client: Client) {
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        var total = 0
+        while total < limits.maxReadPerWakeup {
+            let n = buffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) }
+            if n == 0 { return drop(client, broke: false) }
+            if n < 0 {
+                if errno == EAGAIN || errno == EINTR { break }
+                return drop(client, broke: false)
+            }
+            total += n
+            client.input.append(contentsOf: buffer[0..<n])
+            processLines(client)
+            guard clients[client.fd] === client else { return }
+            if client.input.count > limits.maxLineBytes {
+                send([UInt8](ControlMessage.failure(id: nil, .lineTooLong(limit: limits.maxLineBytes)).line()), to: client)
+                return drop(client, broke: true)
+            }
+        }
+    }
+
+    private func processLines(_ client: Client) {
+        var start = 0
+        while let newline = client.input[start...].firstIndex(of: 0x0A) {
+            let line = client.input[start..<newline]
+            start = newline + 1
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
+            answer(line, for: client)
+            guard clients[client.fd] === client else { return }
+        }
+        if start > 0 { client.input.removeFirst(start) }
+    }
+
+    private func answer(_ line: ArraySlice<UInt8>, for client: Client) {
+        let request: ControlRequest
+        do {
+            request = try ControlRequest.decode(line)
+        } catch {
+            return send([UInt8](ControlMessage.failure(id: nil, error).line()), to: client)
+        }
+        do {
+            let command = try ControlCommand(request)
+            let reply = handler(command, request.id)
+            if case let .subscribe(filter) = command, reply.ok == true { client.subscription = .some(filter) }
+            send([UInt8](reply.line()), to: client)
+        } catch {
+            send([UInt8](ControlMessage.failure(id: request.id, error).line()), to: client)
+        }
+    }
+
+    private func send(_ bytes: [UInt8], to client: Client) {
+        guard client.output.count + bytes.count <= limits.maxPendingBytes else { return drop(client, broke: true) }
+        client.output.append(contentsOf: bytes)
+        flush(client)
+    }
+
+    private func flush(_ client: Client) {
+        while !client.output.isEmpty {
+            // MSG_NOSIGNAL: a client gone mid-write must not SIGPIPE the daemon.
+            let n = client.output.withUnsafeBytes { Glibc.send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0 {
+                if errno == EAGAIN || errno == EINTR { break }
+                return drop(client, broke: false)
+            }
+            client.output.removeFirst(n)
+        }
+        client.source?.setEvents(client.output.isEmpty ? .readable : [.readable, .writable])
+    }
+
+    private func drop(_ client: Client, broke: Bool) {
+        guard clients.removeValue(forKey: client.fd) != nil else { return }
+        if broke { droppedClients += 1 }
+        client.source = nil
+        close(client.fd)
+    }
+}

@@ -1,0 +1,42 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A failed system or library call, with what was being done.
+public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The call that failed (e.g. `sd_event_add_io`).
+    public var call: String
+    /// What it was for (e.g. "control socket /run/flickd/control.sock").
+    public var context: String
+    /// The errno (positive).
+    public var errno: Int32
+
+    /// Creates an error.
+    public init(call: String, context: String, errno: Int32) {
+        self.call = call
+        self.context = context
+        self.errno = errno
+    }
+
+    public var description: String {
+        "\(call) failed for \(context): \(String(cString: strerror(errno))) (errno \(errno))"
+    }
+}
+
+/// Turns a libsystemd return value (negative errno on failure) into a thrown error.
+@discardableResult
+func check(_ r: Int32, _ call: String, _ context: String) throws(SystemError) -> Int32 {
+    guard r >= 0 else { throw SystemError(call: call, context: context, errno: -r) }
+    return r
+}
+
+/// Turns a libc return value (-1 and errno on failure) into a thrown error, retrying on EINTR.
+@discardableResult
+func retrying(_ call: String, _ context: String, _ body: () -> Int32) throws(SystemError) -> Int32 {
+    while true {
+        let r = body()
+        if r >= 0 { return r }
+        if errno == EINTR { continue }
+        throw SystemError(call: call, context: context, errno: errno)
+    }
+}

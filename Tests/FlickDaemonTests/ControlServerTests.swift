@@ -1,0 +1,132 @@
+import FlickControl
+import Foundation
+import Testing
+@testable import FlickDaemon
+
+/// The control socket on a real sd-event loop, with real client sockets, in one thread: each
+/// step runs the loop until the expected bytes are there.
+@Suite struct ControlServerTests {
+    final class Fixture {
+        let loop: EventLoop
+        let path: String
+        var server: ControlServer!
+        var commands: [ControlCommand] = []
+
+        init(limits: ControlServer.Limits = ControlServer.Limits()) throws {
+            loop = try EventLoop()
+            path = NSTemporaryDirectory() + "flickd-test-\(UInt32.random(in: 0...UInt32.max))/control.sock"
+            server = try ControlServer(path: path, loop: loop, limits: limits) { [unowned self] command, id in
+                self.commands.append(command)
+                if case .status = command {
+                    return .reply(id: id, status: ControlStatus(offset: [0, 42], zoomScale: 1, contentSize: [1, 2],
+                                                                 boundsSize: [3, 4], tracking: false, dragging: false,
+                                                                 decelerating: false, zooming: false, scrolling: false))
+                }
+                return .reply(id: id)
+            }
+        }
+
+        deinit {
+            server = nil
+            try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
+        }
+
+        /// Runs the loop briefly, a few times, so queued I/O is handled.
+        func pump(_ rounds: Int = 5) throws {
+            for _ in 0..<rounds { try loop.runOnce(timeout: .milliseconds(5)) }
+        }
+
+        /// Sends a request and pumps until the reply arrives.
+        func call(_ client: ControlClient, _ request: ControlRequest) throws -> ControlMessage? {
+            try client.send(request)
+            try pump()
+            return try client.receive()
+        }
+    }
+
+    @Test func requestGetsItsReply() throws {
+        let f = try Fixture()
+        let client = try ControlClient(path: f.path)
+        try f.pump()
+        let reply = try f.call(client, ControlRequest(id: 7, cmd: "status"))
+        #expect(reply?.id == 7 && reply?.ok == true && reply?.status?.offset == [0, 42])
+        let scroll = try f.call(client, ControlRequest(id: 8, cmd: "set-offset", x: 0, y: 300, animated: false))
+        #expect(scroll?.ok == true)
+        #expect(f.commands == [.status, .setOffset(x: 0, y: 300, animated: false)])
+    }
+
+    @Test func badRequestsAreAnsweredWithTheReason() throws {
+        let f = try Fixture()
+        let client = try ControlClient(path: f.path)
+        try f.pump()
+        try client.write(Array("{not json\n".utf8))
+        try f.pump()
+        #expect(try client.receive()?.error?.hasPrefix("malformed request") == true)
+        let unknown = try f.call(client, ControlRequest(id: 2, cmd: "fly"))
+        #expect(unknown?.ok == false && unknown?.id == 2 && unknown?.error?.contains("unknown command 'fly'") == true)
+        let missing = try f.call(client, ControlRequest(id: 3, cmd: "zoom"))
+        #expect(missing?.error == "'zoom' needs the field 'scale'")
+        // The connection survives all of that.
+        #expect(try f.call(client, ControlRequest(id: 4, cmd: "stop"))?.ok == true)
+    }
+
+    @Test func overlongLineDropsTheClientOnly() throws {
+        var limits = ControlServer.Limits()
+        limits.maxLineBytes = 1024
+        let f = try Fixture(limits: limits)
+        let hostile = try ControlClient(path: f.path)
+        let good = try ControlClient(path: f.path)
+        try f.pump()
+        try hostile.write([UInt8](repeating: 0x41, count: 4096))
+        try f.pump()
+        #expect(try hostile.receive()?.error?.contains("longer than 1024") == true)
+        #expect(try hostile.receive() == nil) // closed
+        #expect(try f.call(good, ControlRequest(id: 1, cmd: "status"))?.ok == true)
+        #expect(f.server.clientCount == 1 && f.server.droppedClients == 1)
+    }
+
+    @Test func subscribersGetEventsAndANonReaderIsDropped() throws {
+        var limits = ControlServer.Limits()
+        limits.maxPendingBytes = 64 * 1024
+        let f = try Fixture(limits: limits)
+        let reader = try ControlClient(path: f.path)
+        let sleeper = try ControlClient(path: f.path)
+        try f.pump()
+        #expect(try f.call(reader, ControlRequest(id: 1, cmd: "subscribe", events: ["tap"]))?.ok == true)
+        #expect(try f.call(sleeper, ControlRequest(id: 1, cmd: "subscribe"))?.ok == true)
+        var tap = ControlMessage()
+        tap.type = "tap"
+        tap.x = 10
+        var scroll = ControlMessage()
+        scroll.type = "didScroll"
+        f.server.broadcast(scroll)
+        f.server.broadcast(tap)
+        try f.pump()
+        #expect(try reader.receive()?.type == "tap") // the filter skipped didScroll
+        // The sleeper never reads: once its backlog passes the bound, it is dropped.
+        for _ in 0..<20_000 { f.server.broadcast(scroll) }
+        try f.pump()
+        #expect(f.server.clientCount == 1)
+        f.server.broadcast(tap)
+        try f.pump()
+        #expect(try reader.receive()?.type == "tap")
+    }
+
+    @Test func connectionsBeyondTheLimitAreRefused() throws {
+        var limits = ControlServer.Limits()
+        limits.maxClients = 3
+        let f = try Fixture(limits: limits)
+        let clients = try (0..<6).map { _ in try ControlClient(path: f.path) }
+        try f.pump()
+        #expect(f.server.clientCount == 3)
+        #expect(try f.call(clients[0], ControlRequest(cmd: "status"))?.ok == true)
+        // Closed at once: the write breaks the pipe, or the read sees the end.
+        #expect(throws: ControlClientError.self) { _ = try clients[5].call(ControlRequest(cmd: "status")) }
+    }
+
+    @Test func aSecondDaemonOnTheSameSocketIsRefused() throws {
+        let f = try Fixture()
+        let other = try EventLoop()
+        #expect(throws: SystemError.self) { _ = try ControlServer(path: f.path, loop: other) { _, id in .reply(id: id) } }
+    }
+}
