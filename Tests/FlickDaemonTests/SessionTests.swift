@@ -1,0 +1,105 @@
+import FlickCore
+import Testing
+@testable import FlickDaemon
+
+/// The session's frame pacing on a virtual clock with a fake display that presents each
+/// submitted frame at the next 60 Hz vblank.
+@Suite struct SessionTests {
+    final class FakeDisplay: FrameTarget {
+        let viewSize = Size(width: 800, height: 480)
+        let refreshPeriod: Duration = .nanoseconds(16_666_667)
+        var submitted: [(Instant, Point, Double)] = []
+        var presentAt: Instant?
+
+        func submit(_ view: ScrollView, indicatorOpacity: Double, at t: Instant) throws {
+            submitted.append((t, view.contentOffset, indicatorOpacity))
+            presentAt = t
+        }
+    }
+
+    /// Runs the session until `end`: presentations, wake-ups and the given frames, in time order.
+    func drive(_ session: Session, _ display: FakeDisplay, frames: [TouchFrame], until end: Instant) -> Int {
+        var pending = frames[...]
+        var wakeups = 0
+        while true {
+            let candidates = [pending.first?.time, display.presentAt, session.nextWakeup].compactMap { $0 }
+            guard let t = candidates.min(), t <= end else { return wakeups }
+            if let p = display.presentAt, p == t {
+                display.presentAt = nil
+                session.presented(at: t)
+            } else if let f = pending.first, f.time == t {
+                pending = pending.dropFirst()
+                session.handle(f)
+            } else {
+                wakeups += 1
+                session.timerFired(at: t)
+            }
+        }
+    }
+
+    func flickFrames(from start: Instant) -> [TouchFrame] {
+        var frames = [TouchFrame(time: start, contacts: [Contact(id: ContactID(1), position: Point(x: 400, y: 400))], began: [ContactID(1)])]
+        for i in 1...10 {
+            frames.append(TouchFrame(time: start + .milliseconds(8 * Int64(i)),
+                                     contacts: [Contact(id: ContactID(1), position: Point(x: 400, y: 400 - 15 * Double(i)))]))
+        }
+        frames.append(TouchFrame(time: start + .milliseconds(88), contacts: [],
+                                 ended: [Contact(id: ContactID(1), position: Point(x: 400, y: 250))]))
+        return frames
+    }
+
+    @Test func aStillSceneStopsProducingFrames() throws {
+        let display = FakeDisplay()
+        let view = try ScrollView(boundsSize: display.viewSize, contentSize: Size(width: 800, height: 20_000))
+        let start = Instant.seconds(50)
+        let session = Session(recognizer: GestureRecognizer(scrollView: view), target: display, at: start)
+        var published: [GestureOutput] = []
+        session.publish = { output, _ in published.append(output) }
+        session.start()
+        #expect(display.submitted.count == 1)
+        _ = drive(session, display, frames: flickFrames(from: start + .seconds(1)), until: start + .seconds(30))
+        let frames = display.submitted.count
+        #expect(frames > 100) // the flick animated frame by frame
+        #expect(published.contains { $0.kind == .scroll(.didEndDecelerating) })
+        // At rest, indicators faded: the last frame has them at 0, and nothing else is asked for.
+        #expect(display.submitted.last?.2 == 0)
+        #expect(session.nextWakeup == nil && !session.framePending)
+        let wakeups = drive(session, display, frames: [], until: start + .seconds(60))
+        #expect(wakeups == 0 && display.submitted.count == frames)
+    }
+
+    @Test func aFlashHoldsThenFadesWithoutSpinning() throws {
+        let display = FakeDisplay()
+        let view = try ScrollView(boundsSize: display.viewSize, contentSize: Size(width: 800, height: 2000))
+        let start = Instant.seconds(5)
+        let session = Session(recognizer: GestureRecognizer(scrollView: view), target: display, at: start)
+        session.start()
+        _ = drive(session, display, frames: [], until: start + .seconds(1))
+        session.update(at: start + .seconds(1)) { $0.flashScrollIndicators(at: start + .seconds(1)) }
+        let wakeups = drive(session, display, frames: [], until: start + .seconds(5))
+        let opacities = display.submitted.map(\.2)
+        #expect(opacities.contains(1) && opacities.last == 0)
+        #expect(opacities.count < 40) // a flash, a hold and ~0.3 s of fade at 60 Hz
+        #expect(wakeups <= 3 && session.nextWakeup == nil)
+    }
+
+    @Test func eachTapIsPublishedOnceWithTheDelayTimer() throws {
+        let display = FakeDisplay()
+        let view = try ScrollView(boundsSize: display.viewSize, contentSize: Size(width: 800, height: 2000))
+        let start = Instant.seconds(5)
+        let session = Session(recognizer: GestureRecognizer(scrollView: view), target: display, at: start)
+        var taps = 0, downs: [Instant] = []
+        session.publish = { output, _ in
+            if case .content(.tap) = output.kind { taps += 1 }
+            if case .content(.down) = output.kind { downs.append(output.time) }
+        }
+        session.start()
+        let touch = start + .seconds(1)
+        let frames = [
+            TouchFrame(time: touch, contacts: [Contact(id: ContactID(3), position: Point(x: 10, y: 10))], began: [ContactID(3)]),
+            TouchFrame(time: touch + .milliseconds(200), contacts: [], ended: [Contact(id: ContactID(3), position: Point(x: 10, y: 10))]),
+        ]
+        _ = drive(session, display, frames: frames, until: start + .seconds(3))
+        #expect(taps == 1 && downs == [touch + .milliseconds(150)])
+    }
+}
