@@ -69,6 +69,9 @@ let package = Package(
         // Plays a scripted flick through the model and prints the delegate events.
         .executableTarget(name: "scroll-demo", dependencies: ["FlickCore"]),
 
+        // Release-mode measurements: `swift run -c release flickd-bench`.
+        .executableTarget(name: "flickd-bench", dependencies: ["FlickCore"], path: "Benchmarks/flickd-bench"),
+
         .testTarget(
             name: "FlickCoreTests",
             dependencies: ["FlickCore", .product(name: "RealModule", package: "swift-numerics")]
