@@ -5,7 +5,7 @@ import Testing
 /// The session's frame pacing on a virtual clock with a fake display that presents each
 /// submitted frame at the next 60 Hz vblank.
 @Suite struct SessionTests {
-    final class FakeDisplay: FrameTarget {
+    final class FakeDisplay: FrameTarget, PresentationSource {
         let viewSize = Size(width: 800, height: 480)
         let refreshPeriod: Duration = .nanoseconds(16_666_667)
         var submitted: [(Instant, Point, Double)] = []
@@ -15,26 +15,35 @@ import Testing
             submitted.append((t, view.contentOffset, indicatorOpacity))
             presentAt = t
         }
+
+        var fileDescriptor: Int32? { nil }
+        var nextDeadline: Instant? { presentAt }
+        func dispatch(now: Instant) -> [Instant] {
+            guard let p = presentAt, p <= now else { return [] }
+            presentAt = nil
+            return [p]
+        }
     }
 
-    /// Runs the session until `end`: presentations, wake-ups and the given frames, in time order.
-    func drive(_ session: Session, _ display: FakeDisplay, frames: [TouchFrame], until end: Instant) -> Int {
-        var pending = frames[...]
-        var wakeups = 0
-        while true {
-            let candidates = [pending.first?.time, display.presentAt, session.nextWakeup].compactMap { $0 }
-            guard let t = candidates.min(), t <= end else { return wakeups }
-            if let p = display.presentAt, p == t {
-                display.presentAt = nil
-                session.presented(at: t)
-            } else if let f = pending.first, f.time == t {
-                pending = pending.dropFirst()
-                session.handle(f)
-            } else {
-                wakeups += 1
-                session.timerFired(at: t)
-            }
+    final class ScriptedTouches: TouchSource {
+        var frames: ArraySlice<TouchFrame>
+        init(_ frames: [TouchFrame]) { self.frames = frames[...] }
+        var name: String { "script" }
+        var fileDescriptors: [Int32] { [] }
+        var nextDeadline: Instant? { frames.first?.time }
+        var isFinished: Bool { frames.isEmpty }
+        func dispatch(now: Instant) -> [TouchFrame] {
+            var out: [TouchFrame] = []
+            while let f = frames.first, f.time <= now { out.append(f); frames = frames.dropFirst() }
+            return out
         }
+    }
+
+    /// Runs the session on virtual time until `end`; returns the timer wake-ups.
+    func drive(_ session: Session, _ display: FakeDisplay, frames: [TouchFrame], until end: Instant) -> Int {
+        let outcome = VirtualRunner.run(session, input: ScriptedTouches(frames), display: display, limit: end)
+        #expect(!outcome.hitLimit)
+        return outcome.timerWakeups
     }
 
     func flickFrames(from start: Instant) -> [TouchFrame] {

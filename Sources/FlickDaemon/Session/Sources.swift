@@ -1,0 +1,27 @@
+import FlickCore
+
+/// A source of touch frames the loop can wait on: a live evdev device (an fd), a replayed
+/// recording (deadlines on the real or a virtual clock), or several devices behind hotplug.
+public protocol TouchSource: AnyObject {
+    /// A human name for logs and `status` (device path and name, or the recording).
+    var name: String { get }
+    /// Fds to watch for readability (devices, the hotplug watch); may change after `dispatch`.
+    var fileDescriptors: [Int32] { get }
+    /// When the source has something to deliver without an fd (a recording's next event).
+    var nextDeadline: Instant? { get }
+    /// Whether it has nothing more to deliver, ever (a recording's end).
+    var isFinished: Bool { get }
+    /// Reads what is ready at `now` and returns the frames, oldest first.
+    func dispatch(now: Instant) -> [TouchFrame]
+}
+
+/// The display side the loop waits on: a DRM card fd for page-flip events, or a virtual vblank
+/// deadline for headless.
+public protocol PresentationSource: AnyObject {
+    /// An fd to watch for readability (DRM), if any.
+    var fileDescriptor: Int32? { get }
+    /// When a presentation completes without an fd (headless), if one is pending.
+    var nextDeadline: Instant? { get }
+    /// Handles what is ready at `now`; returns the presentation (vblank) times, oldest first.
+    func dispatch(now: Instant) -> [Instant]
+}
