@@ -127,9 +127,13 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         self.init(origin: Point(x: x, y: y), size: Size(width: width, height: height))
     }
 
+    /// The left edge.
     public var minX: Double { origin.x }
+    /// The top edge.
     public var minY: Double { origin.y }
+    /// The right edge.
     public var maxX: Double { origin.x + size.width }
+    /// The bottom edge.
     public var maxY: Double { origin.y + size.height }
     /// The centre point.
     public var mid: Point { Point(x: origin.x + size.width / 2, y: origin.y + size.height / 2) }
@@ -152,9 +156,13 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
 
 /// Insets from each edge of a rectangle, in pixels (UIKit's `UIEdgeInsets`).
 public struct EdgeInsets: Hashable, Sendable {
+    /// Inset from the top edge.
     public var top: Double
+    /// Inset from the left edge.
     public var left: Double
+    /// Inset from the bottom edge.
     public var bottom: Double
+    /// Inset from the right edge.
     public var right: Double
 
     /// Creates insets.
