@@ -1,0 +1,192 @@
+import CPixman
+import FlickCore
+
+/// Draws a `RenderState` and its content into an output's back buffer with pixman.
+///
+/// Every pixel of the target is written each frame: the content where it lands, the background
+/// everywhere else, then the scroll indicators. The content goes through one of two paths:
+///
+/// - zoom 1 and no panel rotation: the offset is rounded to whole pixels (as UIKit does at
+///   scale 1, which keeps text sharp) and the rows are copied (`PIXMAN_OP_SRC`, no transform),
+///   the memcpy-speed path;
+/// - otherwise a transform maps panel pixels to content pixels, sampled with
+///   `PIXMAN_FILTER_BILINEAR` when zoomed (`NEAREST` for a pure rotation), padded at the edges so
+///   the border pixels are not darkened by sampling outside the image.
+///
+/// The content's edge is snapped to the nearest pixel boundary. Nothing big is allocated per
+/// frame: the pixman images over the buffers are made once, by their `PixelBuffer`s.
+public final class Compositor {
+    /// How the logical view is turned on the panel.
+    public var rotation: PanelRotation
+    /// The scroll indicators' look.
+    public var indicatorStyle: IndicatorStyle
+    private var window: SourceWindow?
+
+    /// Creates a compositor.
+    public init(rotation: PanelRotation = .none, indicatorStyle: IndicatorStyle = IndicatorStyle()) {
+        self.rotation = rotation
+        self.indicatorStyle = indicatorStyle
+    }
+
+    /// Composes one frame.
+    ///
+    /// - Parameters:
+    ///   - state: what to show; `state.boundsSize` should equal the logical size of `target`.
+    ///   - content: the content pixels, or `nil` for background only.
+    ///   - target: the back buffer (the physical panel).
+    public func compose(_ state: RenderState, content: PixelBuffer?, into target: PixelBuffer) {
+        let panel = target.size
+        let logical = rotation.logicalSize(panel: panel)
+        let view = PixelRect(x0: 0, y0: 0, x1: logical.width, y1: logical.height)
+        var covered = PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)
+        if let content, let drawn = drawContent(state, content, target, view) {
+            covered = drawn
+        }
+        var color = pixmanColor(state.background)
+        var boxes = view.subtracting(covered).map { r in
+            let p = rotation.physicalRect(r, panel: panel)
+            return pixman_box32_t(x1: Int32(p.x0), y1: Int32(p.y0), x2: Int32(p.x1), y2: Int32(p.y1))
+        }
+        if !boxes.isEmpty {
+            pixman_image_fill_boxes(PIXMAN_OP_SRC, target.image, &color, Int32(boxes.count), &boxes)
+        }
+        for bar in ScrollIndicators.bars(for: state, style: indicatorStyle) {
+            drawIndicator(bar, into: target, logical: view)
+        }
+    }
+
+    /// Draws the content; returns the logical rectangle it covers, or `nil` if nothing was drawn.
+    private func drawContent(_ state: RenderState, _ content: PixelBuffer, _ target: PixelBuffer,
+                             _ view: PixelRect) -> PixelRect? {
+        var zoom = state.zoomScale
+        var offset = state.contentOffset
+        guard zoom.isFinite, zoom > 1e-3, offset.isFinite else { return nil }
+        let unit = abs(zoom - 1) < 1e-9
+        if unit {
+            zoom = 1
+            offset = Point(x: offset.x.rounded(), y: offset.y.rounded())
+        }
+        func edge(_ v: Double) -> Int { Int(min(max(v.rounded(), -1e9), 1e9)) }
+        let logicalDest = PixelRect(x0: edge(-offset.x), y0: edge(-offset.y),
+                                    x1: edge(Double(content.width) * zoom - offset.x),
+                                    y1: edge(Double(content.height) * zoom - offset.y)).intersection(view)
+        guard !logicalDest.isEmpty else { return nil }
+        // The content pixels the frame can sample, for choosing the source window.
+        let visible = (x0: (Double(logicalDest.x0) + offset.x) / zoom - 1, y0: (Double(logicalDest.y0) + offset.y) / zoom - 1,
+                       x1: (Double(logicalDest.x1) + offset.x) / zoom + 1, y1: (Double(logicalDest.y1) + offset.y) / zoom + 1)
+        guard let source = sourceWindow(for: content, visible: visible) else { return nil }
+        let dest = rotation.physicalRect(logicalDest, panel: target.size)
+        let op = content.format == .argb8888 ? PIXMAN_OP_OVER : PIXMAN_OP_SRC
+        if op == PIXMAN_OP_OVER {
+            // Translucent content shows the background through it.
+            var color = pixmanColor(state.background)
+            var box = pixman_box32_t(x1: Int32(dest.x0), y1: Int32(dest.y0), x2: Int32(dest.x1), y2: Int32(dest.y1))
+            pixman_image_fill_boxes(PIXMAN_OP_SRC, target.image, &color, 1, &box)
+        }
+        if unit && rotation == .none {
+            pixman_image_set_transform(source.image, nil)
+            pixman_image_set_filter(source.image, PIXMAN_FILTER_NEAREST, nil, 0)
+            pixman_image_set_repeat(source.image, PIXMAN_REPEAT_NONE)
+            pixman_image_composite32(op, source.image, nil, target.image,
+                                     Int32(dest.x0 + Int(offset.x) - source.x), Int32(dest.y0 + Int(offset.y) - source.y),
+                                     0, 0, Int32(dest.x0), Int32(dest.y0), Int32(dest.width), Int32(dest.height))
+            return logicalDest
+        }
+        let toContent = Affine(a: 1 / zoom, tx: offset.x / zoom - Double(source.x),
+                               d: 1 / zoom, ty: offset.y / zoom - Double(source.y))
+        guard var transform = rotation.physicalToLogical(panel: target.size).then(toContent).pixman else { return nil }
+        pixman_image_set_transform(source.image, &transform)
+        pixman_image_set_filter(source.image, unit ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR, nil, 0)
+        pixman_image_set_repeat(source.image, PIXMAN_REPEAT_PAD)
+        pixman_image_composite32(op, source.image, nil, target.image, Int32(dest.x0), Int32(dest.y0), 0, 0,
+                                 Int32(dest.x0), Int32(dest.y0), Int32(dest.width), Int32(dest.height))
+        return logicalDest
+    }
+
+    /// pixman computes sample positions in 16.16 fixed point, so it silently drops operations
+    /// reaching past ±32767 pixels. Content larger than `windowLimit` is therefore reached through
+    /// a sub-image starting near the visible part, kept until the view leaves it.
+    static let windowLimit = 30_000
+    private static let windowAlign = 4096
+
+    private func sourceWindow(for content: PixelBuffer, visible: (x0: Double, y0: Double, x1: Double, y1: Double))
+        -> (image: OpaquePointer, x: Int, y: Int)? {
+        let limit = Self.windowLimit
+        if content.width <= limit && content.height <= limit { return (content.image, 0, 0) }
+        func origin(_ low: Double, _ extent: Int) -> Int {
+            guard extent > limit else { return 0 }
+            let wanted = Int(max(0, low)) / Self.windowAlign * Self.windowAlign
+            return min(wanted, extent - limit)
+        }
+        let x = origin(visible.x0, content.width), y = origin(visible.y0, content.height)
+        let width = min(limit, content.width - x), height = min(limit, content.height - y)
+        // At extreme zoom-out the visible part may exceed what one window can address.
+        guard visible.x1 <= Double(x + width) || x + width == content.width,
+              visible.y1 <= Double(y + height) || y + height == content.height else { return nil }
+        if let window, window.content === content, window.x == x, window.y == y { return (window.image, x, y) }
+        guard let image = pixman_image_create_bits(content.format.pixman, Int32(width), Int32(height),
+                                                   (content.pixels + y * content.stride + x * 4).assumingMemoryBound(to: UInt32.self),
+                                                   Int32(content.stride)) else { return nil }
+        window = SourceWindow(content: content, x: x, y: y, image: image)
+        return (image, x, y)
+    }
+
+    /// Blends one indicator bar (capsule-shaped, antialiased ends) over the frame.
+    private func drawIndicator(_ bar: IndicatorBar, into target: PixelBuffer, logical view: PixelRect) {
+        let f = bar.frame
+        let area = PixelRect(x0: Int(f.minX.rounded(.down)), y0: Int(f.minY.rounded(.down)),
+                             x1: Int(f.maxX.rounded(.up)), y1: Int(f.maxY.rounded(.up))).intersection(view)
+        guard !area.isEmpty else { return }
+        let radius = min(f.size.width, f.size.height) / 2
+        let c = indicatorStyle.color
+        for y in area.y0..<area.y1 {
+            for x in area.x0..<area.x1 {
+                // Pixels wholly inside the straight part are fully covered; only the ends need sampling.
+                let inBody = bar.axis == .vertical
+                    ? Double(y) >= f.minY + radius && Double(y + 1) <= f.maxY - radius && Double(x) >= f.minX && Double(x + 1) <= f.maxX
+                    : Double(x) >= f.minX + radius && Double(x + 1) <= f.maxX - radius && Double(y) >= f.minY && Double(y + 1) <= f.maxY
+                let coverage = inBody ? 1 : ScrollIndicators.coverage(x: x, y: y, frame: f)
+                let alpha = UInt32((bar.alpha * coverage * 255).rounded())
+                guard alpha > 0 else { continue }
+                let p = rotation.physicalPixel(x: x, y: y, panel: target.size)
+                let row = target.row(p.y)
+                row[p.x] = blend(UInt32(c.red) << 16 | UInt32(c.green) << 8 | UInt32(c.blue), over: row[p.x], alpha: alpha)
+            }
+        }
+    }
+
+}
+
+/// A sub-image of large content, released once when replaced; the strong reference keeps the
+/// pixels it points into alive.
+private final class SourceWindow {
+    let content: PixelBuffer
+    let x: Int
+    let y: Int
+    let image: OpaquePointer
+
+    init(content: PixelBuffer, x: Int, y: Int, image: OpaquePointer) {
+        self.content = content
+        self.x = x
+        self.y = y
+        self.image = image
+    }
+
+    deinit { pixman_image_unref(image) }
+}
+
+/// `src` at `alpha`/255 over `dst`, per channel, rounded; the result is opaque.
+@inline(__always)
+func blend(_ src: UInt32, over dst: UInt32, alpha: UInt32) -> UInt32 {
+    var out: UInt32 = 0xFF00_0000
+    for shift: UInt32 in [0, 8, 16] {
+        let s = (src >> shift) & 0xFF, d = (dst >> shift) & 0xFF
+        out |= ((s * alpha + d * (255 - alpha) + 127) / 255) << shift
+    }
+    return out
+}
+
+/// A colour as pixman's 16-bit-per-channel opaque colour.
+func pixmanColor(_ c: Color) -> pixman_color_t {
+    pixman_color_t(red: UInt16(c.red) * 257, green: UInt16(c.green) * 257, blue: UInt16(c.blue) * 257, alpha: 0xFFFF)
+}

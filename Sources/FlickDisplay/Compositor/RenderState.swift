@@ -1,0 +1,31 @@
+import FlickCore
+
+/// Everything the compositor needs to draw one frame, filled by the daemon from the scroll model.
+///
+/// Content point *p* is drawn at view point `p × zoomScale − contentOffset` (UIKit semantics).
+/// Offsets may be negative or past the end while rubber-banding; the background shows there.
+public struct RenderState: Hashable, Sendable {
+    /// The logical view's size in view pixels (the panel's size after rotation).
+    public var boundsSize: Size
+    /// The view's top-left corner in scaled content coordinates.
+    public var contentOffset: Point
+    /// Content pixels to view pixels; 1 draws the content pixel for pixel.
+    public var zoomScale: Double
+    /// The unscaled content size, in content pixels.
+    public var contentSize: Size
+    /// The scroll indicators' opacity, 0…1, computed (faded) by the model; 0 hides them.
+    public var indicatorOpacity: Double
+    /// The colour wherever there is no content.
+    public var background: Color
+
+    /// Creates a state.
+    public init(boundsSize: Size, contentOffset: Point = .zero, zoomScale: Double = 1, contentSize: Size,
+                indicatorOpacity: Double = 0, background: Color = .black) {
+        self.boundsSize = boundsSize
+        self.contentOffset = contentOffset
+        self.zoomScale = zoomScale
+        self.contentSize = contentSize
+        self.indicatorOpacity = indicatorOpacity
+        self.background = background
+    }
+}

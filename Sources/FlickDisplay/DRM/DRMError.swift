@@ -1,0 +1,39 @@
+/// The step of DRM setup or use that failed, for error messages.
+public enum DRMStep: String, Hashable, Sendable {
+    case open, getResources, getConnector, getEncoder, getCRTC, createDumbBuffer, addFramebuffer, mapDumbBuffer,
+         mmap, setCRTC, pageFlip, handleEvent
+}
+
+/// Why the DRM/KMS output could not be set up or used; every case names the card.
+public enum DRMError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// No usable `/dev/dri/card*`; `tried` lists each card and why it was skipped.
+    case noCard(tried: [String])
+    /// The card has no connected connector with modes.
+    case noConnectedConnector(card: String)
+    /// The configured mode is not offered by the panel.
+    case modeNotAvailable(card: String, requested: ModeRequest, available: [DisplayMode])
+    /// No CRTC can drive the chosen connector.
+    case noCRTC(card: String, connector: String)
+    /// Opening the card was refused.
+    case permissionDenied(card: String, errno: SystemErrno)
+    /// A modeset or flip was refused: another process is DRM master.
+    case notMaster(card: String, step: DRMStep, errno: SystemErrno)
+    /// Any other failed call.
+    case call(card: String, step: DRMStep, errno: SystemErrno)
+
+    public var description: String {
+        switch self {
+        case .noCard(let tried):
+            "no usable DRM card" + (tried.isEmpty ? " (no /dev/dri/card*)" : ": " + tried.joined(separator: "; "))
+        case .noConnectedConnector(let card): "\(card): no connected connector with modes (is the panel plugged in?)"
+        case .modeNotAvailable(let card, let requested, let available):
+            "\(card): mode \(requested) is not offered; available: " + available.map(\.description).joined(separator: ", ")
+        case .noCRTC(let card, let connector): "\(card): no CRTC can drive connector \(connector)"
+        case .permissionDenied(let card, let errno):
+            "\(card): \(errno): add the user to the 'video' group (or run as root)"
+        case .notMaster(let card, let step, let errno):
+            "\(card): \(step.rawValue) failed: \(errno): not DRM master; another compositor or X server owns the display, or the session is not on the active VT"
+        case .call(let card, let step, let errno): "\(card): \(step.rawValue) failed: \(errno)"
+        }
+    }
+}

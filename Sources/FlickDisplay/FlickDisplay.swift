@@ -1,1 +1,0 @@
-// FlickDisplay: output backends, compositor and content.

@@ -1,0 +1,172 @@
+import CSpng
+import Glibc
+
+/// PNG decoding and encoding through libspng.
+///
+/// Decoding is hardened against hostile files: the image size is checked against the caller's
+/// pixel budget from the header, before any pixel memory is allocated, and chunk sizes are capped
+/// (`spng_set_image_limits`, `spng_set_chunk_limits`).
+public enum PNGCodec {
+    /// The largest chunk accepted (bytes); real images use far smaller ones.
+    static let chunkSizeLimit = 16 << 20
+    /// The most memory spent caching ancillary chunks (bytes).
+    static let chunkCacheLimit = 64 << 20
+
+    /// Decodes a PNG into premultiplied `argb8888` pixels (`xrgb8888` when fully opaque).
+    ///
+    /// - Parameters:
+    ///   - data: the file's bytes.
+    ///   - path: the file name, used only in errors.
+    ///   - pixelBudget: the most pixels the image may have.
+    /// - Throws: `ContentError` naming `path`.
+    public static func decode(_ data: [UInt8], path: String, pixelBudget: Int) throws -> PixelBuffer {
+        guard let ctx = spng_ctx_new(0) else { throw ContentError(path: path, reason: .outOfMemory(width: 0, height: 0)) }
+        defer { spng_ctx_free(ctx) }
+        let side = UInt32(clamping: min(pixelBudget, 1 << 16))
+        spng_set_image_limits(ctx, side, side)
+        spng_set_chunk_limits(ctx, chunkSizeLimit, chunkCacheLimit)
+        return try data.withUnsafeBytes { raw in
+            func fail(_ code: Int32) -> ContentError { ContentError(path: path, reason: reason(for: code)) }
+            var code = spng_set_png_buffer(ctx, raw.baseAddress, raw.count)
+            guard code == 0 else { throw fail(code) }
+            var ihdr = spng_ihdr()
+            code = spng_get_ihdr(ctx, &ihdr)
+            guard code == 0 else { throw fail(code) }
+            let width = Int(ihdr.width), height = Int(ihdr.height)
+            guard width * height <= pixelBudget else {
+                throw ContentError(path: path, reason: .overPixelBudget(width: width, height: height, budget: pixelBudget))
+            }
+            var length = 0
+            code = spng_decoded_image_size(ctx, Int32(SPNG_FMT_RGBA8.rawValue), &length)
+            guard code == 0 else { throw fail(code) }
+            // Alpha only when the file can carry it: an alpha colour type or a tRNS chunk.
+            var trns = spng_trns()
+            let hasAlpha = ihdr.color_type == 4 || ihdr.color_type == 6 || spng_get_trns(ctx, &trns) == 0
+            guard let buffer = PixelBuffer(width: width, height: height, format: hasAlpha ? .argb8888 : .xrgb8888),
+                  length == buffer.stride * height else {
+                throw ContentError(path: path, reason: .outOfMemory(width: width, height: height))
+            }
+            code = spng_decode_image(ctx, buffer.pixels, length, Int32(SPNG_FMT_RGBA8.rawValue),
+                                     Int32(SPNG_DECODE_TRNS.rawValue))
+            guard code == 0 else { throw fail(code) }
+            premultiplyRGBAToARGB(buffer)
+            return buffer
+        }
+    }
+
+    /// Rewrites RGBA bytes in place as premultiplied native `0xAARRGGBB` words.
+    ///
+    private static func premultiplyRGBAToARGB(_ buffer: PixelBuffer) {
+        for y in 0..<buffer.height {
+            let row = buffer.row(y)
+            for x in 0..<buffer.width {
+                // Bytes R, G, B, A in memory read as the word 0xAABBGGRR on little-endian.
+                let rgba = UInt32(littleEndian: row[x])
+                let r = rgba & 0xFF, g = (rgba >> 8) & 0xFF, b = (rgba >> 16) & 0xFF, a = rgba >> 24
+                if a == 255 {
+                    row[x] = 0xFF00_0000 | r << 16 | g << 8 | b
+                } else {
+                    // Rounded x·a/255 without a division.
+                    func mul(_ c: UInt32) -> UInt32 { let t = c * a + 128; return (t + (t >> 8)) >> 8 }
+                    row[x] = a << 24 | mul(r) << 16 | mul(g) << 8 | mul(b)
+                }
+            }
+        }
+    }
+
+    private static func reason(for code: Int32) -> ContentError.Reason {
+        let text = String(cString: spng_strerror(code))
+        switch code {
+        case SPNG_IO_EOF.rawValue, Int32(SPNG_EOF.rawValue): return .truncated(detail: text)
+        case Int32(SPNG_EUSER_WIDTH.rawValue), Int32(SPNG_EUSER_HEIGHT.rawValue):
+            return .corrupt(detail: "dimensions over the accepted limit: \(text)")
+        default: return .corrupt(detail: text)
+        }
+    }
+
+    /// Encodes pixels as an 8-bit RGB PNG (RGBA when the buffer is `.argb8888`).
+    ///
+    /// - Returns: the PNG file's bytes.
+    /// - Throws: `PNGWriteError` with `path` `"<memory>"` when libspng fails.
+    public static func encode(_ buffer: PixelBuffer, compressionLevel: Int32 = 1) throws -> [UInt8] {
+        let alpha = buffer.format == .argb8888
+        let channels = alpha ? 4 : 3
+        var rows = [UInt8](repeating: 0, count: buffer.width * buffer.height * channels)
+        var i = 0
+        for y in 0..<buffer.height {
+            let row = buffer.row(y)
+            for x in 0..<buffer.width {
+                let p = row[x]
+                var r = (p >> 16) & 0xFF, g = (p >> 8) & 0xFF, b = p & 0xFF
+                let a = p >> 24
+                if alpha && a != 255 && a != 0 {
+                    // Back to straight alpha, as PNG stores it.
+                    r = min(255, (r * 255 + a / 2) / a); g = min(255, (g * 255 + a / 2) / a); b = min(255, (b * 255 + a / 2) / a)
+                }
+                rows[i] = UInt8(r); rows[i + 1] = UInt8(g); rows[i + 2] = UInt8(b)
+                if alpha { rows[i + 3] = UInt8(a) }
+                i += channels
+            }
+        }
+        guard let ctx = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else {
+            throw PNGWriteError(path: "<memory>", reason: .encode("out of memory"))
+        }
+        defer { spng_ctx_free(ctx) }
+        func check(_ code: Int32) throws {
+            if code != 0 { throw PNGWriteError(path: "<memory>", reason: .encode(String(cString: spng_strerror(code)))) }
+        }
+        try check(spng_set_option(ctx, SPNG_ENCODE_TO_BUFFER, 1))
+        try check(spng_set_option(ctx, SPNG_IMG_COMPRESSION_LEVEL, compressionLevel))
+        var ihdr = spng_ihdr(width: UInt32(buffer.width), height: UInt32(buffer.height), bit_depth: 8,
+                             color_type: UInt8(alpha ? SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue : SPNG_COLOR_TYPE_TRUECOLOR.rawValue),
+                             compression_method: 0, filter_method: 0, interlace_method: 0)
+        try check(spng_set_ihdr(ctx, &ihdr))
+        try check(rows.withUnsafeBytes { spng_encode_image(ctx, $0.baseAddress, $0.count, Int32(SPNG_FMT_PNG.rawValue),
+                                                           Int32(SPNG_ENCODE_FINALIZE.rawValue)) })
+        var length = 0
+        var error: Int32 = 0
+        guard let png = spng_get_png_buffer(ctx, &length, &error) else {
+            try check(error == 0 ? Int32(SPNG_EINTERNAL.rawValue) : error)
+            return []
+        }
+        defer { free(png) }
+        return Array(UnsafeRawBufferPointer(start: png, count: length))
+    }
+
+    /// Encodes `buffer` and writes it to `path` (created or replaced).
+    ///
+    /// - Throws: `PNGWriteError` naming `path`.
+    public static func write(_ buffer: PixelBuffer, to path: String) throws {
+        let bytes: [UInt8]
+        do { bytes = try encode(buffer) } catch var error as PNGWriteError {
+            error.path = path
+            throw error
+        }
+        if case .failure(let errno) = FileIO.write(bytes, to: path) {
+            throw PNGWriteError(path: path, reason: .io(errno))
+        }
+    }
+}
+
+/// Why a PNG could not be written.
+public struct PNGWriteError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The file that was being written.
+    public var path: String
+    /// What failed.
+    public var reason: Reason
+
+    /// What failed while writing a PNG.
+    public enum Reason: Hashable, Sendable {
+        /// libspng refused to encode (its message).
+        case encode(String)
+        /// Writing the file failed.
+        case io(SystemErrno)
+    }
+
+    public var description: String {
+        switch reason {
+        case .encode(let message): "\(path): cannot encode PNG: \(message)"
+        case .io(let errno): "\(path): cannot write PNG: \(errno)"
+        }
+    }
+}

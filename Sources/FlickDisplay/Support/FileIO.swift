@@ -1,0 +1,79 @@
+import Glibc
+
+/// Whole-file reads and writes, with errno kept for the caller's error value.
+enum FileIO {
+    /// Reads a regular file into memory, refusing files larger than `limit` bytes.
+    ///
+    /// - Returns: the bytes, or why not: `.tooLarge(size)` or an errno.
+    static func read(_ path: String, limit: Int) -> Result<[UInt8], ReadFailure> {
+        let fd: Int32
+        switch valueOrErrno({ open(path, O_RDONLY | O_CLOEXEC) }) {
+        case .success(let value): fd = value
+        case .failure(let error): return .failure(.errno(error))
+        }
+        defer { _ = Glibc.close(fd) }
+        var info = stat()
+        if fstat(fd, &info) != 0 { return .failure(.errno(.current)) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { return .failure(.errno(SystemErrno(rawValue: EISDIR))) }
+        let size = Int(info.st_size)
+        if size > limit { return .failure(.tooLarge(size)) }
+        var bytes = [UInt8](repeating: 0, count: size)
+        var filled = 0
+        // The size can change under us (a file being written): stop at EOF, never read past `size`.
+        while filled < size {
+            let result = bytes.withUnsafeMutableBytes { buffer in
+                valueOrErrno { Glibc.read(fd, buffer.baseAddress! + filled, size - filled) }
+            }
+            switch result {
+            case .success(0): return .success(Array(bytes[..<filled]))
+            case .success(let count): filled += count
+            case .failure(let error): return .failure(.errno(error))
+            }
+        }
+        return .success(bytes)
+    }
+
+    /// Why a read failed.
+    enum ReadFailure: Error {
+        case errno(SystemErrno)
+        case tooLarge(Int)
+    }
+
+    /// Writes `bytes` to `path` (created with mode 0644, or truncated).
+    static func write(_ bytes: [UInt8], to path: String) -> Result<Void, SystemErrno> {
+        let fd: Int32
+        switch valueOrErrno({ open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }) {
+        case .success(let value): fd = value
+        case .failure(let error): return .failure(error)
+        }
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { buffer in
+                valueOrErrno { Glibc.write(fd, buffer.baseAddress! + written, bytes.count - written) }
+            }
+            switch result {
+            case .success(let count): written += count
+            case .failure(let error):
+                _ = Glibc.close(fd)
+                return .failure(error)
+            }
+        }
+        // close() reports delayed write errors (NFS, full disk): do not drop them.
+        if Glibc.close(fd) != 0 { return .failure(.current) }
+        return .success(())
+    }
+
+    /// The names in a directory (without `.` and `..`), or the errno of `opendir`.
+    static func list(_ path: String) -> Result<[String], SystemErrno> {
+        guard let dir = opendir(path) else { return .failure(.current) }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return .success(names)
+    }
+}

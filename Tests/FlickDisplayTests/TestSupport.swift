@@ -1,0 +1,40 @@
+import FlickCore
+import Glibc
+@testable import FlickDisplay
+
+/// A fresh temporary directory for one test.
+func makeTemporaryDirectory() -> String {
+    var template = Array("/tmp/flickdisplay-test-XXXXXX".utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+    precondition(made != nil, "mkdtemp failed")
+    return String(decoding: template.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+/// Writes raw bytes to a file (test fixtures).
+func writeBytes(_ bytes: [UInt8], to path: String) {
+    guard case .success = FileIO.write(bytes, to: path) else { fatalError("cannot write \(path)") }
+}
+
+/// Reads a file's bytes (test fixtures).
+func readBytes(_ path: String) -> [UInt8] {
+    guard case .success(let bytes) = FileIO.read(path, limit: 1 << 30) else { fatalError("cannot read \(path)") }
+    return bytes
+}
+
+/// The red, green and blue channels of a pixel word.
+func channels(_ p: UInt32) -> (r: Int, g: Int, b: Int) {
+    (Int((p >> 16) & 0xFF), Int((p >> 8) & 0xFF), Int(p & 0xFF))
+}
+
+/// A headless output of `size` with one frame composed from `state` and presented.
+func renderOnce(_ state: RenderState, content: PixelBuffer?, panel: PixelSize,
+                rotation: PanelRotation = .none) throws -> PixelBuffer {
+    let output = try #require(HeadlessOutput(size: panel))
+    let compositor = Compositor(rotation: rotation)
+    try output.withBackBuffer { compositor.compose(state, content: content, into: $0) }
+    try output.commit(now: .zero)
+    _ = try output.dispatch(now: try #require(output.nextDeadline))
+    return output.frontBuffer
+}
+
+import Testing
