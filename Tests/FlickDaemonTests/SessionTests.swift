@@ -11,9 +11,10 @@ import Testing
         var submitted: [(Instant, Point, Double)] = []
         var presentAt: Instant?
 
-        func submit(_ view: ScrollView, indicatorOpacity: Double, at t: Instant) throws {
+        func submit(_ view: ScrollView, indicatorOpacity: Double, at t: Instant) throws -> Bool {
             submitted.append((t, view.contentOffset, indicatorOpacity))
             presentAt = t
+            return true
         }
 
         var fileDescriptor: Int32? { nil }

@@ -61,6 +61,20 @@ private func pageImage(_ variant: UInt32) throws -> PixelBuffer {
     for y in 0..<48 { for x in 0..<64 where frame[x, y] != images[1][x, y] { Issue.record("(\(x), \(y))"); return } }
 }
 
+@Test func verticalPagesStackAndPageTwoShowsImageTwo() throws {
+    let dir = makeTemporaryDirectory()
+    let images = try (1...3).map { try pageImage(UInt32($0)) }
+    for (i, image) in images.enumerated() { try PNGCodec.write(image, to: dir + "/p\(i + 1).png") }
+    let view = PixelSize(width: 64, height: 48)
+    let content = try Content.load(directory: dir, pageSize: view, background: .black, pixelBudget: 100_000,
+                                   direction: .vertical)
+    #expect(content.size == Size(width: 64, height: 144))
+    #expect(content.pages.map(\.frame.minY) == [0, 48, 96])
+    let state = RenderState(boundsSize: view.size, contentOffset: Point(x: 0, y: 48), contentSize: content.size)
+    let frame = try renderOnce(state, content: content.image, panel: view)
+    for y in 0..<48 { for x in 0..<64 where frame[x, y] != images[1][x, y] { Issue.record("(\(x), \(y))"); return } }
+}
+
 @Test func largerImageIsScaledDownAndCentredInItsPage() throws {
     let dir = makeTemporaryDirectory()
     let big = try #require(TestPattern.make(PixelSize(width: 128, height: 48)))

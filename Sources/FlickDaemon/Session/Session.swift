@@ -9,8 +9,10 @@ public protocol FrameTarget: AnyObject {
     /// Refresh period of the display, for stepping animations to the next vblank.
     var refreshPeriod: Duration { get }
     /// Composes `view` with indicators at `indicatorOpacity` and queues it for presentation.
+    /// - Returns: whether a frame was queued; `false` when the picture equals the one shown, so
+    ///   no presentation will follow.
     /// - Throws: whatever the backend reports; the session logs it and keeps going.
-    func submit(_ view: ScrollView, indicatorOpacity: Double, at t: Instant) throws
+    func submit(_ view: ScrollView, indicatorOpacity: Double, at t: Instant) throws -> Bool
 }
 
 /// The daemon between input, model, display and clients, with no I/O and no clock of its own:
@@ -93,6 +95,12 @@ public final class Session {
         return try recognizer.updateScrollView(at: now, body)
     }
 
+    /// Draws the next frame even if the model did not change (new content, new colours).
+    public func invalidate() {
+        shown = nil
+        render(force: true)
+    }
+
     /// Replaces the gesture tunables (config reload).
     public func setGestureConfiguration(_ configuration: GestureConfiguration) {
         recognizer.setConfiguration(configuration)
@@ -134,9 +142,9 @@ public final class Session {
                           content: view.unscaledContentSize)
         guard force || state != shown else { return }
         do {
-            try target.submit(view, indicatorOpacity: state.opacity, at: t)
             shown = state
             shownAt = t
+            guard try target.submit(view, indicatorOpacity: state.opacity, at: t) else { return }
             framePending = true
             framesSubmitted += 1
         } catch {

@@ -66,9 +66,11 @@ public struct Content {
     ///   - pageSize: each page's size, normally the viewport's.
     ///   - background: the colour around images smaller than their page.
     ///   - pixelBudget: the most pixels of the laid-out content, and of each decoded image.
+    ///   - direction: pages side by side (`horizontal`) or one under the other (`vertical`).
     /// - Throws: `ContentError` naming the folder (unreadable, no images, layout over budget) or
     ///   the file at fault.
     public static func load(directory: String, pageSize: PixelSize, background: Color, pixelBudget: Int,
+                            direction: PageDirection = .horizontal,
                             maxFileBytes: Int = defaultMaxFileBytes) throws -> Content {
         let names: [String]
         switch FileIO.list(directory) {
@@ -80,19 +82,21 @@ public struct Content {
             return !name.hasPrefix(".") && [".png", ".jpg", ".jpeg"].contains { lower.hasSuffix($0) }
         }.sorted().map { directory.hasSuffix("/") ? directory + $0 : directory + "/" + $0 }
         guard !files.isEmpty else { throw ContentError(path: directory, reason: .noImages) }
-        let canvasWidth = pageSize.width * files.count
-        guard pageSize.area > 0, canvasWidth * pageSize.height <= pixelBudget else {
-            throw ContentError(path: directory, reason: .overPixelBudget(width: canvasWidth, height: pageSize.height,
+        let vertical = direction == .vertical
+        let canvasWidth = vertical ? pageSize.width : pageSize.width * files.count
+        let canvasHeight = vertical ? pageSize.height * files.count : pageSize.height
+        guard pageSize.area > 0, canvasWidth * canvasHeight <= pixelBudget else {
+            throw ContentError(path: directory, reason: .overPixelBudget(width: canvasWidth, height: canvasHeight,
                                                                          budget: pixelBudget))
         }
-        guard let canvas = PixelBuffer(width: canvasWidth, height: pageSize.height, format: .xrgb8888) else {
-            throw ContentError(path: directory, reason: .outOfMemory(width: canvasWidth, height: pageSize.height))
+        guard let canvas = PixelBuffer(width: canvasWidth, height: canvasHeight, format: .xrgb8888) else {
+            throw ContentError(path: directory, reason: .outOfMemory(width: canvasWidth, height: canvasHeight))
         }
         canvas.fill(background.pixel)
         var pages: [Page] = []
         for (index, file) in files.enumerated() {
             let image = try decodeImage(at: file, pixelBudget: pixelBudget, maxFileBytes: maxFileBytes)
-            let page = Rect(x: Double(index * pageSize.width), y: 0,
+            let page = Rect(x: vertical ? 0 : Double(index * pageSize.width), y: vertical ? Double(index * pageSize.height) : 0,
                             width: Double(pageSize.width), height: Double(pageSize.height))
             let placed = place(image, in: page, on: canvas)
             pages.append(Page(source: file, frame: page, imageFrame: placed))
@@ -138,4 +142,12 @@ public struct Content {
         }
         throw ContentError(path: path, reason: .unsupportedFormat)
     }
+}
+
+/// How a folder's pages are laid out, and so which way paging scrolls.
+public enum PageDirection: String, CaseIterable, Hashable, Sendable {
+    /// Side by side, first on the left.
+    case horizontal
+    /// One under the other, first at the top.
+    case vertical
 }

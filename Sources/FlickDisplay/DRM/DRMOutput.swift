@@ -106,6 +106,13 @@ public final class DRMOutput: Output {
     public var size: PixelSize { PixelSize(width: mode.width, height: mode.height) }
     /// Whether a flip is queued and its event not yet read.
     public private(set) var isFlipPending = false
+    /// One period of the chosen mode (60 Hz when the mode does not say).
+    public var refreshPeriod: Duration {
+        let hz = mode.refreshRate.isFinite && mode.refreshRate > 0 ? mode.refreshRate : 60
+        return .nanoseconds(Int64((1e9 / hz).rounded()))
+    }
+    /// The buffer being scanned out.
+    public var shownBuffer: PixelBuffer? { isClosed ? nil : buffers[front].pixels }
     /// DRM flips are reported through the card's fd, never by a timer.
     public var nextDeadline: Instant? { nil }
     /// The card's fd: readable when a flip event is waiting.

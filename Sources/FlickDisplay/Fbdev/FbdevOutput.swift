@@ -16,6 +16,8 @@ public final class FbdevOutput: Output {
     public var size: PixelSize { layout.size }
     /// Whether a commit awaits its `dispatch`.
     public var isFlipPending: Bool { presentedAt != nil }
+    /// The frame on screen (the shadow holds it too when single-buffered).
+    public var shownBuffer: PixelBuffer? { isClosed ? nil : shadow ?? screens[front] }
     /// Due at once after a commit.
     public var nextDeadline: Instant? { presentedAt }
 

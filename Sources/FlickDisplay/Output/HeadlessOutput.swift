@@ -62,6 +62,8 @@ public final class HeadlessOutput: Output {
 
     /// The frame on screen (the last presented one); readable by tests.
     public var frontBuffer: PixelBuffer { buffers[front] }
+    /// The frame on screen.
+    public var shownBuffer: PixelBuffer? { isClosed ? nil : buffers[front] }
 
     public func withBackBuffer<R>(_ body: (PixelBuffer) throws -> R) throws -> R {
         guard !isClosed else { throw OutputError.closed }

@@ -40,6 +40,10 @@ public protocol Output: AnyObject {
     var pollDescriptor: Int32? { get }
     /// When the loop should call `dispatch(now:)` next without waiting for a descriptor, if ever.
     var nextDeadline: Instant? { get }
+    /// The time between two vblanks, for stepping animations to the frame after the next.
+    var refreshPeriod: Duration { get }
+    /// The frame on screen, for snapshots; `nil` once closed.
+    var shownBuffer: PixelBuffer? { get }
 
     /// Lends the back buffer for drawing a whole frame.
     ///
@@ -68,4 +72,6 @@ extension Output {
     public var format: PixelFormat { .xrgb8888 }
     /// No descriptor to watch.
     public var pollDescriptor: Int32? { nil }
+    /// 60 Hz, for backends that cannot tell (fbdev rarely can).
+    public var refreshPeriod: Duration { .nanoseconds(16_666_667) }
 }

@@ -1,0 +1,98 @@
+import FlickDisplay
+
+/// Opens the display backend a `DisplayEndpoint` names; `auto` tries DRM/KMS, then fbdev, then
+/// headless, and says why each one it passed over did not open.
+public struct DisplayOpener {
+    /// The DRM card and mode from the config (the endpoint's card wins).
+    public var drm = DRMOutput.Configuration()
+    /// The framebuffer device from the config (the endpoint's device wins).
+    public var fbdevDevice = "/dev/fb0"
+    /// The headless size when neither the endpoint nor the recording gives one.
+    public var headlessSize = PixelSize(width: 1280, height: 800)
+    /// The headless virtual refresh rate.
+    public var headlessRefreshRate = 60.0
+    /// Where the headless backend writes frames, if anywhere.
+    public var capture: HeadlessOutput.Capture = .never
+
+    /// Creates an opener with the defaults.
+    public init() {}
+
+    /// What was opened, and what was passed over on the way.
+    public struct Opened {
+        /// The backend.
+        public var output: any Output
+        /// One line for logs and `status`, e.g. `drm /dev/dri/card0 Virtual-1 1024x768@60`.
+        public var description: String
+        /// Why earlier candidates of `auto` did not open.
+        public var passedOver: [String]
+    }
+
+    /// A display that could not be opened.
+    public struct Failure: Error, CustomStringConvertible {
+        /// Each backend tried and why it failed.
+        public var reasons: [String]
+        public var description: String { "no display: " + reasons.joined(separator: "; ") }
+    }
+
+    /// Opens the endpoint.
+    /// - Throws: `Failure` with the reason for each backend tried.
+    public func open(_ endpoint: DisplayEndpoint) throws(Failure) -> Opened {
+        switch endpoint {
+        case .drm(let card): return try openDRM(card: card)
+        case .fbdev(let device): return try openFbdev(device: device)
+        case .headless(let size): return try openHeadless(size: size)
+        case .auto:
+            var reasons: [String] = []
+            for candidate in [DisplayEndpoint.drm(card: nil), .fbdev(device: nil), .headless(size: nil)] {
+                do {
+                    var opened = try open(candidate)
+                    opened.passedOver = reasons
+                    return opened
+                } catch {
+                    reasons += error.reasons
+                }
+            }
+            throw Failure(reasons: reasons)
+        }
+    }
+
+    private func openDRM(card: String?) throws(Failure) -> Opened {
+        var configuration = drm
+        if let card { configuration.cardPath = card }
+        do {
+            let output = try DRMOutput(configuration)
+            return Opened(output: output, description: "drm \(output.cardPath) \(output.connector.name) \(output.mode)",
+                          passedOver: [])
+        } catch {
+            throw Failure(reasons: ["drm: \(error)"])
+        }
+    }
+
+    private func openFbdev(device: String?) throws(Failure) -> Opened {
+        let path = device ?? fbdevDevice
+        do {
+            let output = try FbdevOutput(device: path)
+            return Opened(output: output, description: "fbdev \(path) \(output.size)", passedOver: [])
+        } catch {
+            throw Failure(reasons: ["fbdev: \(error)"])
+        }
+    }
+
+    private func openHeadless(size: PixelSize?) throws(Failure) -> Opened {
+        let size = size ?? headlessSize
+        guard let output = HeadlessOutput(size: size, refreshRate: headlessRefreshRate, capture: capture) else {
+            throw Failure(reasons: ["headless: cannot allocate two \(size) buffers at \(headlessRefreshRate) Hz"])
+        }
+        return Opened(output: output, description: "headless \(size)@\(headlessRefreshRate.formatted(maxFractionDigits: 2))",
+                      passedOver: [])
+    }
+}
+
+extension Double {
+    /// At most `digits` decimals, trailing zeros dropped (`60`, `59.94`).
+    func formatted(maxFractionDigits digits: Int) -> String {
+        let scale = (0..<digits).reduce(1.0) { acc, _ in acc * 10 }
+        let rounded = (self * scale).rounded() / scale
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+}
