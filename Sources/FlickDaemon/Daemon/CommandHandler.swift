@@ -18,6 +18,8 @@ public final class CommandHandler {
     public var reload: () -> String? = { nil }
     /// Called after a command changed the session, so the loop re-arms its timer.
     public var didChange: () -> Void = {}
+    /// The clock commands are applied at (the loop's; tests inject their own).
+    public var clock: () -> Instant = EventLoop.monotonicNow
 
     /// Creates a handler over a session and its display.
     public init(session: Session, display: DisplayTarget) {
@@ -37,7 +39,7 @@ public final class CommandHandler {
     }
 
     private func perform(_ command: ControlCommand, id: Int?) throws(ControlError) -> ControlMessage {
-        let now = EventLoop.monotonicNow()
+        let now = clock()
         switch command {
         case .status:
             return .reply(id: id, status: status())
@@ -57,7 +59,7 @@ public final class CommandHandler {
             }
         case let .showPage(page, animated):
             let pages = display.content?.pages ?? []
-            guard !pages.isEmpty else { throw .failed("the content has no pages (load a folder of images)") }
+            guard !pages.isEmpty else { throw .failed("no content is loaded") }
             guard page < pages.count else {
                 throw .badField(command: "page", field: "page", expected: "from 0 to \(pages.count - 1)")
             }

@@ -1,0 +1,161 @@
+import FlickControl
+import FlickCore
+@testable import FlickDaemon
+import FlickDisplay
+import Foundation
+import Testing
+
+/// The daemon's parts between the session and the world: endpoint options, the display
+/// opener, the display target on a real (headless) backend, and the control commands.
+@Suite struct DaemonWiringTests {
+    @Test func inputEndpointsParseOrSayWhatIsExpected() throws {
+        #expect(try InputEndpoint(parsing: "auto") == .auto)
+        #expect(try InputEndpoint(parsing: "/dev/input/event4") == .device("/dev/input/event4"))
+        #expect(try InputEndpoint(parsing: "evemu:/tmp/a.events") == .recording("/tmp/a.events"))
+        for bad in ["", "event4", "evemu:", "usb"] {
+            #expect(throws: EndpointError.self) { try InputEndpoint(parsing: bad) }
+        }
+        do {
+            _ = try InputEndpoint(parsing: "event4")
+        } catch {
+            #expect(error.description == "--input 'event4': expected auto, a device path such as /dev/input/event3, or evemu:FILE")
+        }
+    }
+
+    @Test func displayEndpointsParseOrSayWhatIsExpected() throws {
+        #expect(try DisplayEndpoint(parsing: "auto") == .auto)
+        #expect(try DisplayEndpoint(parsing: "drm") == .drm(card: nil))
+        #expect(try DisplayEndpoint(parsing: "drm:/dev/dri/card1") == .drm(card: "/dev/dri/card1"))
+        #expect(try DisplayEndpoint(parsing: "fbdev:/dev/fb1") == .fbdev(device: "/dev/fb1"))
+        #expect(try DisplayEndpoint(parsing: "headless") == .headless(size: nil))
+        #expect(try DisplayEndpoint(parsing: "headless:800x480") == .headless(size: PixelSize(width: 800, height: 480)))
+        for bad in ["", "kms", "headless:800", "headless:0x480", "headless:99999x10", "drm:", "auto:x"] {
+            #expect(throws: EndpointError.self) { try DisplayEndpoint(parsing: bad) }
+        }
+    }
+
+    @Test func autoFallsBackToHeadlessAndSaysWhy() throws {
+        var opener = DisplayOpener()
+        opener.drm.cardPath = "/nonexistent/card0"
+        opener.fbdevDevice = "/nonexistent/fb0"
+        opener.headlessSize = PixelSize(width: 320, height: 200)
+        let opened = try opener.open(.auto)
+        #expect(opened.output is HeadlessOutput)
+        #expect(opened.description == "headless 320x200@60")
+        #expect(opened.passedOver.count == 2)
+        #expect(opened.passedOver[0].hasPrefix("drm: ") && opened.passedOver[0].contains("/nonexistent/card0"))
+        #expect(opened.passedOver[1].hasPrefix("fbdev: ") && opened.passedOver[1].contains("/nonexistent/fb0"))
+        #expect(throws: DisplayOpener.Failure.self) { try opener.open(.drm(card: "/nonexistent/card9")) }
+    }
+
+    /// A session on the headless backend with a test-pattern content.
+    struct Rig {
+        let output: HeadlessOutput
+        let display: DisplayTarget
+        let session: Session
+        let content: Content
+
+        init(pages: Content? = nil) throws {
+            output = try #require(HeadlessOutput(size: PixelSize(width: 320, height: 200)))
+            content = try pages ?? #require(Content.testPattern(PixelSize(width: 1000, height: 3000)))
+            display = DisplayTarget(output: output, compositor: Compositor(), content: content, background: .black)
+            let view = try ScrollView(boundsSize: display.viewSize, contentSize: content.size)
+            session = Session(recognizer: GestureRecognizer(scrollView: view), target: display, at: .zero)
+            session.start()
+        }
+
+        func settle(_ frames: [TouchFrame] = []) {
+            let outcome = VirtualRunner.run(session, input: Script(frames), display: display, limit: .seconds(60))
+            #expect(!outcome.hitLimit)
+        }
+    }
+
+    final class Script: TouchSource {
+        var frames: ArraySlice<TouchFrame>
+        init(_ frames: [TouchFrame]) { self.frames = frames[...] }
+        var name: String { "script" }
+        var fileDescriptors: [Int32] { [] }
+        var nextDeadline: Instant? { frames.first?.time }
+        var isFinished: Bool { frames.isEmpty }
+        func dispatch(now: Instant) -> [TouchFrame] {
+            var out: [TouchFrame] = []
+            while let f = frames.first, f.time <= now { out.append(f); frames = frames.dropFirst() }
+            return out
+        }
+    }
+
+    @Test func aFlickOnHeadlessRestsWhereTheFrameShowsIt() throws {
+        let rig = try Rig()
+        let start = Instant.seconds(1)
+        var frames = [TouchFrame(time: start, contacts: [Contact(id: ContactID(1), position: Point(x: 160, y: 180))],
+                                 began: [ContactID(1)])]
+        for i in 1...8 {
+            frames.append(TouchFrame(time: start + .milliseconds(8 * Int64(i)),
+                                     contacts: [Contact(id: ContactID(1), position: Point(x: 160, y: 180 - 12 * Double(i)))]))
+        }
+        frames.append(TouchFrame(time: start + .milliseconds(72), contacts: [],
+                                 ended: [Contact(id: ContactID(1), position: Point(x: 160, y: 84))]))
+        rig.settle(frames)
+        let offset = rig.session.recognizer.scrollView.contentOffset
+        #expect(offset.y > 200 && offset.x == 0)
+        #expect(!rig.session.framePending && rig.session.nextWakeup == nil)
+        // At rest the screen is the content's crop at the (whole-pixel) offset, indicators gone.
+        let y0 = Int(offset.y.rounded())
+        let front = rig.output.frontBuffer
+        for (x, y) in [(0, 0), (17, 33), (319, 199), (160, 100)] {
+            #expect(front[x, y] == rig.content.image[x, y + y0], "pixel (\(x), \(y))")
+        }
+    }
+
+    @Test func commandsMoveTheViewAndStatusTellsIt() throws {
+        let rig = try Rig()
+        let handler = CommandHandler(session: rig.session, display: rig.display)
+        handler.clock = { rig.session.now }
+        #expect(handler.handle(.setOffset(x: 0, y: 500, animated: false), id: 1).ok == true)
+        let status = try #require(handler.handle(.status, id: 2).status)
+        #expect(status.offset == [0, 500] && status.zoomScale == 1 && status.page == 0) // one image, one page
+        #expect(status.boundsSize == [320, 200] && status.contentSize == [1000, 3000])
+        let bad = handler.handle(.showPage(1, animated: false), id: 3)
+        #expect(bad.ok == false && bad.error?.contains("from 0 to 0") == true)
+        // An animated move ends where asked once settled.
+        #expect(handler.handle(.setOffset(x: 100, y: 40, animated: true), id: 4).ok == true)
+        rig.settle()
+        #expect(rig.session.recognizer.scrollView.contentOffset == Point(x: 100, y: 40))
+    }
+
+    @Test func pagesAreShownByNumberAndReportedInStatus() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("flickd-pages-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for i in 0..<3 {
+            let image = try #require(PixelBuffer(width: 32, height: 32))
+            image.fill(0xFF00_0000 | UInt32(40 * (i + 1)) << 16)
+            try PNGCodec.write(image, to: "\(dir)/p\(i).png")
+        }
+        let pages = try Content.load(directory: dir, pageSize: PixelSize(width: 320, height: 200), background: .black,
+                                     pixelBudget: 1 << 20)
+        let rig = try Rig(pages: pages)
+        let handler = CommandHandler(session: rig.session, display: rig.display)
+        handler.clock = { rig.session.now }
+        #expect(handler.handle(.showPage(2, animated: false), id: 1).ok == true)
+        #expect(handler.status().page == 2 && handler.status().offset == [640, 0])
+        let out = handler.handle(.showPage(3, animated: false), id: 2)
+        #expect(out.ok == false && out.error?.contains("from 0 to 2") == true)
+    }
+
+    @Test func snapshotsStayInsideTheirFolder() throws {
+        let rig = try Rig()
+        let handler = CommandHandler(session: rig.session, display: rig.display)
+        #expect(handler.handle(.snapshot(path: "a.png"), id: 1).error?.contains("--snapshot-dir") == true)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("flickd-snap-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        handler.snapshotDirectory = dir
+        for bad in ["../etc/x.png", "/tmp/x.png", "x.txt", ".."] {
+            #expect(handler.handle(.snapshot(path: bad), id: 2).ok == false, "\(bad)")
+        }
+        rig.settle()
+        #expect(handler.handle(.snapshot(path: "now.png"), id: 3).ok == true)
+        #expect(FileManager.default.fileExists(atPath: dir + "/now.png"))
+    }
+}
