@@ -1,0 +1,104 @@
+import FlickCore
+
+/// Replays a recording through the same decoder as a live device, shifted so that its first
+/// event happens at `start`. Driven on a virtual clock it runs as fast as possible (tests,
+/// `flickd replay`); driven by the real clock it plays in real time (demos).
+///
+/// When the recording ends with fingers still down (it was stopped mid-gesture), a last frame
+/// cancels them, as a device removal would: nothing stays stuck.
+public final class RecordingSource {
+    /// The recording.
+    public let recording: EvemuRecording
+    /// The screen the touches are mapped to.
+    public let outputSize: Size
+    /// The file, for logs and `status`.
+    public let name: String
+    private var decoder: TouchDecoder
+    private var index = 0
+    private let shift: Duration
+    private var ended = false
+    /// Problems met while decoding, oldest first (drained by `takeDiagnostics`).
+    private var diagnostics: [String] = []
+
+    /// Prepares a replay.
+    /// - Parameters:
+    ///   - recording: the recording.
+    ///   - mapping: touch rotation, flips and calibration.
+    ///   - outputSize: the screen size; by default `RecordingSource.panelSize(for:)`.
+    ///   - start: when the first event happens.
+    /// - Throws: `EvemuError` when the device has no X/Y axes to map.
+    public init(recording: EvemuRecording, mapping: TouchMapping = TouchMapping(), outputSize: Size? = nil,
+                start: Instant) throws(EvemuError) {
+        let size = outputSize ?? Self.panelSize(for: recording.description)
+        guard let transform = TouchTransform(description: recording.description, mapping: mapping, outputSize: size) else {
+            throw EvemuError(path: recording.path, line: 0,
+                             message: "the device '\(recording.description.name)' has no X/Y axes: nothing to replay")
+        }
+        self.recording = recording
+        self.outputSize = size
+        name = "evemu:\(recording.path)"
+        decoder = TouchDecoder(description: recording.description, transform: transform)
+        shift = start - (recording.events.first?.time ?? start)
+    }
+
+    /// The panel size a recording is shown on when none is given: the axis ranges when they
+    /// look like pixels (both within 1920×1200 and no resolution, e.g. 800×480 for 0…799 ×
+    /// 0…479); otherwise 1280 wide with the aspect of the physical size (from the resolution),
+    /// else of the ranges, fitted within 1280×800; 1280×800 when the ranges are square, since a
+    /// square range says nothing about the screen's shape.
+    public static func panelSize(for d: DeviceDescription) -> Size {
+        guard let (x, y) = d.positionAxes else { return Size(width: 1280, height: 800) }
+        let w = x.span + 1, h = y.span + 1
+        if x.resolution == 0 && y.resolution == 0 && w <= 1920 && h <= 1200 { return Size(width: w, height: h) }
+        let aspect = d.physicalSize.map { $0.width / $0.height } ?? w / h
+        guard aspect.isFinite, aspect > 0, abs(aspect - 1) > 0.01 else { return Size(width: 1280, height: 800) }
+        var size = Size(width: 1280, height: (1280 / aspect).rounded())
+        if size.height > 800 { size = Size(width: (800 * aspect).rounded(), height: 800) }
+        return size
+    }
+
+    /// No descriptors: a recording is all deadlines.
+    public var fileDescriptors: [Int32] { [] }
+
+    /// When the next event is due, or nil once everything was delivered.
+    public var nextDeadline: Instant? {
+        if index < recording.events.count { return recording.events[index].time + shift }
+        return ended ? nil : lastTime
+    }
+
+    /// Whether everything was delivered.
+    public var isFinished: Bool { ended }
+
+    /// Delivers the frames of every event due by `now`.
+    public func dispatch(now: Instant) -> [TouchFrame] {
+        var frames: [TouchFrame] = []
+        let events = recording.events
+        while index < events.count {
+            var e = events[index]
+            e.time = e.time + shift
+            guard e.time <= now else { break }
+            index += 1
+            if let frame = decoder.feed(e) { frames.append(frame) }
+        }
+        if index == events.count && !ended && lastTime <= now {
+            ended = true
+            if let frame = decoder.deviceRemoved(at: lastTime) {
+                diagnostics.append("\(name): the recording ends with \(frame.cancelled.count) contact(s) down: cancelled")
+                frames.append(frame)
+            }
+        }
+        diagnostics += decoder.takeDiagnostics()
+        return frames
+    }
+
+    /// Problems met since the last call.
+    public func takeDiagnostics() -> [String] {
+        defer { diagnostics.removeAll() }
+        return diagnostics
+    }
+
+    /// Pixels per millimetre of the recorded panel, if its resolution is known.
+    public var pixelsPerMillimetre: Double? { decoder.transform.pixelsPerMillimetre }
+
+    private var lastTime: Instant { (recording.events.last?.time ?? .zero) + shift }
+}

@@ -1,1 +1,0 @@
-// FlickInput: libevdev devices and evemu recordings → FlickCore.TouchFrame.
