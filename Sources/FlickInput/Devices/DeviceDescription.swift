@@ -53,6 +53,12 @@ public struct DeviceDescription: Hashable, Sendable {
         codes[type, default: []].insert(code)
     }
 
+    /// Declares an absolute axis and its range.
+    public mutating func setAxis(_ code: UInt16, _ axis: AbsAxis) {
+        absAxes[code] = axis
+        enable(EventCode.EV_ABS, code)
+    }
+
     /// How contacts are reported.
     public var touchProtocol: TouchProtocol {
         if has(EventCode.EV_ABS, EventCode.ABS_MT_SLOT) { return .slots }

@@ -108,9 +108,8 @@ enum EvemuParser {
                 throw fail("expected 'A: CODE MIN MAX FUZZ FLAT [RESOLUTION]'; a value is not a decimal number")
             }
             guard code <= EventCode.ABS_MAX else { throw fail("unknown axis 0x\(String(code, radix: 16))") }
-            d.absAxes[code] = AbsAxis(minimum: numbers[0], maximum: numbers[1], fuzz: numbers[2], flat: numbers[3],
-                                      resolution: numbers.count > 4 ? numbers[4] : 0)
-            d.enable(EventCode.EV_ABS, code)
+            d.setAxis(code, AbsAxis(minimum: numbers[0], maximum: numbers[1], fuzz: numbers[2], flat: numbers[3],
+                                    resolution: numbers.count > 4 ? numbers[4] : 0))
         default:
             // L: (LED state) is valid evemu but means nothing to a touchscreen.
             break

@@ -87,13 +87,13 @@ extension DeviceDescription {
         var d = DeviceDescription(name: name)
         d.properties = [EventCode.INPUT_PROP_DIRECT]
         d.enable(EventCode.EV_KEY, EventCode.BTN_TOUCH)
-        d.absAxes[EventCode.ABS_X] = AbsAxis(minimum: 0, maximum: width - 1, resolution: resolution)
-        d.absAxes[EventCode.ABS_Y] = AbsAxis(minimum: 0, maximum: height - 1, resolution: resolution)
-        d.absAxes[EventCode.ABS_MT_SLOT] = AbsAxis(minimum: 0, maximum: slots - 1)
-        d.absAxes[EventCode.ABS_MT_POSITION_X] = AbsAxis(minimum: 0, maximum: width - 1, resolution: resolution)
-        d.absAxes[EventCode.ABS_MT_POSITION_Y] = AbsAxis(minimum: 0, maximum: height - 1, resolution: resolution)
-        d.absAxes[EventCode.ABS_MT_TOOL_TYPE] = AbsAxis(minimum: 0, maximum: 2)
-        d.absAxes[EventCode.ABS_MT_TRACKING_ID] = AbsAxis(minimum: 0, maximum: 65535)
+        d.setAxis(EventCode.ABS_X, AbsAxis(minimum: 0, maximum: width - 1, resolution: resolution))
+        d.setAxis(EventCode.ABS_Y, AbsAxis(minimum: 0, maximum: height - 1, resolution: resolution))
+        d.setAxis(EventCode.ABS_MT_SLOT, AbsAxis(minimum: 0, maximum: slots - 1))
+        d.setAxis(EventCode.ABS_MT_POSITION_X, AbsAxis(minimum: 0, maximum: width - 1, resolution: resolution))
+        d.setAxis(EventCode.ABS_MT_POSITION_Y, AbsAxis(minimum: 0, maximum: height - 1, resolution: resolution))
+        d.setAxis(EventCode.ABS_MT_TOOL_TYPE, AbsAxis(minimum: 0, maximum: 2))
+        d.setAxis(EventCode.ABS_MT_TRACKING_ID, AbsAxis(minimum: 0, maximum: 65535))
         return d
     }
 
@@ -102,10 +102,10 @@ extension DeviceDescription {
                                             trackingIDs: Bool) -> DeviceDescription {
         var d = DeviceDescription(name: name)
         d.enable(EventCode.EV_KEY, EventCode.BTN_TOUCH)
-        d.absAxes[EventCode.ABS_X] = AbsAxis(minimum: 0, maximum: width - 1)
-        d.absAxes[EventCode.ABS_Y] = AbsAxis(minimum: 0, maximum: height - 1)
-        d.absAxes[EventCode.ABS_MT_POSITION_X] = AbsAxis(minimum: 0, maximum: width - 1)
-        d.absAxes[EventCode.ABS_MT_POSITION_Y] = AbsAxis(minimum: 0, maximum: height - 1)
+        d.setAxis(EventCode.ABS_X, AbsAxis(minimum: 0, maximum: width - 1))
+        d.setAxis(EventCode.ABS_Y, AbsAxis(minimum: 0, maximum: height - 1))
+        d.setAxis(EventCode.ABS_MT_POSITION_X, AbsAxis(minimum: 0, maximum: width - 1))
+        d.setAxis(EventCode.ABS_MT_POSITION_Y, AbsAxis(minimum: 0, maximum: height - 1))
         if trackingIDs { d.absAxes[EventCode.ABS_MT_TRACKING_ID] = AbsAxis(minimum: 0, maximum: 65535) }
         return d
     }
@@ -115,8 +115,8 @@ extension DeviceDescription {
                                          height: Int32) -> DeviceDescription {
         var d = DeviceDescription(name: name)
         d.enable(EventCode.EV_KEY, EventCode.BTN_TOUCH)
-        d.absAxes[EventCode.ABS_X] = AbsAxis(minimum: 0, maximum: width - 1)
-        d.absAxes[EventCode.ABS_Y] = AbsAxis(minimum: 0, maximum: height - 1)
+        d.setAxis(EventCode.ABS_X, AbsAxis(minimum: 0, maximum: width - 1))
+        d.setAxis(EventCode.ABS_Y, AbsAxis(minimum: 0, maximum: height - 1))
         return d
     }
 }
