@@ -1,0 +1,119 @@
+import CEvdev
+import FlickCore
+import Glibc
+
+/// A `/dev/input/event*` node read through libevdev.
+///
+/// Opened non-blocking with kernel timestamps on CLOCK_MONOTONIC (the loop's clock), optionally
+/// grabbed so no other reader (a console, another app) sees the touches. Reads use
+/// `LIBEVDEV_READ_FLAG_NORMAL`; on `SYN_DROPPED` they switch to `LIBEVDEV_READ_FLAG_SYNC` until
+/// `-EAGAIN`, so libevdev replays the device's true state for the decoder to reconcile.
+public final class EvdevDevice: EventReader {
+    public let path: String
+    public let fileDescriptor: Int32
+    public let description: DeviceDescription
+    private var device: OpaquePointer?
+    private let grabbed: Bool
+
+    /// Most events taken per read, so one chatty device cannot starve the loop.
+    static let readLimit = 4096
+
+    /// Opens a device node.
+    /// - Throws: `InputDeviceError` naming the node and the reason (permissions: the `input`
+    ///   group; not an evdev node; grab refused).
+    public init(path: String, grab: Bool = false) throws(InputDeviceError) {
+        let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            let e = errno
+            let hint = e == EACCES || e == EPERM ? " (run as root or in the 'input' group)" : ""
+            throw InputDeviceError(path: path, reason: "cannot open: \(String(cString: strerror(e)))\(hint)")
+        }
+        var dev: OpaquePointer?
+        let rc = libevdev_new_from_fd(fd, &dev)
+        guard rc == 0, let dev else {
+            Glibc.close(fd)
+            throw InputDeviceError(path: path, reason: "not an evdev device: \(String(cString: strerror(-rc)))")
+        }
+        _ = libevdev_set_clock_id(dev, CLOCK_MONOTONIC)
+        if grab {
+            let g = libevdev_grab(dev, LIBEVDEV_GRAB)
+            if g != 0 {
+                libevdev_free(dev)
+                Glibc.close(fd)
+                throw InputDeviceError(path: path, reason: "cannot grab: \(String(cString: strerror(-g))) (another program holds it)")
+            }
+        }
+        self.path = path
+        fileDescriptor = fd
+        device = dev
+        grabbed = grab
+        description = Self.describe(dev)
+    }
+
+    deinit { close() }
+
+    public func read() -> (items: [ReadItem], removed: Bool) {
+        guard let device else { return ([], true) }
+        var items: [ReadItem] = []
+        var event = input_event()
+        var flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
+        while items.count < Self.readLimit {
+            let rc = libevdev_next_event(device, flags, &event)
+            if rc == LIBEVDEV_READ_STATUS_SUCCESS.rawValue {
+                items.append(.event(Self.convert(event)))
+            } else if rc == LIBEVDEV_READ_STATUS_SYNC.rawValue {
+                if flags == LIBEVDEV_READ_FLAG_NORMAL.rawValue {
+                    // This is the SYN_DROPPED itself: what follows is the resync.
+                    items.append(.dropped)
+                    flags = LIBEVDEV_READ_FLAG_SYNC.rawValue
+                } else {
+                    items.append(.event(Self.convert(event)))
+                }
+            } else if rc == -EAGAIN {
+                if flags == LIBEVDEV_READ_FLAG_SYNC.rawValue {
+                    flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue   // resync done; read on
+                    continue
+                }
+                return (items, false)
+            } else {
+                // -ENODEV: unplugged. Anything else (EIO …) is as fatal for this fd.
+                return (items, true)
+            }
+        }
+        return (items, false)
+    }
+
+    public func close() {
+        guard let dev = device else { return }
+        if grabbed { _ = libevdev_grab(dev, LIBEVDEV_UNGRAB) }
+        libevdev_free(dev)
+        Glibc.close(fileDescriptor)
+        device = nil
+    }
+
+    private static func convert(_ e: input_event) -> InputEvent {
+        InputEvent(time: Instant(seconds: Int64(e.time.tv_sec), microseconds: Int64(e.time.tv_usec)),
+                   type: e.type, code: e.code, value: e.value)
+    }
+
+    private static func describe(_ dev: OpaquePointer) -> DeviceDescription {
+        var d = DeviceDescription(name: libevdev_get_name(dev).map { String(cString: $0) } ?? "")
+        d.bus = UInt16(truncatingIfNeeded: libevdev_get_id_bustype(dev))
+        d.vendor = UInt16(truncatingIfNeeded: libevdev_get_id_vendor(dev))
+        d.product = UInt16(truncatingIfNeeded: libevdev_get_id_product(dev))
+        d.version = UInt16(truncatingIfNeeded: libevdev_get_id_version(dev))
+        for p in UInt32(0)..<0x20 where libevdev_has_property(dev, p) != 0 { d.properties.insert(UInt16(p)) }
+        for type in [EventCode.EV_KEY, EventCode.EV_ABS] where libevdev_has_event_type(dev, UInt32(type)) != 0 {
+            for code in 0...(EventCode.maximumCode(type: type) ?? 0)
+            where libevdev_has_event_code(dev, UInt32(type), UInt32(code)) != 0 {
+                if type == EventCode.EV_ABS, let info = libevdev_get_abs_info(dev, UInt32(code))?.pointee {
+                    d.setAxis(code, AbsAxis(minimum: info.minimum, maximum: info.maximum, fuzz: info.fuzz, flat: info.flat,
+                                            resolution: info.resolution))
+                } else {
+                    d.enable(type, code)
+                }
+            }
+        }
+        return d
+    }
+}

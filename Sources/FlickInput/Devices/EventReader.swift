@@ -1,0 +1,40 @@
+/// What one read of a device gave.
+public enum ReadItem: Hashable, Sendable {
+    /// An event, in order.
+    case event(InputEvent)
+    /// The kernel dropped events (`SYN_DROPPED`); the events after this bring the state up to
+    /// date (libevdev's SYNC mode) and end with a `SYN_REPORT`.
+    case dropped
+}
+
+/// A device that can be read without blocking: libevdev on a `/dev/input/event*` node, or a
+/// scripted stand-in in tests.
+public protocol EventReader: AnyObject {
+    /// The node it was opened from.
+    var path: String { get }
+    /// The fd to wait on for readability.
+    var fileDescriptor: Int32 { get }
+    /// What the device is and reports.
+    var description: DeviceDescription { get }
+    /// Reads everything ready now, never blocking.
+    /// - Returns: the items, and whether the device is gone (`ENODEV`): then it must be closed.
+    func read() -> (items: [ReadItem], removed: Bool)
+    /// Closes the device (ungrabbing it). Idempotent.
+    func close()
+}
+
+/// A device that could not be opened, with the node and the reason.
+public struct InputDeviceError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The device node.
+    public var path: String
+    /// What failed, and what to do about it.
+    public var reason: String
+
+    /// Creates an error.
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "\(path): \(reason)" }
+}
