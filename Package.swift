@@ -41,8 +41,8 @@ let package = Package(
             dependencies: [.product(name: "RealModule", package: "swift-numerics")],
             linkerSettings: [.linkedLibrary("m")]
         ),
-        // libevdev devices and evemu recordings → TouchFrame.
-        .target(name: "FlickInput", dependencies: ["FlickCore", "CEvdev"]),
+        // libevdev devices and evemu recordings → TouchFrame (sd-device only for udev properties).
+        .target(name: "FlickInput", dependencies: ["FlickCore", "CEvdev", "CSystemd"]),
         // Output backends (DRM/KMS, fbdev, headless), pixman compositor, image content.
         .target(name: "FlickDisplay", dependencies: ["FlickCore", "CDRM", "CPixman", "CSpng", "CTurboJPEG"]),
 

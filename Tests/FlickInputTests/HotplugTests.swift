@@ -169,6 +169,27 @@ import Testing
         #expect(logs.contains { $0.contains("SYN_DROPPED") })
     }
 
+    @Test func udevMatrixAppliesUnlessTheConfigHasOne() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let devices = Devices()
+        devices.describe["event0"] = .slotTouchscreen(width: 800, height: 480)
+        touch(atPath: dir + "/event0", contents: nil)
+        let mirror: [Double] = [-1, 0, 1, 0, 1, 0]
+        func firstTouch(_ mapping: TouchMapping) throws -> Point {
+            let input = TouchInput(options: TouchInputOptions(directory: dir, mapping: mapping, outputSize: Size(width: 800, height: 480)),
+                                   opener: devices.opener(), calibration: { _ in mirror })
+            let reader = try #require(devices.made.last)
+            reader.queued = touches(1, [(abs, EventCode.ABS_MT_TRACKING_ID, 1), (abs, EventCode.ABS_MT_POSITION_X, 0),
+                                        (abs, EventCode.ABS_MT_POSITION_Y, 0)])
+            return try #require(input.dispatch(now: .seconds(1)).first?.contacts.first?.position)
+        }
+        #expect(try firstTouch(TouchMapping()) == Point(x: 799, y: 0))                       // udev's mirror
+        #expect(try firstTouch(TouchMapping(calibration: [1, 0, 0, 0, 1, 0])) == Point(x: 0, y: 0)) // the config's wins
+        #expect(UdevCalibration.parse("1 0 0 0 1 0") == [1, 0, 0, 0, 1, 0])
+        #expect(UdevCalibration.parse("1 0 0 0 1") == nil && UdevCalibration.parse("1 0 0 0 1 x") == nil)
+    }
+
     @Test func inventoryListsEveryNodeWithItsVerdict() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }

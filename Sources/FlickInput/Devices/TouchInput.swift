@@ -55,9 +55,19 @@ public final class TouchInput {
     private var failed: [String: String] = [:]
     private var nextIDBase = 0
 
+    /// Where a device's udev calibration matrix comes from (tests pass their own).
+    private let calibration: (String) -> [Double]?
+
     /// Opens what is there and starts watching the folder.
+    /// - Parameters:
+    ///   - options: which devices and how to map them.
+    ///   - log: receives a line per device taken, passed over, lost or failing.
+    ///   - opener: opens a node (libevdev by default).
+    ///   - calibration: a node's udev `LIBINPUT_CALIBRATION_MATRIX`, used when the config has none.
     public init(options: TouchInputOptions, log: @escaping (String) -> Void = { _ in },
-                opener: @escaping Opener = { path, grab throws(InputDeviceError) in try EvdevDevice(path: path, grab: grab) }) {
+                opener: @escaping Opener = { path, grab throws(InputDeviceError) in try EvdevDevice(path: path, grab: grab) },
+                calibration: @escaping (String) -> [Double]? = UdevCalibration.matrix(forDeviceNode:)) {
+        self.calibration = calibration
         self.options = options
         self.opener = opener
         self.log = log
@@ -100,7 +110,9 @@ public final class TouchInput {
         options.mapping = mapping
         options.outputSize = outputSize
         for (path, var device) in open {
-            device.decoder.transform.mapping = mapping
+            var own = mapping
+            if own.calibration == nil { own.calibration = calibration(path) }
+            device.decoder.transform.mapping = own
             device.decoder.transform.outputSize = outputSize
             open[path] = device
         }
@@ -157,8 +169,13 @@ public final class TouchInput {
             ? TouchscreenClassifier.ForceRules(paths: options.force.paths.union([path]), nameContains: options.force.nameContains)
             : options.force
         let verdict = TouchscreenClassifier.verdict(for: reader.description, path: path, force: force)
+        var mapping = options.mapping
+        if mapping.calibration == nil, let udev = calibration(path) {
+            mapping.calibration = udev
+            log("input: \(path): udev calibration matrix \(udev)")
+        }
         guard verdict.isTouchscreen,
-              let transform = TouchTransform(description: reader.description, mapping: options.mapping,
+              let transform = TouchTransform(description: reader.description, mapping: mapping,
                                              outputSize: options.outputSize) else {
             log("input: \(path) '\(reader.description.name)' \(verdict)")
             reader.close()
