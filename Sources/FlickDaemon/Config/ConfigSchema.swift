@@ -1,0 +1,264 @@
+import FlickCore
+import FlickDisplay
+import FlickInput
+import TOMLKit
+
+/// Every key of the config file and how it is read into a `Configuration`. The loader rejects
+/// keys not listed here; a test checks that `config/flickd.toml` shows every one.
+enum ConfigSchema {
+    typealias Reader = @Sendable (any TOMLValueConvertible, inout Configuration) throws -> Void
+
+    /// Keys by `section.key`.
+    static let keys: [String: Reader] = {
+        var k: [String: Reader] = [:]
+        // [scroll]
+        k["scroll.deceleration_rate"] = { v, c throws in
+            let expected = "\"normal\", \"fast\" or a number between 0 and 1 (exclusive)"
+            if let s = v.string {
+                guard s == "normal" || s == "fast" else { throw ValueProblem(message: "expected \(expected), got \"\(s)\"") }
+                c.decelerationRate = s == "normal" ? .normal : .fast
+            } else {
+                let d = try number(v, expected)
+                guard let rate = try? DecelerationRate(d) else { throw ValueProblem(message: "expected \(expected), got \(d)") }
+                c.decelerationRate = rate
+            }
+        }
+        k["scroll.bounces"] = bool(\.bounces)
+        k["scroll.always_bounce_horizontal"] = bool(\.alwaysBounceHorizontal)
+        k["scroll.always_bounce_vertical"] = bool(\.alwaysBounceVertical)
+        k["scroll.paging"] = bool(\.paging)
+        k["scroll.directional_lock"] = bool(\.directionalLock)
+        k["scroll.content_inset"] = { v, c throws in
+            let n = try numbers(v, count: 4, "[top, left, bottom, right] in px, each at least 0")
+            guard n.allSatisfy({ $0 >= 0 }) else { throw ValueProblem(message: "expected [top, left, bottom, right] in px, each at least 0") }
+            c.contentInset = EdgeInsets(top: n[0], left: n[1], bottom: n[2], right: n[3])
+        }
+        k["scroll.rubber_band_coefficient"] = positive(\.physics.rubberBandCoefficient)
+        k["scroll.spring_stiffness"] = positive(\.physics.springStiffness)
+        k["scroll.spring_mass"] = positive(\.physics.springMass)
+        k["scroll.minimum_fling_velocity"] = atLeastZero(\.physics.minimumFlingVelocity)
+        k["scroll.maximum_fling_velocity"] = positive(\.physics.maximumFlingVelocity)
+        k["scroll.paging_velocity_threshold"] = atLeastZero(\.physics.pagingVelocityThreshold)
+        k["scroll.paging_distance_threshold"] = { v, c throws in
+            let d = try number(v, "a fraction of a page between 0 and 1 (exclusive)")
+            guard d > 0 && d < 1 else { throw ValueProblem(message: "expected a fraction of a page between 0 and 1 (exclusive), got \(d)") }
+            c.physics.pagingDistanceThreshold = d
+        }
+        k["scroll.directional_lock_ratio"] = positive(\.physics.directionalLockRatio)
+        k["scroll.animation_duration"] = atLeastZero(\.physics.animationDuration)
+        k["scroll.zoom_bounce_duration"] = atLeastZero(\.physics.zoomBounceDuration)
+        k["scroll.rest_distance"] = positive(\.physics.restDistance)
+        k["scroll.spring_rest_distance"] = positive(\.physics.springRestDistance)
+        k["scroll.spring_rest_speed"] = positive(\.physics.springRestSpeed)
+        // [gestures]
+        k["gestures.content_touch_delay_ms"] = milliseconds(\.gestures.contentTouchDelay)
+        k["gestures.can_cancel_content_touches"] = bool(\.gestures.canCancelContentTouches)
+        k["gestures.touch_slop_mm"] = positive(\.gestures.touchSlopMillimetres)
+        k["gestures.touch_slop_px"] = positive(\.gestures.touchSlopPixels)
+        k["gestures.long_press_ms"] = milliseconds(\.gestures.longPressDuration)
+        k["gestures.double_tap_interval_ms"] = milliseconds(\.gestures.doubleTapInterval)
+        k["gestures.double_tap_min_interval_ms"] = milliseconds(\.gestures.doubleTapMinimumInterval)
+        k["gestures.double_tap_slop_mm"] = positive(\.gestures.doubleTapSlopMillimetres)
+        k["gestures.double_tap_slop_px"] = positive(\.gestures.doubleTapSlopPixels)
+        k["gestures.double_tap_action"] = choice(["zoom-toggle": DoubleTapAction.zoomToggle(scale: 2), "zoom-in": .zoomIn(scale: 2),
+                                                  "content": .content], \.gestures.doubleTapAction)
+        k["gestures.velocity_window_ms"] = milliseconds(\.gestures.velocityWindow)
+        k["gestures.velocity_samples"] = { v, c throws in
+            guard let n = v.int, (2...100).contains(n) else {
+                throw ValueProblem(message: "expected a whole number from 2 to 100, got \(show(v))")
+            }
+            c.gestures.velocitySamples = n
+        }
+        k["gestures.velocity_reset_gap_ms"] = milliseconds(\.gestures.velocityResetGap)
+        k["gestures.pinch"] = bool(\.gestures.pinchEnabled)
+        // [zoom]
+        k["zoom.minimum_scale"] = positive(\.minimumZoomScale)
+        k["zoom.maximum_scale"] = positive(\.maximumZoomScale)
+        k["zoom.double_tap_scale"] = positive(\.doubleTapScale)
+        k["zoom.bounces_zoom"] = bool(\.bouncesZoom)
+        // [input]
+        k["input.device"] = { v, c throws in
+            let s = try string(v, "\"auto\" or a device path such as \"/dev/input/event3\"")
+            guard s == "auto" || s.hasPrefix("/") else {
+                throw ValueProblem(message: "expected \"auto\" or a device path such as \"/dev/input/event3\", got \"\(s)\"")
+            }
+            c.inputDevice = s
+        }
+        k["input.match_name"] = text(\.inputMatchName)
+        k["input.grab"] = bool(\.grab)
+        k["input.rotation"] = quarterTurn { c, r in c.touchMapping.rotation = r }
+        k["input.flip_x"] = bool(\.touchMapping.flipX)
+        k["input.flip_y"] = bool(\.touchMapping.flipY)
+        k["input.calibration"] = { v, c throws in
+            if let a = v.array, a.isEmpty { c.touchMapping.calibration = nil; return }
+            c.touchMapping.calibration = try numbers(v, count: 6, "[] or six numbers [a, b, c, d, e, f] (libinput's matrix)")
+        }
+        // [display]
+        k["display.backend"] = choice(["auto": "auto", "drm": "drm", "fbdev": "fbdev", "headless": "headless"], \.displayBackend)
+        k["display.card"] = text(\.drmCard)
+        k["display.mode"] = { v, c throws in
+            let s = try string(v, "\"preferred\" or \"WIDTHxHEIGHT\" or \"WIDTHxHEIGHT@HZ\"")
+            guard s == "preferred" || ModeRequest(s) != nil else {
+                throw ValueProblem(message: "expected \"preferred\" or \"WIDTHxHEIGHT\" or \"WIDTHxHEIGHT@HZ\", got \"\(s)\"")
+            }
+            c.displayMode = s
+        }
+        k["display.rotation"] = quarterTurn { c, r in c.panelRotation = PanelRotation(rawValue: r) ?? .none }
+        k["display.background"] = colour(\.background)
+        k["display.fbdev"] = text(\.fbdevDevice)
+        k["display.headless_size"] = { v, c throws in
+            let s = try string(v, "\"WIDTHxHEIGHT\", each from 1 to 16384")
+            guard let size = PixelSize(parsing: s) else {
+                throw ValueProblem(message: "expected \"WIDTHxHEIGHT\", each from 1 to 16384, got \"\(s)\"")
+            }
+            c.headlessSize = size
+        }
+        k["display.headless_refresh_rate"] = { v, c throws in
+            let d = try number(v, "a rate in Hz from 1 to 1000")
+            guard (1...1000).contains(d) else { throw ValueProblem(message: "expected a rate in Hz from 1 to 1000, got \(d)") }
+            c.headlessRefreshRate = d
+        }
+        // [content]
+        k["content.path"] = text(\.contentPath)
+        k["content.page_direction"] = choice(["horizontal": PageDirection.horizontal, "vertical": .vertical], \.pageDirection)
+        k["content.pixel_budget"] = { v, c throws in
+            guard let n = v.int, n >= 1 << 16, n <= 1 << 30 else {
+                throw ValueProblem(message: "expected a pixel count from 65536 to 1073741824, got \(show(v))")
+            }
+            c.pixelBudget = n
+        }
+        // [indicators]
+        k["indicators.enabled"] = bool(\.indicatorsEnabled)
+        k["indicators.thickness"] = positive(\.indicatorStyle.thickness)
+        k["indicators.inset"] = atLeastZero(\.indicatorStyle.edgeInset)
+        k["indicators.minimum_length"] = positive(\.indicatorStyle.minimumLength)
+        k["indicators.color"] = colour(\.indicatorStyle.color)
+        k["indicators.alpha"] = { v, c throws in
+            let d = try number(v, "an opacity from 0 to 1")
+            guard (0...1).contains(d) else { throw ValueProblem(message: "expected an opacity from 0 to 1, got \(d)") }
+            c.indicatorStyle.alpha = d
+        }
+        k["indicators.fade_duration"] = atLeastZero(\.physics.indicatorFadeDuration)
+        k["indicators.flash_duration"] = atLeastZero(\.physics.indicatorFlashDuration)
+        // [log]
+        k["log.level"] = choice(["trace": "trace", "debug": "debug", "info": "info", "notice": "notice", "warning": "warning",
+                                 "error": "error", "critical": "critical"], \.logLevel)
+        k["log.gestures"] = bool(\.logGestures)
+        // [control]
+        k["control.socket"] = { v, c throws in
+            let s = try string(v, "an absolute path for the control socket")
+            guard s.hasPrefix("/"), s.utf8.count < 108 else {
+                throw ValueProblem(message: "expected an absolute path shorter than 108 bytes, got \"\(s)\"")
+            }
+            c.controlSocket = s
+        }
+        k["control.group"] = text(\.controlGroup)
+        k["control.mode"] = { v, c throws in
+            guard let n = v.int, (0...0o777).contains(n) else {
+                throw ValueProblem(message: "expected permission bits such as 0o660, got \(show(v))")
+            }
+            c.controlMode = n
+        }
+        // [state]
+        k["state.path"] = text(\.statePath)
+        k["state.save_delay_ms"] = milliseconds(\.stateSaveDelay)
+        return k
+    }()
+
+    // MARK: Readers
+
+    static func show(_ v: any TOMLValueConvertible) -> String {
+        if let s = v.string { return "\"\(s)\"" }
+        if let i = v.int { return String(i) }
+        if let d = v.double { return String(d) }
+        if let b = v.bool { return String(b) }
+        return "a \(v.type)"
+    }
+
+    static func number(_ v: any TOMLValueConvertible, _ expected: String) throws -> Double {
+        if let d = v.double { return d }
+        if let i = v.int { return Double(i) }
+        throw ValueProblem(message: "expected \(expected), got \(show(v))")
+    }
+
+    static func string(_ v: any TOMLValueConvertible, _ expected: String) throws -> String {
+        guard let s = v.string else { throw ValueProblem(message: "expected \(expected), got \(show(v))") }
+        return s
+    }
+
+    static func numbers(_ v: any TOMLValueConvertible, count: Int, _ expected: String) throws -> [Double] {
+        guard let a = v.array, a.count == count else { throw ValueProblem(message: "expected \(expected), got \(show(v))") }
+        var out: [Double] = []
+        for element in a {
+            let d = try number(element, expected)
+            guard d.isFinite else { throw ValueProblem(message: "expected \(expected), got \(d)") }
+            out.append(d)
+        }
+        return out
+    }
+
+    static func bool(_ key: WritableKeyPath<Configuration, Bool> & Sendable) -> Reader {
+        { v, c throws in
+            guard let b = v.bool else { throw ValueProblem(message: "expected true or false, got \(show(v))") }
+            c[keyPath: key] = b
+        }
+    }
+
+    static func text(_ key: WritableKeyPath<Configuration, String> & Sendable) -> Reader {
+        { v, c throws in c[keyPath: key] = try string(v, "a string") }
+    }
+
+    static func positive(_ key: WritableKeyPath<Configuration, Double> & Sendable) -> Reader {
+        { v, c throws in
+            let d = try number(v, "a number greater than 0")
+            guard d.isFinite, d > 0 else { throw ValueProblem(message: "expected a number greater than 0, got \(d)") }
+            c[keyPath: key] = d
+        }
+    }
+
+    static func atLeastZero(_ key: WritableKeyPath<Configuration, Double> & Sendable) -> Reader {
+        { v, c throws in
+            let d = try number(v, "a number of at least 0")
+            guard d.isFinite, d >= 0 else { throw ValueProblem(message: "expected a number of at least 0, got \(d)") }
+            c[keyPath: key] = d
+        }
+    }
+
+    static func milliseconds(_ key: WritableKeyPath<Configuration, Duration> & Sendable) -> Reader {
+        { v, c throws in
+            let d = try number(v, "a time in milliseconds from 0 to 60000")
+            guard (0...60_000).contains(d) else {
+                throw ValueProblem(message: "expected a time in milliseconds from 0 to 60000, got \(d)")
+            }
+            c[keyPath: key] = .nanoseconds(Int64((d * 1e6).rounded()))
+        }
+    }
+
+    static func choice<T: Sendable>(_ options: [String: T], _ key: WritableKeyPath<Configuration, T> & Sendable) -> Reader {
+        { v, c throws in
+            let names = options.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+            let s = try string(v, "one of \(names)")
+            guard let value = options[s] else { throw ValueProblem(message: "expected one of \(names), got \"\(s)\"") }
+            c[keyPath: key] = value
+        }
+    }
+
+    static func quarterTurn(_ set: @escaping @Sendable (inout Configuration, Int) -> Void) -> Reader {
+        { v, c throws in
+            guard let n = v.int, [0, 90, 180, 270].contains(n) else {
+                throw ValueProblem(message: "expected 0, 90, 180 or 270, got \(show(v))")
+            }
+            set(&c, n)
+        }
+    }
+
+    static func colour(_ key: WritableKeyPath<Configuration, Color> & Sendable) -> Reader {
+        { v, c throws in
+            let s = try string(v, "a colour \"#RRGGBB\"")
+            guard s.count == 7, s.hasPrefix("#"), let rgb = UInt32(s.dropFirst(), radix: 16) else {
+                throw ValueProblem(message: "expected a colour \"#RRGGBB\", got \"\(s)\"")
+            }
+            c[keyPath: key] = Color(rgb: rgb)
+        }
+    }
+}

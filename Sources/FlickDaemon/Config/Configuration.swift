@@ -1,0 +1,104 @@
+import FlickCore
+import FlickDisplay
+import FlickInput
+
+/// Everything a kiosk integrator tunes, as read from `/etc/flickd/flickd.toml`. `init()` holds
+/// the defaults (DESIGN §3); `config/flickd.toml` lists every key with its default and why,
+/// and a test keeps the two equal.
+public struct Configuration: Hashable, Sendable {
+    /// `[scroll]`: the UIScrollView physics and behaviour.
+    public var physics = ScrollPhysics()
+    public var decelerationRate = DecelerationRate.normal
+    public var bounces = true
+    public var alwaysBounceHorizontal = false
+    public var alwaysBounceVertical = false
+    public var paging = false
+    public var directionalLock = false
+    public var contentInset = EdgeInsets.zero
+
+    /// `[gestures]`: the recogniser's tunables (the double-tap zoom scale is `[zoom]`'s).
+    public var gestures = GestureConfiguration()
+
+    /// `[zoom]`.
+    public var minimumZoomScale = 1.0
+    public var maximumZoomScale = 4.0
+    public var doubleTapScale = 2.0
+    public var bouncesZoom = true
+
+    /// `[input]`.
+    public var inputDevice = "auto"
+    public var inputMatchName = ""
+    public var grab = true
+    public var touchMapping = TouchMapping()
+
+    /// `[display]`.
+    public var displayBackend = "auto"
+    public var drmCard = ""
+    public var displayMode = "preferred"
+    public var panelRotation = PanelRotation.none
+    public var background = Color.black
+    public var fbdevDevice = "/dev/fb0"
+    public var headlessSize = PixelSize(width: 1280, height: 800)
+    public var headlessRefreshRate = 60.0
+
+    /// `[content]`.
+    public var contentPath = ""
+    public var pageDirection = PageDirection.horizontal
+    public var pixelBudget = 32 << 20
+
+    /// `[indicators]`.
+    public var indicatorsEnabled = true
+    public var indicatorStyle = IndicatorStyle()
+
+    /// `[log]`.
+    public var logLevel = "info"
+    public var logGestures = true
+
+    /// `[control]`.
+    public var controlSocket = "/run/flickd/control.sock"
+    public var controlGroup = ""
+    public var controlMode = 0o660
+
+    /// `[state]`.
+    public var statePath = "/var/lib/flickd/state.json"
+    public var stateSaveDelay = Duration.milliseconds(1000)
+
+    /// The defaults.
+    public init() {}
+
+    /// The recogniser's tunables with the double-tap zoom scale filled in.
+    public var gestureConfiguration: GestureConfiguration {
+        var g = gestures
+        switch g.doubleTapAction {
+        case .zoomToggle: g.doubleTapAction = .zoomToggle(scale: doubleTapScale)
+        case .zoomIn: g.doubleTapAction = .zoomIn(scale: doubleTapScale)
+        case .content: break
+        }
+        return g
+    }
+
+    /// The compositor's indicator look (transparent when indicators are off).
+    public var effectiveIndicatorStyle: IndicatorStyle {
+        var style = indicatorStyle
+        if !indicatorsEnabled { style.alpha = 0 }
+        return style
+    }
+
+    /// The DRM mode asked for, nil for the connector's preferred one.
+    public var modeRequest: ModeRequest? { displayMode == "preferred" ? nil : ModeRequest(displayMode) }
+
+    /// Applies the scroll, zoom and physics settings to a view.
+    /// - Throws: `ScrollViewError` when a combination is invalid (minimum above maximum zoom).
+    public func apply(to view: inout ScrollView) throws(ScrollViewError) {
+        try view.setPhysics(physics)
+        try view.setZoomScaleLimits(minimum: minimumZoomScale, maximum: maximumZoomScale)
+        try view.setContentInset(contentInset)
+        view.decelerationRate = decelerationRate
+        view.bounces = bounces
+        view.alwaysBounceHorizontal = alwaysBounceHorizontal
+        view.alwaysBounceVertical = alwaysBounceVertical
+        view.bouncesZoom = bouncesZoom
+        view.isPagingEnabled = paging
+        view.isDirectionalLockEnabled = directionalLock
+    }
+}

@@ -1,0 +1,119 @@
+import FlickCore
+@testable import FlickDaemon
+import FlickDisplay
+import Foundation
+import Testing
+
+/// The config file: defaults, the documented file, errors with file, line and key, reload.
+@Suite struct ConfigTests {
+    /// The repository's config/flickd.toml.
+    static let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("config/flickd.toml").path
+
+    @Test func shippedFileIsExactlyTheDefaults() throws {
+        let (configuration, fromFile) = try ConfigLoader.load(path: Self.shipped)
+        #expect(fromFile)
+        #expect(configuration == Configuration())
+    }
+
+    @Test func shippedFileShowsEveryKey() throws {
+        let text = try String(contentsOfFile: Self.shipped, encoding: .utf8)
+        let lines = KeyLines(text)
+        for key in ConfigLoader.knownKeys {
+            #expect(lines.line(of: key) > 0, "config/flickd.toml lacks \(key)")
+        }
+        // And a comment line of why above each.
+        let all = text.split(separator: "\n", omittingEmptySubsequences: false)
+        for key in ConfigLoader.knownKeys {
+            var i = lines.line(of: key) - 2
+            while i >= 0, !all[i].hasPrefix("#"), all[i].contains("=") { i -= 1 }
+            #expect(i >= 0 && all[i].hasPrefix("#"), "\(key) has no comment")
+        }
+    }
+
+    func error(_ text: String) -> ConfigError? {
+        do {
+            _ = try ConfigLoader.parse(text, path: "flickd.toml")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func decelerationRateTakesNamesOrAFraction() throws {
+        #expect(try ConfigLoader.parse("[scroll]\ndeceleration_rate = \"fast\"\n", path: "f").decelerationRate == .fast)
+        #expect(try ConfigLoader.parse("[scroll]\ndeceleration_rate = 0.995\n", path: "f").decelerationRate.rawValue == 0.995)
+        let e = try #require(error("# tuned\n\n[scroll]\nbounces = true\ndeceleration_rate = 1.5\n"))
+        #expect(e.description == "flickd.toml:5: scroll.deceleration_rate: expected \"normal\", \"fast\" or a number between 0 and 1 (exclusive), got 1.5")
+        #expect(error("[scroll]\ndeceleration_rate = \"slow\"\n")?.line == 2)
+        #expect(error("[scroll]\ndeceleration_rate = 0\n") != nil)
+    }
+
+    @Test func unknownKeysAndSectionsAreErrors() throws {
+        let key = try #require(error("[scroll]\nbounces = true\nbouncy = false\n"))
+        #expect(key.line == 3 && key.key == "scroll.bouncy" && key.message.hasPrefix("unknown key; [scroll] takes "))
+        let section = try #require(error("[scroll]\nbounces = true\n[physics]\nx = 1\n"))
+        #expect(section.line == 3 && section.key == "physics" && section.message.contains("unknown section"))
+    }
+
+    @Test func wrongTypesAndRangesAreErrors() throws {
+        let cases: [(String, String, Int, String)] = [
+            ("[scroll]\nbounces = \"yes\"\n", "scroll.bounces", 2, "expected true or false, got \"yes\""),
+            ("[zoom]\nmaximum_scale = -2\n", "zoom.maximum_scale", 2, "expected a number greater than 0, got -2.0"),
+            ("[input]\nrotation = 45\n", "input.rotation", 2, "expected 0, 90, 180 or 270, got 45"),
+            ("[input]\ncalibration = [1, 0, 0]\n", "input.calibration", 2, "expected [] or six numbers"),
+            ("[display]\nbackground = \"red\"\n", "display.background", 2, "expected a colour \"#RRGGBB\", got \"red\""),
+            ("[display]\nmode = \"big\"\n", "display.mode", 2, "expected \"preferred\""),
+            ("[gestures]\ncontent_touch_delay_ms = -1\n", "gestures.content_touch_delay_ms", 2, "from 0 to 60000"),
+            ("[gestures]\ndouble_tap_action = \"zoom\"\n", "gestures.double_tap_action", 2, "expected one of \"content\", \"zoom-in\", \"zoom-toggle\""),
+            ("[content]\npixel_budget = 10\n", "content.pixel_budget", 2, "expected a pixel count"),
+            ("[control]\nsocket = \"relative.sock\"\n", "control.socket", 2, "expected an absolute path"),
+            ("\n[zoom]\nmaximum_scale = 2\nminimum_scale = 3\n", "zoom.minimum_scale", 4, "expected at most zoom.maximum_scale (2.0), got 3.0"),
+            ("[scroll]\nminimum_fling_velocity = 9000\n", "scroll.minimum_fling_velocity", 2, "at most maximum_fling_velocity"),
+        ]
+        for (text, key, line, message) in cases {
+            let e = try #require(error(text), "\(key)")
+            #expect(e.key == key && e.line == line, "\(e)")
+            #expect(e.message.contains(message), "\(e.message)")
+        }
+    }
+
+    @Test func syntaxErrorsCarryTheirLine() throws {
+        let e = try #require(error("[scroll]\nbounces = true\nrate = = 3\n"))
+        #expect(e.line == 3 && e.key.isEmpty && e.description.hasPrefix("flickd.toml:3: TOML syntax"))
+    }
+
+    @Test func valuesMapOntoTheModel() throws {
+        let c = try ConfigLoader.parse("""
+            [scroll]
+            paging = true
+            content_inset = [10, 0, 20, 0]
+            [zoom]
+            maximum_scale = 3
+            double_tap_scale = 2.5
+            [input]
+            rotation = 90
+            calibration = [1, 0, 0, 0, 1, 0]
+            [display]
+            rotation = 270
+            background = "#102030"
+            [indicators]
+            enabled = false
+            [control]
+            mode = 0o600
+            """, path: "f")
+        var view = try ScrollView(boundsSize: Size(width: 100, height: 100), contentSize: Size(width: 1000, height: 1000))
+        try c.apply(to: &view)
+        #expect(view.isPagingEnabled && view.maximumZoomScale == 3 && view.contentInset.top == 10)
+        #expect(c.gestureConfiguration.doubleTapAction == .zoomToggle(scale: 2.5))
+        #expect(c.touchMapping.rotation == 90 && c.touchMapping.calibration == [1, 0, 0, 0, 1, 0])
+        #expect(c.panelRotation == .clockwise270 && c.background == Color(rgb: 0x102030))
+        #expect(c.effectiveIndicatorStyle.alpha == 0 && c.controlMode == 0o600)
+    }
+
+    @Test func missingFiles() throws {
+        let (defaults, fromFile) = try ConfigLoader.load(path: "/nonexistent/flickd.toml", explicit: false)
+        #expect(defaults == Configuration() && !fromFile)
+        #expect(throws: ConfigError.self) { try ConfigLoader.load(path: "/nonexistent/flickd.toml", explicit: true) }
+    }
+}
