@@ -1,1 +1,153 @@
-print("flickd")
+// flickd: iPhone-quality scrolling and zooming for Linux kiosk touch panels.
+import ArgumentParser
+import FlickControl
+import FlickDaemon
+import FlickDisplay
+import FlickInput
+import Foundation
+
+/// The version `--version` prints.
+let flickdVersion = "0.3.0"
+
+@main
+struct Flickd: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "flickd",
+        abstract: "Touch scrolling and zooming for kiosk panels: evdev → gestures → scroll physics → DRM/KMS.",
+        version: flickdVersion,
+        subcommands: [Run.self, ReplayCommand.self, CheckConfig.self, ListDevices.self],
+        defaultSubcommand: Run.self
+    )
+}
+
+/// Options shared by `run` and `replay`.
+struct CommonOptions: ParsableArguments {
+    @Option(help: "The config file (built-in defaults when the default file is absent).")
+    var config: String?
+
+    @Option(help: "Content to show: a PNG/JPEG file or a folder of them (pages). Default: the config's, else a test pattern.")
+    var content: String?
+
+    @Option(name: .customLong("snapshot-dir"), help: "Write frames as PNG files into this folder.")
+    var snapshotDirectory: String?
+
+    /// Loads the config, or exits non-zero naming the file, line and key.
+    func loadConfiguration() throws -> (Configuration, path: String, fromFile: Bool) {
+        let path = config ?? ConfigLoader.defaultPath
+        do {
+            let (configuration, fromFile) = try ConfigLoader.load(path: path, explicit: config != nil)
+            return (configuration, path, fromFile)
+        } catch {
+            throw ValidationError("bad config: \(error)")
+        }
+    }
+}
+
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the daemon (the default).")
+
+    @OptionGroup var common: CommonOptions
+
+    @Option(help: "auto, a device such as /dev/input/event3, or evemu:FILE (replayed in real time).")
+    var input: String?
+
+    @Option(help: "auto, drm[:/dev/dri/cardN], fbdev[:/dev/fbN] or headless[:WIDTHxHEIGHT].")
+    var display: String?
+
+    func run() throws {
+        let (configuration, path, fromFile) = try common.loadConfiguration()
+        let options: Daemon.Options
+        do {
+            options = Daemon.Options(
+                configPath: path, configPathExplicit: common.config != nil,
+                input: try input.map(InputEndpoint.init(parsing:)),
+                display: try display.map(DisplayEndpoint.init(parsing:)),
+                content: common.content, snapshotDirectory: common.snapshotDirectory)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        let daemon = try Daemon(options: options, configuration: configuration, configFromFile: fromFile)
+        let code = daemon.run()
+        if code != 0 { throw ExitCode(code) }
+    }
+}
+
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Play an evemu recording on a virtual clock, as fast as possible, on the headless display.")
+
+    @OptionGroup var common: CommonOptions
+
+    @Argument(help: "The recording (NAME.event, or NAME.WHAT.events beside NAME.desc).")
+    var recording: String
+
+    @Option(help: "headless[:WIDTHxHEIGHT]; by default the recorded panel's size.")
+    var display: String?
+
+    @Flag(help: "Write every gesture, content touch and delegate event as one JSON object a line.")
+    var json = false
+
+    func run() throws {
+        let (configuration, _, _) = try common.loadConfiguration()
+        var size: PixelSize?
+        if let display {
+            switch try? DisplayEndpoint(parsing: display) {
+            case .headless(let s): size = s
+            default: throw ValidationError("--display '\(display)': replay runs on a virtual clock, so only headless[:WIDTHxHEIGHT]")
+            }
+        }
+        let options = Replay.Options(recording: recording, size: size, content: common.content,
+                                     snapshotDirectory: common.snapshotDirectory)
+        let out = FileHandle.standardOutput
+        let summary: Replay.Summary
+        do {
+            summary = try Replay.run(options, configuration: configuration, emit: { output, view in
+                if json {
+                    out.write(ControlMessage.event(output, view: view).line())
+                } else if let line = GestureLog.entry(for: output, view: view) {
+                    print(String(format: "%9.3f s  ", output.time.seconds) + line.message)
+                }
+            }, note: { FileHandle.standardError.write(Data(("flickd: " + $0 + "\n").utf8)) })
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        let done = "replayed \(recording): \(summary.events) events, \(summary.frames) frames, "
+            + String(format: "at rest after %.3f s, offset (%.1f, %.1f), zoom %.3g", summary.duration.inSeconds,
+                     summary.offset.x, summary.offset.y, summary.zoomScale)
+            + (common.snapshotDirectory.map { ", \(summary.snapshots) PNG frames in \($0)" } ?? "")
+        FileHandle.standardError.write(Data((done + "\n").utf8))
+    }
+}
+
+struct CheckConfig: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "check-config",
+                                                    abstract: "Check a config file; print the first problem with its line and key.")
+
+    @Argument(help: "The config file.")
+    var file: String
+
+    func run() throws {
+        do {
+            _ = try ConfigLoader.load(path: file)
+            print("\(file): ok")
+        } catch {
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}
+
+struct ListDevices: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list-devices",
+                                                    abstract: "Show every input device, whether it is taken as a touchscreen, and why.")
+
+    @Option(help: "The folder of event nodes.")
+    var directory = "/dev/input"
+
+    func run() throws {
+        let reports = DeviceInventory.list(directory: directory)
+        if reports.isEmpty { print("no event devices in \(directory)") }
+        for report in reports { print(report) }
+    }
+}

@@ -193,6 +193,21 @@ import Testing
         #expect(grammarViolation(GestureHarness.scroll(out)) == nil)
     }
 
+    @Test func bothPinchFingersLiftingTogetherIsNoFlick() {
+        var h = pinchHarness()
+        h.down(1, 350, 240); h.down(2, 450, 240); h.send()
+        for i in 1...20 {
+            h.advance(ms: 10)
+            let half = 50 + 5 * Double(i)
+            h.move(1, 400 - half, 240); h.move(2, 400 + half, 240); h.send()
+        }
+        h.advance(ms: 10); h.up(1); h.up(2); h.send()
+        h.settle()
+        let gestures = GestureHarness.gestures(h.take())
+        #expect(gestures.count == 2 && gestures.first == .pinch(fromScale: 1, toScale: h.view.zoomScale))
+        #expect(!gestures.contains { if case .flick = $0 { true } else { false } }, "\(gestures)")
+    }
+
     @Test func twoToOneToTwoFingersNeverJumps() {
         var h = pinchHarness()
         h.down(1, 300, 240); h.send()

@@ -16,6 +16,8 @@ public struct GestureRecognizer: Sendable {
 
     private var classifier: TapDragClassifier
     private var velocity: VelocityTracker
+    /// The pan point moved to another finger without a position yet: take its next one as is.
+    private var reanchorPan = false
     /// The finger the gesture follows, while there is one.
     private var primary: ContactID?
     private var pinch: PinchTracker?
@@ -179,6 +181,10 @@ public struct GestureRecognizer: Sendable {
     /// Moves the pan point, tracking its velocity.
     private mutating func pan(to p: Point, at t: Instant) {
         guard p.isFinite else { return }
+        if reanchorPan {
+            reanchorPan = false
+            panAnchor = p
+        }
         panTravel = panTravel + (p - panAnchor)
         panAnchor = p
         velocity.add(panTravel, at: t)
@@ -193,7 +199,13 @@ public struct GestureRecognizer: Sendable {
             scrollView.endZooming(at: t)
             emit(.gesture(.pinch(fromScale: pinchStartScale, toScale: scrollView.zoomScale)), at: t)
             primary = other
-            if let p = remaining.first(where: { $0.id == other })?.position { panAnchor = p }
+            if let p = remaining.first(where: { $0.id == other })?.position {
+                panAnchor = p
+            } else {
+                // Both fingers lifted in one frame: the partner's lift must not read as a jump
+                // from the centroid to that finger (a phantom flick).
+                reanchorPan = true
+            }
             drainScrollView(at: t)
             return
         }
@@ -222,6 +234,7 @@ public struct GestureRecognizer: Sendable {
             if stoppedMotion { emit(.gesture(.stop(at: contentPoint(contact.position))), at: t) }
         }
         primary = nil
+        reanchorPan = false
         velocity.reset()
         drainScrollView(at: t)
     }

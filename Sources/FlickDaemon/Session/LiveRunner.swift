@@ -11,8 +11,10 @@ public final class LiveRunner {
     private var inputWatches: [Int32: IOSource] = [:]
     private var displayWatch: IOSource?
     private var timer: TimerSource?
-    /// Called after each input dispatch with the frames handled (the daemon logs devices, …).
+    /// Called when a finite input (a recording) has delivered everything.
     public var onInputFinished: () -> Void = {}
+    /// Called with each presentation time (the daemon says READY=1 after the first).
+    public var onPresented: (Instant) -> Void = { _ in }
 
     /// Wires the session to the loop.
     /// - Throws: `SystemError` if an fd or the timer cannot be watched.
@@ -58,13 +60,19 @@ public final class LiveRunner {
     }
 
     private func dispatchDisplay() {
-        for vblank in display.dispatch(now: loop.now) { session.presented(at: vblank) }
+        for vblank in display.dispatch(now: loop.now) {
+            session.presented(at: vblank)
+            onPresented(vblank)
+        }
         rearm()
     }
 
     private func wake(at t: Instant) {
         let now = max(t, loop.now)
-        for vblank in display.dispatch(now: now) { session.presented(at: vblank) }
+        for vblank in display.dispatch(now: now) {
+            session.presented(at: vblank)
+            onPresented(vblank)
+        }
         if let due = input.nextDeadline, due <= now {
             dispatchInput()
         }

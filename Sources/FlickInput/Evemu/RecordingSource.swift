@@ -42,14 +42,13 @@ public final class RecordingSource {
     }
 
     /// The panel size a recording is shown on when none is given: the axis ranges when they
-    /// look like pixels (both within 1920×1200 and no resolution, e.g. 800×480 for 0…799 ×
-    /// 0…479); otherwise 1280 wide with the aspect of the physical size (from the resolution),
+    /// look like pixels (both within 1920×1200, e.g. 800×480 for 0…799 × 0…479); otherwise 1280 wide with the aspect of the physical size (from the resolution),
     /// else of the ranges, fitted within 1280×800; 1280×800 when the ranges are square, since a
     /// square range says nothing about the screen's shape.
     public static func panelSize(for d: DeviceDescription) -> Size {
         guard let (x, y) = d.positionAxes else { return Size(width: 1280, height: 800) }
         let w = x.span + 1, h = y.span + 1
-        if x.resolution == 0 && y.resolution == 0 && w <= 1920 && h <= 1200 { return Size(width: w, height: h) }
+        if w <= 1920 && h <= 1200 { return Size(width: w, height: h) }
         let aspect = d.physicalSize.map { $0.width / $0.height } ?? w / h
         guard aspect.isFinite, aspect > 0, abs(aspect - 1) > 0.01 else { return Size(width: 1280, height: 800) }
         var size = Size(width: 1280, height: (1280 / aspect).rounded())

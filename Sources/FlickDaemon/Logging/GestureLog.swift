@@ -1,0 +1,65 @@
+import FlickCore
+import Foundation
+
+/// One journal entry per gesture: a sentence for people and `FLICK_*` fields for machines
+/// (`journalctl -u flickd FLICK_GESTURE=flick`). Delegate messages and content touches are not
+/// logged: they are many per gesture and go to control-socket subscribers instead.
+public enum GestureLog {
+    /// A log entry.
+    public struct Entry: Hashable, Sendable {
+        /// `MESSAGE=`.
+        public var message: String
+        /// The structured fields, names without the `FLICK_` prefix.
+        public var fields: [String: String]
+    }
+
+    /// The entry for an output, or nil when it is not a gesture.
+    public static func entry(for output: GestureOutput, view: ScrollView) -> Entry? {
+        guard case let .gesture(gesture) = output.kind else { return nil }
+        var fields = ["GESTURE": gesture.name, "OFFSET_X": num(view.contentOffset.x), "OFFSET_Y": num(view.contentOffset.y),
+                      "ZOOM": num(view.zoomScale)]
+        let message: String
+        switch gesture {
+        case let .tap(p):
+            fields["X"] = num(p.x); fields["Y"] = num(p.y)
+            message = "tap at (\(num(p.x)), \(num(p.y)))"
+        case let .doubleTap(p, zoomedTo):
+            fields["X"] = num(p.x); fields["Y"] = num(p.y)
+            message = "double tap at (\(num(p.x)), \(num(p.y)))" + (zoomedTo.map { " → zoom \(num($0))" } ?? "")
+        case let .longPress(p):
+            fields["X"] = num(p.x); fields["Y"] = num(p.y)
+            message = "long press at (\(num(p.x)), \(num(p.y)))"
+        case let .drag(t):
+            fields["DX"] = num(t.dx); fields["DY"] = num(t.dy)
+            message = "drag by (\(num(t.dx)), \(num(t.dy))) px, no momentum"
+        case let .flick(v, rest, duration):
+            fields["VELOCITY_X"] = num(v.dx); fields["VELOCITY_Y"] = num(v.dy)
+            fields["REST_X"] = num(rest.x); fields["REST_Y"] = num(rest.y); fields["DURATION"] = num(duration)
+            let distance = ((rest.x - view.contentOffset.x) * (rest.x - view.contentOffset.x)
+                            + (rest.y - view.contentOffset.y) * (rest.y - view.contentOffset.y)).squareRoot()
+            let speed = (v.dx * v.dx + v.dy * v.dy).squareRoot()
+            message = "flick \(direction(v)) \(Int(speed.rounded())) px/s → rest \(Int(distance.rounded())) px in "
+                + String(format: "%.1f s", duration)
+        case let .pinch(from, to):
+            fields["SCALE_FROM"] = num(from); fields["SCALE_TO"] = num(to)
+            message = "pinch \(num(from)) → \(num(to))"
+        case let .stop(p):
+            fields["X"] = num(p.x); fields["Y"] = num(p.y)
+            message = "stop at (\(num(p.x)), \(num(p.y)))"
+        case .cancelled:
+            message = "gesture cancelled"
+        }
+        return Entry(message: message, fields: fields)
+    }
+
+    /// The finger's direction: the dominant axis.
+    static func direction(_ v: Vector) -> String {
+        abs(v.dy) >= abs(v.dx) ? (v.dy < 0 ? "up" : "down") : (v.dx < 0 ? "left" : "right")
+    }
+
+    /// At most one decimal, no trailing zero: 919, 2.5, -1840.
+    static func num(_ x: Double) -> String {
+        let r = (x * 10).rounded() / 10
+        return r == r.rounded() ? String(Int(r)) : String(r)
+    }
+}

@@ -1,0 +1,96 @@
+import CSystemd
+import Foundation
+import Logging
+
+/// swift-log records into the systemd journal (`sd_journal_sendv`): `MESSAGE`, `PRIORITY`,
+/// `SYSLOG_IDENTIFIER=flickd`, the code location, and each metadata key as an upper-case field
+/// (`gesture` → `FLICK_GESTURE`), so `journalctl -u flickd FLICK_GESTURE=flick` finds flicks.
+public struct JournalLogHandler: LogHandler {
+    public var metadata: Logger.Metadata = [:]
+    public var logLevel: Logger.Level
+
+    /// Creates a handler logging at `level` and above.
+    public init(level: Logger.Level) {
+        logLevel = level
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        var fields = ["MESSAGE=\(event.message)", "PRIORITY=\(Self.priority(event.level))", "SYSLOG_IDENTIFIER=flickd",
+                      "CODE_FILE=\(event.file)", "CODE_LINE=\(event.line)", "CODE_FUNC=\(event.function)"]
+        for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) {
+            fields.append("FLICK_\(Self.fieldName(key))=\(value)")
+        }
+        let copies = fields.map { strdup($0) }
+        defer { copies.forEach { free($0) } }
+        var vectors = copies.map { iovec(iov_base: UnsafeMutableRawPointer($0), iov_len: strlen($0!)) }
+        _ = sd_journal_sendv(&vectors, Int32(vectors.count))
+    }
+
+    /// syslog priorities.
+    static func priority(_ level: Logger.Level) -> Int {
+        switch level {
+        case .trace, .debug: 7
+        case .info: 6
+        case .notice: 5
+        case .warning: 4
+        case .error: 3
+        case .critical: 2
+        }
+    }
+
+    /// Journal field names: upper-case letters, digits and underscores.
+    static func fieldName(_ key: String) -> String {
+        String(key.uppercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })
+    }
+}
+
+/// Readable lines on stderr, for a terminal or a non-systemd init.
+public struct StderrLogHandler: LogHandler {
+    public var metadata: Logger.Metadata = [:]
+    public var logLevel: Logger.Level
+
+    /// Creates a handler logging at `level` and above.
+    public init(level: Logger.Level) {
+        logLevel = level
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        let all = metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 })
+        let extra = all.isEmpty ? "" : "  [" + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") + "]"
+        FileHandle.standardError.write(Data("flickd \(event.level): \(event.message)\(extra)\n".utf8))
+    }
+}
+
+/// Where logs go.
+public enum LogBackend: Equatable, Sendable {
+    case journal
+    case stderr
+
+    /// The journal when started by systemd (it sets `JOURNAL_STREAM` for the service's
+    /// stderr) or when `FLICKD_LOG=journal`; stderr otherwise, or with `FLICKD_LOG=stderr`.
+    public static func choose(environment: [String: String]) -> LogBackend {
+        switch environment["FLICKD_LOG"] {
+        case "journal": return .journal
+        case "stderr": return .stderr
+        default: return environment["JOURNAL_STREAM"] != nil ? .journal : .stderr
+        }
+    }
+
+    /// A logger on this backend.
+    public func logger(level: Logger.Level) -> Logger {
+        switch self {
+        case .journal: Logger(label: "flickd") { _ in JournalLogHandler(level: level) }
+        case .stderr: Logger(label: "flickd") { _ in StderrLogHandler(level: level) }
+        }
+    }
+}

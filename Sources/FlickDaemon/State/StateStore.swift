@@ -1,0 +1,72 @@
+import Foundation
+import Glibc
+
+/// What survives a restart: where the view was, for which content.
+public struct PersistedState: Codable, Hashable, Sendable {
+    /// Which content it belongs to (path, size, modification time); restored only if it matches.
+    public var content: String
+    public var offsetX: Double
+    public var offsetY: Double
+    public var zoomScale: Double
+
+    /// Creates a state.
+    public init(content: String, offsetX: Double, offsetY: Double, zoomScale: Double) {
+        self.content = content
+        self.offsetX = offsetX
+        self.offsetY = offsetY
+        self.zoomScale = zoomScale
+    }
+}
+
+/// Saves the state atomically — write a temporary file beside it, fsync, rename over, fsync the
+/// folder — so a power cut leaves the old or the new file, never half of one. A file that is
+/// truncated or corrupt anyway is ignored with a warning.
+public struct StateStore: Sendable {
+    /// The state file.
+    public let path: String
+
+    /// A store at `path`.
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// Reads the state: nil when there is none; nil and a warning when it is unusable.
+    public func load() -> (state: PersistedState?, warning: String?) {
+        guard let data = FileManager.default.contents(atPath: path) else { return (nil, nil) }
+        do {
+            return (try JSONDecoder().decode(PersistedState.self, from: data), nil)
+        } catch {
+            return (nil, "\(path): ignoring an unreadable saved state (\(data.count) bytes): \(error)")
+        }
+    }
+
+    /// Writes the state atomically.
+    /// - Throws: `SystemError` naming the step and the path.
+    public func save(_ state: PersistedState) throws(SystemError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = (try? encoder.encode(state)) ?? Data()
+        let directory = (path as NSString).deletingLastPathComponent
+        let temporary = path + ".tmp"
+        let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw SystemError(call: "open", context: temporary, errno: errno) }
+        let written = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        guard written == data.count, fsync(fd) == 0 else {
+            let e = errno
+            Glibc.close(fd)
+            unlink(temporary)
+            throw SystemError(call: written == data.count ? "fsync" : "write", context: temporary, errno: e)
+        }
+        Glibc.close(fd)
+        guard rename(temporary, path) == 0 else {
+            let e = errno
+            unlink(temporary)
+            throw SystemError(call: "rename", context: path, errno: e)
+        }
+        let dirFD = Glibc.open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dirFD >= 0 {
+            _ = fsync(dirFD)
+            Glibc.close(dirFD)
+        }
+    }
+}
