@@ -21,7 +21,7 @@ import Testing
         let source = try RecordingSource(recording: recording, start: .seconds(1))
         #expect(source.outputSize == Size(width: 800, height: 480))
         let frames = source.dispatch(now: .seconds(100))
-        let names = gestureNames(try gestures(frames, view: source.outputSize))
+        let names = gestureNames(try gestures(frames, view: source.outputSize, pixelsPerMillimetre: source.pixelsPerMillimetre))
         // A pinch ends at its first lift; the pan the last finger carries on ends as a drag.
         #expect(names == ["tap", "flick", "drag", "pinch", "drag", "pinch", "drag", "tap", "double-tap", "long-press"], "\(names)")
     }

@@ -54,9 +54,12 @@ func frames(of recording: EvemuRecording, mapping: TouchMapping = TouchMapping()
 }
 
 /// Runs frames through the gesture recogniser over a large content; returns every output.
-func gestures(_ frames: [TouchFrame], view size: Size) throws -> [GestureOutput] {
-    let view = try ScrollView(boundsSize: size, contentSize: Size(width: size.width * 4, height: size.height * 20))
-    var recognizer = GestureRecognizer(scrollView: view)
+func gestures(_ frames: [TouchFrame], view size: Size, pixelsPerMillimetre: Double? = nil) throws -> [GestureOutput] {
+    var view = try ScrollView(boundsSize: size, contentSize: Size(width: size.width * 4, height: size.height * 20))
+    try view.setZoomScaleLimits(minimum: 1, maximum: 4)
+    var configuration = GestureConfiguration()
+    configuration.pixelsPerMillimetre = pixelsPerMillimetre
+    var recognizer = GestureRecognizer(scrollView: view, configuration: configuration)
     var outputs: [GestureOutput] = []
     for frame in frames {
         recognizer.handle(frame)

@@ -16,6 +16,8 @@ public enum GestureLog {
     /// The entry for an output, or nil when it is not a gesture.
     public static func entry(for output: GestureOutput, view: ScrollView) -> Entry? {
         guard case let .gesture(gesture) = output.kind else { return nil }
+        // The last finger of a pinch lifting where it stood is no gesture of its own.
+        if case let .drag(t) = gesture, t.dx == 0, t.dy == 0 { return nil }
         var fields = ["GESTURE": gesture.name, "OFFSET_X": num(view.contentOffset.x), "OFFSET_Y": num(view.contentOffset.y),
                       "ZOOM": num(view.zoomScale)]
         let message: String
