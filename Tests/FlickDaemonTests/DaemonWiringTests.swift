@@ -65,22 +65,8 @@ import Testing
         }
 
         func settle(_ frames: [TouchFrame] = []) {
-            let outcome = VirtualRunner.run(session, input: Script(frames), display: display, limit: .seconds(60))
+            let outcome = VirtualRunner.run(session, input: SessionTests.ScriptedTouches(frames), display: display, limit: .seconds(60))
             #expect(!outcome.hitLimit)
-        }
-    }
-
-    final class Script: TouchSource {
-        var frames: ArraySlice<TouchFrame>
-        init(_ frames: [TouchFrame]) { self.frames = frames[...] }
-        var name: String { "script" }
-        var fileDescriptors: [Int32] { [] }
-        var nextDeadline: Instant? { frames.first?.time }
-        var isFinished: Bool { frames.isEmpty }
-        func dispatch(now: Instant) -> [TouchFrame] {
-            var out: [TouchFrame] = []
-            while let f = frames.first, f.time <= now { out.append(f); frames = frames.dropFirst() }
-            return out
         }
     }
 

@@ -63,7 +63,7 @@ import Testing
         #expect(LogBackend.choose(environment: ["JOURNAL_STREAM": "8:1234"]) == .journal)
         #expect(LogBackend.choose(environment: [:]) == .stderr)
         #expect(LogBackend.choose(environment: ["JOURNAL_STREAM": "8:1", "FLICKD_LOG": "stderr"]) == .stderr)
-        #expect(JournalLogHandler.fieldName("velocity_y") == "VELOCITY_Y" && JournalLogHandler.fieldName("a-b") == "A_B")
+        #expect(FlickdLogHandler.fieldName("velocity_y") == "VELOCITY_Y" && FlickdLogHandler.fieldName("a-b") == "A_B")
     }
 
     @Test func replayOfTheDemoEndsAtRestWithItsGestures() throws {

@@ -2,15 +2,21 @@ import CSystemd
 import Foundation
 import Logging
 
-/// swift-log records into the systemd journal (`sd_journal_sendv`): `MESSAGE`, `PRIORITY`,
-/// `SYSLOG_IDENTIFIER=flickd`, the code location, and each metadata key as an upper-case field
-/// (`gesture` → `FLICK_GESTURE`), so `journalctl -u flickd FLICK_GESTURE=flick` finds flicks.
-public struct JournalLogHandler: LogHandler {
+/// swift-log records into the systemd journal or onto stderr.
+///
+/// Journal: `sd_journal_sendv` with `MESSAGE`, `PRIORITY`, `SYSLOG_IDENTIFIER=flickd`, the code
+/// location, and each metadata key as an upper-case field (`gesture` → `FLICK_GESTURE`), so
+/// `journalctl -u flickd FLICK_GESTURE=flick` finds flicks. Stderr: readable lines, for a
+/// terminal or a non-systemd init.
+public struct FlickdLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
     public var logLevel: Logger.Level
+    /// Where records go.
+    public let backend: LogBackend
 
     /// Creates a handler logging at `level` and above.
-    public init(level: Logger.Level) {
+    public init(backend: LogBackend, level: Logger.Level) {
+        self.backend = backend
         logLevel = level
     }
 
@@ -20,11 +26,20 @@ public struct JournalLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
+        let all = metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 })
+        switch backend {
+        case .journal: journal(event, all)
+        case .stderr:
+            let extra = all.isEmpty ? "" : "  [" + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                .joined(separator: " ") + "]"
+            FileHandle.standardError.write(Data("flickd \(event.level): \(event.message)\(extra)\n".utf8))
+        }
+    }
+
+    private func journal(_ event: LogEvent, _ metadata: Logger.Metadata) {
         var fields = ["MESSAGE=\(event.message)", "PRIORITY=\(Self.priority(event.level))", "SYSLOG_IDENTIFIER=flickd",
                       "CODE_FILE=\(event.file)", "CODE_LINE=\(event.line)", "CODE_FUNC=\(event.function)"]
-        for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) {
-            fields.append("FLICK_\(Self.fieldName(key))=\(value)")
-        }
+        for (key, value) in metadata { fields.append("FLICK_\(Self.fieldName(key))=\(value)") }
         let copies = fields.map { strdup($0) }
         defer { copies.forEach { free($0) } }
         var vectors = copies.map { iovec(iov_base: UnsafeMutableRawPointer($0), iov_len: strlen($0!)) }
@@ -49,28 +64,6 @@ public struct JournalLogHandler: LogHandler {
     }
 }
 
-/// Readable lines on stderr, for a terminal or a non-systemd init.
-public struct StderrLogHandler: LogHandler {
-    public var metadata: Logger.Metadata = [:]
-    public var logLevel: Logger.Level
-
-    /// Creates a handler logging at `level` and above.
-    public init(level: Logger.Level) {
-        logLevel = level
-    }
-
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    public func log(event: LogEvent) {
-        let all = metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 })
-        let extra = all.isEmpty ? "" : "  [" + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") + "]"
-        FileHandle.standardError.write(Data("flickd \(event.level): \(event.message)\(extra)\n".utf8))
-    }
-}
-
 /// Where logs go.
 public enum LogBackend: Equatable, Sendable {
     case journal
@@ -88,9 +81,6 @@ public enum LogBackend: Equatable, Sendable {
 
     /// A logger on this backend.
     public func logger(level: Logger.Level) -> Logger {
-        switch self {
-        case .journal: Logger(label: "flickd") { _ in JournalLogHandler(level: level) }
-        case .stderr: Logger(label: "flickd") { _ in StderrLogHandler(level: level) }
-        }
+        Logger(label: "flickd") { _ in FlickdLogHandler(backend: self, level: level) }
     }
 }
