@@ -79,6 +79,9 @@ let package = Package(
         .testTarget(name: "FlickInputTests", dependencies: ["FlickInput", "FlickCore"]),
         .testTarget(name: "FlickDisplayTests", dependencies: ["FlickDisplay", "FlickCore"]),
         .testTarget(name: "FlickDaemonTests", dependencies: ["FlickDaemon", "FlickControl", "FlickCore"]),
+        // The real flickd binary as a child process: headless, evemu input, its own config,
+        // socket and state; also the systemd unit and the install script.
+        .testTarget(name: "flickdTests", dependencies: ["FlickControl", "FlickInput", "FlickDisplay", "FlickCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

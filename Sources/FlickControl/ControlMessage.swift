@@ -32,6 +32,10 @@ public struct ControlMessage: Codable, Hashable, Sendable {
     public var willDecelerate: Bool?
     /// For `gesture` events: the gesture's name (`flick`, `tap`, …).
     public var gesture: String?
+    /// For `bounce` gestures: the edge (`top`, `left`, `bottom`, `right`).
+    public var edge: String?
+    /// For `page-change` gestures: the page now in view (0-based; `x` holds the one before).
+    public var page: Int?
 
     /// Creates an empty message.
     public init() {}
@@ -173,7 +177,13 @@ extension ControlMessage {
                 m.y = translation.dy
             case let .pinch(_, to):
                 m.zoomScale = to
-            case .cancelled:
+            case let .bounce(edge, distance):
+                m.edge = edge.rawValue
+                m.x = distance
+            case let .pageChange(from, to):
+                m.x = Double(from)
+                m.page = to
+            case .cancelled, .scrollToTop:
                 break
             }
         }

@@ -17,7 +17,7 @@ public struct ControlRequest: Codable, Hashable, Sendable {
     public var animated: Bool?
     /// For `subscribe`: the event types wanted; all when absent.
     public var events: [String]?
-    /// For `snapshot`: where to write the PNG.
+    /// For `snapshot`: the PNG's file name; for `load`: the content's path.
     public var path: String?
 
     /// Creates a request.
@@ -64,10 +64,13 @@ public enum ControlCommand: Hashable, Sendable {
     case snapshot(path: String)
     /// Re-reads the config file (like SIGHUP); a bad file is rejected and the old one stays.
     case reload
+    /// Shows other content: a PNG/JPEG file or a folder of them, inside the directories the
+    /// config allows (`content.load_directories`).
+    case load(path: String)
 
     /// Every command name, for help texts and errors.
-    public static let names = ["status", "set-offset", "scroll-rect", "zoom", "zoom-rect", "page",
-                               "scroll-to-top", "stop", "flash-indicators", "subscribe", "snapshot", "reload"]
+    public static let names = ["status", "set-offset", "scroll-rect-to-visible", "set-zoom", "zoom-to-rect", "page",
+                               "scroll-to-top", "stop", "flash-indicators", "load", "subscribe", "snapshot", "reload"]
 
     /// Interprets a request.
     /// - Throws: `ControlError` naming the unknown command or the missing or bad field.
@@ -86,14 +89,14 @@ public enum ControlCommand: Hashable, Sendable {
         switch r.cmd {
         case "status": self = .status
         case "set-offset": self = .setOffset(x: try need(r.x, "x"), y: try need(r.y, "y"), animated: animated)
-        case "scroll-rect":
+        case "scroll-rect-to-visible":
             self = .scrollRectToVisible(x: try need(r.x, "x"), y: try need(r.y, "y"), width: try size(r.width, "width"),
                                         height: try size(r.height, "height"), animated: animated)
-        case "zoom":
+        case "set-zoom":
             let s = try need(r.scale, "scale")
             guard s > 0 else { throw .badField(command: r.cmd, field: "scale", expected: "a number greater than 0") }
             self = .setZoomScale(s, animated: animated)
-        case "zoom-rect":
+        case "zoom-to-rect":
             self = .zoomToRect(x: try need(r.x, "x"), y: try need(r.y, "y"), width: try size(r.width, "width"),
                                height: try size(r.height, "height"), animated: animated)
         case "page":
@@ -108,6 +111,9 @@ public enum ControlCommand: Hashable, Sendable {
             guard let path = r.path, !path.isEmpty else { throw .missingField(command: r.cmd, field: "path") }
             self = .snapshot(path: path)
         case "reload": self = .reload
+        case "load":
+            guard let path = r.path, !path.isEmpty else { throw .missingField(command: r.cmd, field: "path") }
+            self = .load(path: path)
         default: throw .unknownCommand(r.cmd)
         }
     }

@@ -70,6 +70,10 @@ import Testing
             ("[control]\nsocket = \"relative.sock\"\n", "control.socket", 2, "expected an absolute path"),
             ("\n[zoom]\nmaximum_scale = 2\nminimum_scale = 3\n", "zoom.minimum_scale", 4, "expected at most zoom.maximum_scale (2.0), got 3.0"),
             ("[scroll]\nminimum_fling_velocity = 9000\n", "scroll.minimum_fling_velocity", 2, "at most maximum_fling_velocity"),
+            ("[content]\nload_directories = [\"srv\"]\n", "content.load_directories", 2, "expected a list of absolute folder paths"),
+            ("[content]\nload_directories = \"/srv\"\n", "content.load_directories", 2, "expected a list of absolute folder paths"),
+            ("[kiosk]\nidle_reset_seconds = -5\n", "kiosk.idle_reset_seconds", 2, "expected seconds from 0 (off) to 86400, got -5"),
+            ("[kiosk]\nscroll_to_top_strip_px = true\n", "kiosk.scroll_to_top_strip_px", 2, "expected a number of at least 0"),
         ]
         for (text, key, line, message) in cases {
             let e = try #require(error(text), "\(key)")
@@ -101,6 +105,11 @@ import Testing
             enabled = false
             [control]
             mode = 0o600
+            [content]
+            load_directories = ["/srv/kiosk", "/usr/share/flickd"]
+            [kiosk]
+            idle_reset_seconds = 90
+            scroll_to_top_strip_px = 24
             """, path: "f")
         var view = try ScrollView(boundsSize: Size(width: 100, height: 100), contentSize: Size(width: 1000, height: 1000))
         try c.apply(to: &view)
@@ -109,6 +118,19 @@ import Testing
         #expect(c.touchMapping.rotation == 90 && c.touchMapping.calibration == [1, 0, 0, 0, 1, 0])
         #expect(c.panelRotation == .clockwise270 && c.background == Color(rgb: 0x102030))
         #expect(c.effectiveIndicatorStyle.alpha == 0 && c.controlMode == 0o600)
+        #expect(c.loadDirectories == ["/srv/kiosk", "/usr/share/flickd"] && c.idleResetSeconds == 90)
+        #expect(c.gestureConfiguration.scrollToTopStripHeight == 24)
+    }
+
+    @Test func socketAndStateGoIntoSystemdsFoldersUnlessTheFileSaysOtherwise() throws {
+        let env = ["RUNTIME_DIRECTORY": "/run/flickd", "STATE_DIRECTORY": "/var/lib/private/flickd:/other"]
+        let placed = Configuration().placed(in: env)
+        #expect(placed.controlSocket == "/run/flickd/control.sock" && placed.statePath == "/var/lib/private/flickd/state.json")
+        var own = Configuration()
+        own.controlSocket = "/tmp/mine.sock"
+        own.statePath = "/data/state.json"
+        #expect(own.placed(in: env) == own)
+        #expect(Configuration().placed(in: [:]) == Configuration())
     }
 
     @Test func missingFiles() throws {

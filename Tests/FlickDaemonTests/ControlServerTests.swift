@@ -64,8 +64,8 @@ import Testing
         #expect(try client.receive()?.error?.hasPrefix("malformed request") == true)
         let unknown = try f.call(client, ControlRequest(id: 2, cmd: "fly"))
         #expect(unknown?.ok == false && unknown?.id == 2 && unknown?.error?.contains("unknown command 'fly'") == true)
-        let missing = try f.call(client, ControlRequest(id: 3, cmd: "zoom"))
-        #expect(missing?.error == "'zoom' needs the field 'scale'")
+        let missing = try f.call(client, ControlRequest(id: 3, cmd: "set-zoom"))
+        #expect(missing?.error == "'set-zoom' needs the field 'scale'")
         // The connection survives all of that.
         #expect(try f.call(client, ControlRequest(id: 4, cmd: "stop"))?.ok == true)
     }

@@ -112,4 +112,88 @@ import Testing
         _ = drive(session, display, frames: frames, until: start + .seconds(3))
         #expect(taps == 1 && downs == [touch + .milliseconds(150)])
     }
+
+    @Test func anAnimationThatBeginsWithoutVisibleChangeStillRunsAndDoesNotSpin() throws {
+        let display = FakeDisplay()
+        var view = try ScrollView(boundsSize: display.viewSize, contentSize: Size(width: 800, height: 2000))
+        try view.setContentOffset(Point(x: 0, y: 500), animated: false, at: .zero)
+        let start = Instant.seconds(5)
+        let session = Session(recognizer: GestureRecognizer(scrollView: view), target: display, at: start)
+        var published: [ScrollEvent] = []
+        session.publish = { output, _ in if case .scroll(let e) = output.kind { published.append(e) } }
+        session.start()
+        _ = drive(session, display, frames: [], until: start + .seconds(1))
+
+        // To where it already is: 0.3 s of animation with nothing new to draw.
+        session.update(at: start + .seconds(1)) { try? $0.setContentOffset(Point(x: 0, y: 500), animated: true, at: start + .seconds(1)) }
+        var wakeups = drive(session, display, frames: [], until: start + .seconds(3))
+        #expect(published.last == .didEndScrollingAnimation)
+        #expect(wakeups <= 30) // paced at 60 Hz for 0.3 s, not spinning
+
+        // Scroll to top: the first step shows no change yet; it must still run to the top.
+        let frames = display.submitted.count
+        session.update(at: start + .seconds(3)) { _ = $0.scrollToTop(at: start + .seconds(3)) }
+        wakeups = drive(session, display, frames: [], until: start + .seconds(5))
+        #expect(published.last == .didScrollToTop && session.recognizer.scrollView.contentOffset.y == 0)
+        #expect(display.submitted.count > frames + 10 && session.nextWakeup == nil)
+    }
+}
+
+/// Attract mode on the virtual clock.
+@Suite struct IdleResetTests {
+    /// Runs the session on virtual time up to `end` (a reset still pending then is expected).
+    func run(_ session: Session, _ display: SessionTests.FakeDisplay, frames: [TouchFrame], until end: Instant) {
+        _ = VirtualRunner.run(session, input: SessionTests.ScriptedTouches(frames), display: display, limit: end)
+    }
+
+    @Test func afterTheDelayTheViewAnimatesHomeThenNothingWakes() throws {
+        let display = SessionTests.FakeDisplay()
+        var view = try ScrollView(boundsSize: display.viewSize, contentSize: Size(width: 1600, height: 4000))
+        try view.setZoomScaleLimits(minimum: 1, maximum: 4)
+        let start = Instant.seconds(10)
+        let session = Session(recognizer: GestureRecognizer(scrollView: view), target: display, at: start)
+        let home = IdleReset.home(of: view)
+        session.idleReset = IdleReset(delay: .seconds(30), offset: home.offset, zoomScale: home.zoomScale)
+        var resets = 0
+        session.didIdleReset = { resets += 1 }
+        session.start()
+        // At home: no wake-up at all.
+        run(session, display, frames: [], until: start + .seconds(1))
+        #expect(session.nextWakeup == nil)
+
+        // An app moves and zooms the view at t = 2 s; nothing happens for 30 s after that.
+        session.update(at: start + .seconds(2)) { v in
+            try? v.setZoomScale(2, animated: false, at: start + .seconds(2))
+            try? v.setContentOffset(Point(x: 300, y: 900), animated: false, at: start + .seconds(2))
+        }
+        #expect(session.nextWakeup == start + .seconds(32))
+        run(session, display, frames: [], until: start + .seconds(31))
+        #expect(resets == 0 && session.recognizer.scrollView.contentOffset == Point(x: 300, y: 900))
+
+        // Then it goes home, animated, once; at home nothing is armed any more.
+        run(session, display, frames: [], until: start + .seconds(40))
+        #expect(resets == 1)
+        #expect(session.recognizer.scrollView.contentOffset == Point(x: 0, y: 0) && session.recognizer.scrollView.zoomScale == 1)
+        #expect(session.nextWakeup == nil)
+    }
+
+    @Test func aTouchPostponesTheReset() throws {
+        let display = SessionTests.FakeDisplay()
+        var view = try ScrollView(boundsSize: display.viewSize, contentSize: Size(width: 800, height: 4000))
+        try view.setContentOffset(Point(x: 0, y: 1000), animated: false, at: .zero)
+        let start = Instant.seconds(10)
+        let session = Session(recognizer: GestureRecognizer(scrollView: view), target: display, at: start)
+        session.idleReset = IdleReset(delay: .seconds(5), offset: .zero, zoomScale: 1)
+        session.start()
+        let touch = start + .seconds(4)
+        let frames = [
+            TouchFrame(time: touch, contacts: [Contact(id: ContactID(1), position: Point(x: 10, y: 300))], began: [ContactID(1)]),
+            TouchFrame(time: touch + .milliseconds(90), contacts: [], ended: [Contact(id: ContactID(1), position: Point(x: 10, y: 300))]),
+        ]
+        run(session, display, frames: frames, until: start + .seconds(9))
+        #expect(session.recognizer.scrollView.contentOffset.y == 1000)
+        #expect(session.nextWakeup == touch + .milliseconds(90) + .seconds(5))
+        run(session, display, frames: [], until: start + .seconds(12))
+        #expect(session.recognizer.scrollView.contentOffset.y == 0)
+    }
 }

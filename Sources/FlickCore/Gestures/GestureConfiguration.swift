@@ -39,6 +39,10 @@ public struct GestureConfiguration: Hashable, Sendable {
     public var velocityResetGap: Duration = .milliseconds(40)
     /// Whether two fingers zoom.
     public var pinchEnabled = true
+    /// A tap this close to the top edge, in screen pixels, scrolls to the top instead of
+    /// reaching the content, as a tap on a phone's status bar does; 0 turns it off. Off by
+    /// default: a kiosk's content may have buttons up there.
+    public var scrollToTopStripHeight: Double = 0
 
     /// The defaults above.
     public init() {}

@@ -53,6 +53,13 @@ public enum Gesture: Hashable, Sendable {
     case stop(at: Point)
     /// A touch that vanished without a lift (device removed, events dropped).
     case cancelled
+    /// The content went past an edge (rubber band, or momentum running into it) and sprang
+    /// back; `distance` is how far past it went, px.
+    case bounce(edge: Edge, distance: Double)
+    /// Paging brought another page into view (0-based page numbers).
+    case pageChange(from: Int, to: Int)
+    /// A tap in the top strip (`scrollToTopStripHeight`) scrolled to the top.
+    case scrollToTop
 
     /// A short name for the journal's `FLICK_GESTURE` field.
     public var name: String {
@@ -65,6 +72,9 @@ public enum Gesture: Hashable, Sendable {
         case .pinch: "pinch"
         case .stop: "stop"
         case .cancelled: "cancelled"
+        case .bounce: "bounce"
+        case .pageChange: "page-change"
+        case .scrollToTop: "scroll-to-top"
         }
     }
 }
@@ -91,4 +101,9 @@ public struct GestureOutput: Hashable, Sendable {
         self.time = time
         self.kind = kind
     }
+}
+
+/// An edge of the content.
+public enum Edge: String, Hashable, Sendable {
+    case top, left, bottom, right
 }

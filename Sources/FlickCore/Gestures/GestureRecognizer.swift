@@ -32,6 +32,10 @@ public struct GestureRecognizer: Sendable {
     private var touchDownTime: Instant = .zero
     private var stoppedMotion = false
     private var lastTap: (time: Instant, point: Point)?
+    /// The gesture began in the scroll-to-top strip: the content never hears of it, and a tap
+    /// scrolls to the top.
+    private var inTopStrip = false
+    private var motion = MotionSummary()
     private var outputs: [GestureOutput] = []
     private var diagnostics: [String] = []
 
@@ -129,6 +133,7 @@ public struct GestureRecognizer: Sendable {
         guard let primary else {
             // A new gesture. A touch while content moves stops it and is never a tap.
             stoppedMotion = scrollView.isAnimating
+            inTopStrip = contact.position.y < configuration.scrollToTopStripHeight
             self.primary = contact.id
             touchDownTime = t
             panAnchor = contact.position
@@ -245,6 +250,10 @@ public struct GestureRecognizer: Sendable {
         let (actions, invalid) = classifier.handle(event, at: t)
         if invalid { diagnostics.append("invalid tap event \(event) in state \(classifier.state)") }
         for action in actions {
+            if inTopStrip {
+                topStrip(action, at: t)
+                continue
+            }
             switch action {
             case let .contentDown(p):
                 emit(.content(.down(contentPoint(p))), at: t)
@@ -269,6 +278,21 @@ public struct GestureRecognizer: Sendable {
                 scrollView.drag(by: excess, at: t)
                 drainScrollView(at: t)
             }
+        }
+    }
+
+    /// A touch in the top strip: a tap scrolls to the top; the content gets nothing, as a
+    /// phone's status bar keeps its taps from the app. A drag from there scrolls as usual.
+    private mutating func topStrip(_ action: TapDragClassifier.Action, at t: Instant) {
+        switch action {
+        case .quickTap, .tap:
+            lastTap = nil
+            if scrollView.scrollToTop(at: t) { emit(.gesture(.scrollToTop), at: t) }
+        case let .beginDrag(excess):
+            scrollView.drag(by: excess, at: t)
+            drainScrollView(at: t)
+        case .contentDown, .contentUp, .contentCancel, .longPress:
+            break
         }
     }
 
@@ -325,8 +349,12 @@ public struct GestureRecognizer: Sendable {
     }
 
     private mutating func drainScrollView(at t: Instant) {
-        for event in scrollView.takeEvents() {
+        let events = scrollView.takeEvents()
+        for event in events {
             outputs.append(GestureOutput(time: t, kind: .scroll(event)))
+        }
+        for gesture in motion.observe(events, view: scrollView) {
+            outputs.append(GestureOutput(time: t, kind: .gesture(gesture)))
         }
     }
 }

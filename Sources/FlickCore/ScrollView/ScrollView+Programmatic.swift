@@ -75,6 +75,21 @@ extension ScrollView {
         zoom(to: scale, offset: offset, animated: animated, at: t)
     }
 
+    /// Sets the zoom and the offset together, as one animation: how a kiosk returns to its home
+    /// position. The scale is clamped to the limits and the offset into the bounds at that scale.
+    /// - Parameters:
+    ///   - scale: the new scale.
+    ///   - offset: the new offset at that scale.
+    ///   - animated: whether to animate.
+    ///   - t: now.
+    /// - Throws: `ScrollViewError` for a non-finite or non-positive scale or a non-finite offset.
+    public mutating func setZoomScale(_ scale: Double, contentOffset offset: Point, animated: Bool,
+                                      at t: Instant) throws(ScrollViewError) {
+        guard scale.isFinite, scale > 0 else { throw .invalidZoomScale(name: "zoom scale", value: scale) }
+        guard offset.isFinite else { throw .invalidPoint(name: "content offset", value: offset) }
+        zoom(to: Swift.min(Swift.max(scale, minimumZoomScale), maximumZoomScale), offset: offset, animated: animated, at: t)
+    }
+
     /// Zooms to `scale` at `offset` (clamped into the bounds at that scale).
     mutating func zoom(to scale: Double, offset: Point, animated: Bool, at t: Instant) {
         var target = self

@@ -127,6 +127,25 @@ enum ConfigSchema {
             }
             c.pixelBudget = n
         }
+        k["content.load_directories"] = { v, c throws in
+            let expected = "a list of absolute folder paths, such as [\"/srv/kiosk\"]"
+            guard let a = v.array else { throw ValueProblem(message: "expected \(expected), got \(show(v))") }
+            var dirs: [String] = []
+            for element in a {
+                guard let s = element.string, s.hasPrefix("/") else {
+                    throw ValueProblem(message: "expected \(expected), got \(show(element))")
+                }
+                dirs.append(s)
+            }
+            c.loadDirectories = dirs
+        }
+        // [kiosk]
+        k["kiosk.idle_reset_seconds"] = { v, c throws in
+            let d = try number(v, "seconds from 0 (off) to 86400")
+            guard (0...86_400).contains(d) else { throw ValueProblem(message: "expected seconds from 0 (off) to 86400, got \(d)") }
+            c.idleResetSeconds = d
+        }
+        k["kiosk.scroll_to_top_strip_px"] = atLeastZero(\.gestures.scrollToTopStripHeight)
         // [indicators]
         k["indicators.enabled"] = bool(\.indicatorsEnabled)
         k["indicators.thickness"] = positive(\.indicatorStyle.thickness)

@@ -45,6 +45,12 @@ public struct Configuration: Hashable, Sendable {
     public var contentPath = ""
     public var pageDirection = PageDirection.horizontal
     public var pixelBudget = 32 << 20
+    /// Where the control socket's `load` may take content from (absolute folders).
+    public var loadDirectories: [String] = []
+
+    /// `[kiosk]`: attract mode after this long without a touch (0: off); the scroll-to-top
+    /// strip is `gestures.scrollToTopStripHeight`.
+    public var idleResetSeconds = 0.0
 
     /// `[indicators]`.
     public var indicatorsEnabled = true
@@ -82,6 +88,20 @@ public struct Configuration: Hashable, Sendable {
         var style = indicatorStyle
         if !indicatorsEnabled { style.alpha = 0 }
         return style
+    }
+
+    /// The config with the control socket and the state file moved into the folders systemd made
+    /// for the service (`RuntimeDirectory=`, `StateDirectory=`, passed as `$RUNTIME_DIRECTORY` and
+    /// `$STATE_DIRECTORY`), where the file leaves them at their defaults.
+    public func placed(in environment: [String: String]) -> Configuration {
+        var c = self
+        let defaults = Configuration()
+        func first(_ name: String) -> String? {
+            environment[name]?.split(separator: ":").first.map(String.init).flatMap { $0.hasPrefix("/") ? $0 : nil }
+        }
+        if c.controlSocket == defaults.controlSocket, let dir = first("RUNTIME_DIRECTORY") { c.controlSocket = dir + "/control.sock" }
+        if c.statePath == defaults.statePath, let dir = first("STATE_DIRECTORY") { c.statePath = dir + "/state.json" }
+        return c
     }
 
     /// The DRM mode asked for, nil for the connector's preferred one.

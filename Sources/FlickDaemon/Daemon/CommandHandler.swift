@@ -16,6 +16,8 @@ public final class CommandHandler {
     public var displayName: String?
     /// Reloads config and content; returns an error text, or nil when it applied.
     public var reload: () -> String? = { nil }
+    /// Loads other content from a path; returns an error text, or nil when it is shown.
+    public var load: (String) -> String? = { _ in "loading content is not available" }
     /// Called after a command changed the session, so the loop re-arms its timer.
     public var didChange: () -> Void = {}
     /// The clock commands are applied at (the loop's; tests inject their own).
@@ -80,6 +82,8 @@ public final class CommandHandler {
             try snapshot(named: name)
         case .reload:
             if let problem = reload() { throw .failed(problem) }
+        case .load(let path):
+            if let problem = load(path) { throw .failed(problem) }
         }
         return .reply(id: id)
     }

@@ -12,6 +12,31 @@ public enum ContentLoader {
         public var name: String
     }
 
+    /// Resolves `path` (symbolic links and `..` included) and checks it lies inside one of
+    /// `directories`, so a client of the control socket can open nothing else.
+    /// - Returns: the resolved path.
+    /// - Throws: `ContentError` saying why the path is refused.
+    public static func allowed(_ path: String, directories: [String]) throws -> String {
+        guard !directories.isEmpty else {
+            throw ContentError(path: path, reason: .notAllowed("no folder is allowed: set content.load_directories in the config"))
+        }
+        guard path.hasPrefix("/") else {
+            throw ContentError(path: path, reason: .notAllowed("expected an absolute path"))
+        }
+        guard let resolved = realpath(path, nil) else {
+            throw ContentError(path: path, reason: .notAllowed("no such file or folder"))
+        }
+        defer { free(resolved) }
+        let target = String(cString: resolved)
+        for directory in directories {
+            guard let base = realpath(directory, nil) else { continue }
+            defer { free(base) }
+            let root = String(cString: base)
+            if target == root || target.hasPrefix(root.hasSuffix("/") ? root : root + "/") { return target }
+        }
+        throw ContentError(path: path, reason: .notAllowed("outside the allowed folders (\(directories.joined(separator: ", ")))"))
+    }
+
     /// Loads `path` (empty: the test pattern) for a view of `view` pixels.
     /// - Throws: `ContentError` naming the file and the reason.
     public static func load(path: String, view: PixelSize, configuration: Configuration) throws -> Loaded {

@@ -59,6 +59,7 @@ public final class Daemon {
     /// composes the first frame.
     /// - Throws: a `DaemonError` saying what could not be opened and why.
     public init(options: Options, configuration: Configuration, configFromFile: Bool) throws {
+        let configuration = configuration.placed(in: ProcessInfo.processInfo.environment)
         self.options = options
         self.configuration = configuration
         let backend = LogBackend.choose(environment: ProcessInfo.processInfo.environment)
@@ -96,6 +97,7 @@ public final class Daemon {
         }
         contentName = loaded.name
         contentIdentity = Self.identity(of: loaded.name)
+        logger.info("content: \(loaded.name), \(loaded.content.image.width)x\(loaded.content.image.height)")
         display = DisplayTarget(output: opened.output, compositor: compositor, content: loaded.content,
                                 background: configuration.background)
         var view = try ScrollView(boundsSize: display.viewSize, contentSize: loaded.content.size)
@@ -136,6 +138,7 @@ public final class Daemon {
         }
 
         session = Session(recognizer: GestureRecognizer(scrollView: view, configuration: gestures), target: display, at: loop.now)
+        session.idleReset = Self.idleReset(configuration, view: view)
         try wire()
     }
 
@@ -147,6 +150,7 @@ public final class Daemon {
         commands.contentName = contentName
         commands.deviceName = { [unowned self] in self.input.name }
         commands.reload = { [unowned self] in self.reload() }
+        commands.load = { [unowned self] path in self.load(path) }
         commands.didChange = { [unowned self] in self.runner?.rearm() }
         commands.clock = { [unowned self] in self.loop.now }
         do {
@@ -159,6 +163,9 @@ public final class Daemon {
         }
         session.publish = { [unowned self] output, view in self.published(output, view) }
         session.report = { [unowned self] in self.logger.warning("\($0)") }
+        session.didIdleReset = { [unowned self] in
+            self.logger.info("idle for \(GestureLog.num(self.configuration.idleResetSeconds)) s: back to the home position")
+        }
         display.report = { [unowned self] in self.logger.error("\($0)") }
         runner = try LiveRunner(loop: loop, session: session, input: input, display: display)
         runner.onPresented = { [unowned self] _ in self.firstFrameShown() }
@@ -209,14 +216,17 @@ public final class Daemon {
             logger.info("\(entry.message)", metadata: metadata)
         }
         if server?.hasSubscribers == true { server?.broadcast(.event(output, view: view)) }
-        if case .scroll(let event) = output.kind, Self.endsMotion(event) { scheduleStateSave() }
+        if case .scroll(let event) = output.kind, Self.leavesAtRest(event, view) { scheduleStateSave() }
     }
 
-    private static func endsMotion(_ event: ScrollEvent) -> Bool {
+    /// Whether the view is at rest after `event`: the end of a motion, or a jump (a
+    /// non-animated offset or zoom sends only `didScroll`/`didZoom`), so the state is worth saving.
+    private static func leavesAtRest(_ event: ScrollEvent, _ view: ScrollView) -> Bool {
         switch event {
         case .didEndDecelerating, .didEndScrollingAnimation, .didEndZooming, .didScrollToTop: true
         case .didEndDragging(let willDecelerate): !willDecelerate
-        default: false
+        case .didScroll, .didZoom: !view.isTracking && !view.isAnimating
+        case .willBeginDragging, .willEndDragging, .willBeginDecelerating, .willBeginZooming: false
         }
     }
 
@@ -256,6 +266,7 @@ public final class Daemon {
         let next: Configuration
         do {
             next = try ConfigLoader.load(path: options.configPath, explicit: options.configPathExplicit).0
+                .placed(in: ProcessInfo.processInfo.environment)
         } catch {
             logger.error("reload refused, keeping the config in force: \(error)")
             return "\(error)"
@@ -274,24 +285,61 @@ public final class Daemon {
         display.renderLoop.compositor.indicatorStyle = next.effectiveIndicatorStyle
         if let live = input as? TouchInput { live.setMapping(next.touchMapping, outputSize: display.viewSize) }
         if options.content == nil && next.contentPath != configuration.contentPath {
-            let logical = PixelSize(size: display.viewSize)
-            do {
-                let loaded = try ContentLoader.load(path: next.contentPath, view: logical, configuration: next)
-                display.content = loaded.content
-                try session.update(at: loop.now) { v throws in try v.setContentSize(loaded.content.size) }
-                contentName = loaded.name
-                contentIdentity = Self.identity(of: loaded.name)
-                commands.contentName = loaded.name
-            } catch {
-                logger.error("content: \(error); keeping \(contentName)")
-            }
+            _ = show(path: next.contentPath, configuration: next)
         }
+        session.idleReset = Self.idleReset(next, view: session.recognizer.scrollView)
         configuration = next
         logger.logLevel = Logger.Level(rawValue: next.logLevel) ?? .info
         session.invalidate()
         runner.rearm()
         logger.notice("reloaded \(options.configPath): deceleration \(next.decelerationRate)")
         return nil
+    }
+
+    // MARK: Content
+
+    /// The control socket's `load`: content from inside the allowed folders only.
+    private func load(_ path: String) -> String? {
+        do {
+            let resolved = try ContentLoader.allowed(path, directories: configuration.loadDirectories)
+            if let problem = show(path: resolved, configuration: configuration) { return problem }
+            session.invalidate()
+            runner.rearm()
+            return nil
+        } catch {
+            logger.warning("content rejected: \(error)")
+            return "\(error)"
+        }
+    }
+
+    /// Loads content and shows it from its home position; returns the problem, or nil. On a
+    /// problem the content on screen stays.
+    private func show(path: String, configuration: Configuration) -> String? {
+        do {
+            let loaded = try ContentLoader.load(path: path, view: PixelSize(size: display.viewSize), configuration: configuration)
+            display.content = loaded.content
+            try session.update(at: loop.now) { v throws in
+                try v.setContentSize(loaded.content.size)
+                let home = IdleReset.home(of: v)
+                try v.setZoomScale(home.zoomScale, contentOffset: home.offset, animated: false, at: loop.now)
+            }
+            contentName = loaded.name
+            contentIdentity = Self.identity(of: loaded.name)
+            commands.contentName = loaded.name
+            logger.info("content loaded: \(loaded.name), \(loaded.content.image.width)x\(loaded.content.image.height)")
+            return nil
+        } catch {
+            logger.error("content rejected: \(error); keeping \(contentName)")
+            return "\(error)"
+        }
+    }
+
+    /// Attract mode as the config asks, or nil when it is off.
+    static func idleReset(_ configuration: Configuration, view: ScrollView) -> IdleReset? {
+        guard configuration.idleResetSeconds > 0 else { return nil }
+        let home = IdleReset.home(of: view)
+        return IdleReset(delay: .nanoseconds(Int64(configuration.idleResetSeconds * 1e9)), offset: home.offset,
+                         zoomScale: home.zoomScale)
     }
 
     private func setGroup(_ group: String, of path: String) throws {

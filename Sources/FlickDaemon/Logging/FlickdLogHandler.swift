@@ -37,13 +37,22 @@ public struct FlickdLogHandler: LogHandler {
     }
 
     private func journal(_ event: LogEvent, _ metadata: Logger.Metadata) {
-        var fields = ["MESSAGE=\(event.message)", "PRIORITY=\(Self.priority(event.level))", "SYSLOG_IDENTIFIER=flickd",
-                      "CODE_FILE=\(event.file)", "CODE_LINE=\(event.line)", "CODE_FUNC=\(event.function)"]
-        for (key, value) in metadata { fields.append("FLICK_\(Self.fieldName(key))=\(value)") }
+        let fields = Self.journalFields(message: "\(event.message)", level: event.level, metadata: metadata,
+                                        file: event.file, line: event.line, function: event.function)
         let copies = fields.map { strdup($0) }
         defer { copies.forEach { free($0) } }
         var vectors = copies.map { iovec(iov_base: UnsafeMutableRawPointer($0), iov_len: strlen($0!)) }
         _ = sd_journal_sendv(&vectors, Int32(vectors.count))
+    }
+
+    /// The journal entry's fields, `NAME=value` each: the message, its priority, the code
+    /// location, and each metadata key as `FLICK_KEY` (sorted, so entries read the same way).
+    static func journalFields(message: String, level: Logger.Level, metadata: Logger.Metadata, file: String,
+                              line: UInt, function: String) -> [String] {
+        var fields = ["MESSAGE=\(message)", "PRIORITY=\(priority(level))", "SYSLOG_IDENTIFIER=flickd",
+                      "CODE_FILE=\(file)", "CODE_LINE=\(line)", "CODE_FUNC=\(function)"]
+        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) { fields.append("FLICK_\(fieldName(key))=\(value)") }
+        return fields
     }
 
     /// syslog priorities.

@@ -50,6 +50,14 @@ public enum GestureLog {
             message = "stop at (\(num(p.x)), \(num(p.y)))"
         case .cancelled:
             message = "gesture cancelled"
+        case let .bounce(edge, distance):
+            fields["EDGE"] = edge.rawValue; fields["DISTANCE"] = num(distance)
+            message = "bounce off the \(edge.rawValue) edge, \(num(distance)) px past it"
+        case let .pageChange(from, to):
+            fields["PAGE_FROM"] = String(from); fields["PAGE_TO"] = String(to)
+            message = "page \(from) → \(to)"
+        case .scrollToTop:
+            message = "scroll to top (tap in the top strip)"
         }
         return Entry(message: message, fields: fields)
     }

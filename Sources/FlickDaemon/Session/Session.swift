@@ -41,6 +41,12 @@ public final class Session {
     private var shownAt: Instant
     /// The latest time the session has been told of.
     public private(set) var now: Instant
+    /// Attract mode, when the config turns it on.
+    public var idleReset: IdleReset?
+    /// Called when attract mode sends the view home.
+    public var didIdleReset: () -> Void = {}
+    /// The last touch or command: attract mode counts from here.
+    private var lastActivity: Instant
 
     private struct Shown: Equatable {
         var offset: Point
@@ -55,6 +61,7 @@ public final class Session {
         self.target = target
         now = t
         shownAt = t
+        lastActivity = t
     }
 
     /// Submits the first frame (the daemon is ready once it is presented).
@@ -67,6 +74,7 @@ public final class Session {
     /// A touch frame from the input device.
     public func handle(_ frame: TouchFrame) {
         observe(frame.time)
+        lastActivity = max(lastActivity, frame.time)
         recognizer.handle(frame)
         flush()
     }
@@ -75,7 +83,21 @@ public final class Session {
     public func timerFired(at t: Instant) {
         observe(t)
         recognizer.fireTimers(upTo: t)
-        flush()
+        if let reset = idleReset, let due = idleDeadline, due <= t {
+            recognizer.updateScrollView(at: t) { v in
+                try? v.setZoomScale(reset.zoomScale, contentOffset: reset.offset, animated: true, at: t)
+            }
+            didIdleReset()
+        }
+        if recognizer.scrollView.isAnimating, !framePending {
+            // Motion with no frame in flight to step it (an animation that began showing no
+            // change yet): step it to the next frame here, as a presentation would.
+            let next = t + target.refreshPeriod
+            recognizer.advance(to: next)
+            flush(at: next)
+        } else {
+            flush()
+        }
     }
 
     /// The queued frame reached the screen at `vblank`.
@@ -91,6 +113,7 @@ public final class Session {
     /// Applies a programmatic change (control socket) at `t`.
     public func update<T>(at t: Instant, _ body: (inout ScrollView) throws -> T) rethrows -> T {
         observe(t)
+        lastActivity = max(lastActivity, now)
         defer { flush() }
         return try recognizer.updateScrollView(at: now, body)
     }
@@ -115,7 +138,13 @@ public final class Session {
         if !framePending, let frame = recognizer.scrollView.nextFrameTime(after: shownAt) {
             wake = min(wake ?? frame, frame)
         }
+        if let idle = idleDeadline { wake = min(wake ?? idle, idle) }
         return wake
+    }
+
+    /// When attract mode sends the view home, if it will.
+    private var idleDeadline: Instant? {
+        idleReset?.deadline(lastActivity: lastActivity, view: recognizer.scrollView, touching: recognizer.isTouching)
     }
 
     // MARK: Internals
@@ -140,7 +169,12 @@ public final class Session {
         let t = frameTime ?? now + target.refreshPeriod
         let state = Shown(offset: view.contentOffset, zoom: view.zoomScale, opacity: view.indicatorOpacity(at: t),
                           content: view.unscaledContentSize)
-        guard force || state != shown else { return }
+        guard force || state != shown else {
+            // Nothing new to show for `t`: ask again no sooner than the frame after it, so a
+            // motion that shows no change for a while paces at the refresh rate, not in a spin.
+            shownAt = max(shownAt, t)
+            return
+        }
         do {
             shown = state
             shownAt = t

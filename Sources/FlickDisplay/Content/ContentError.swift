@@ -31,6 +31,8 @@ public struct ContentError: Error, Hashable, Sendable, CustomStringConvertible {
         case noImages
         /// Memory for the pixels could not be allocated.
         case outOfMemory(width: Int, height: Int)
+        /// The path may not be opened from where it was asked for (the control socket's allow-list).
+        case notAllowed(String)
 
         public var description: String {
             switch self {
@@ -44,6 +46,7 @@ public struct ContentError: Error, Hashable, Sendable, CustomStringConvertible {
                 "\(w)x\(h) = \(w * h) pixels is over the pixel budget of \(budget); raise the budget or shrink the image"
             case .noImages: "no .png, .jpg or .jpeg files in the folder"
             case .outOfMemory(let w, let h): "cannot allocate \(w)x\(h) pixels"
+            case .notAllowed(let why): "refused: \(why)"
             }
         }
     }

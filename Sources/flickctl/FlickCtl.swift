@@ -24,6 +24,29 @@ struct SocketOptions: ParsableArguments {
     }
 }
 
+/// A subscription: which events, how many.
+struct EventStream: ParsableArguments {
+    @OptionGroup var options: SocketOptions
+    @Option(help: "Only these event types, comma-separated (e.g. tap,didEndDecelerating,gesture).")
+    var events: String?
+    @Option(help: "Exit after this many events.")
+    var count: Int?
+
+    /// Subscribes and hands each event to `body` until the daemon closes or `count` is reached.
+    func each(_ body: (ControlMessage) -> Void) throws {
+        let client = try ControlClient(path: options.socket)
+        let filter = events?.split(separator: ",").map { String($0) }
+        let reply = try client.call(ControlRequest(cmd: "subscribe", events: filter))
+        if reply.ok == false { throw ValidationError(reply.error ?? "refused") }
+        var seen = 0
+        while let message = try client.receive() {
+            body(message)
+            seen += 1
+            if let count, seen >= count { return }
+        }
+    }
+}
+
 struct Animation: ParsableArguments {
     @Flag(name: .customLong("no-animate"), help: "Jump instead of animating.")
     var noAnimate = false
@@ -34,8 +57,9 @@ struct FlickCtl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "flickctl",
         abstract: "Steer a running flickd and receive its scroll and touch events.",
-        subcommands: [Status.self, ScrollTo.self, ScrollRect.self, Zoom.self, ZoomRect.self, Page.self, Top.self,
-                      Stop.self, Flash.self, Subscribe.self, Snapshot.self, Reload.self]
+        subcommands: [Status.self, SetOffset.self, ScrollRectToVisible.self, SetZoom.self, ZoomToRect.self, Page.self,
+                      ScrollToTop.self, Stop.self, FlashIndicators.self, Load.self, Subscribe.self, Monitor.self,
+                      Snapshot.self, Reload.self]
     )
 
     struct Status: ParsableCommand {
@@ -44,8 +68,8 @@ struct FlickCtl: ParsableCommand {
         func run() throws { try options.run(ControlRequest(cmd: "status")) }
     }
 
-    struct ScrollTo: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "scroll-to", abstract: "Set the content offset (setContentOffset).")
+    struct SetOffset: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "set-offset", abstract: "Set the content offset (setContentOffset).")
         @OptionGroup var options: SocketOptions
         @OptionGroup var animation: Animation
         @Argument(help: "Offset x, px.") var x: Double
@@ -53,8 +77,8 @@ struct FlickCtl: ParsableCommand {
         func run() throws { try options.run(ControlRequest(cmd: "set-offset", x: x, y: y, animated: !animation.noAnimate)) }
     }
 
-    struct ScrollRect: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "scroll-rect", abstract: "Scroll a rectangle into view (scrollRectToVisible).")
+    struct ScrollRectToVisible: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "scroll-rect-to-visible", abstract: "Scroll a rectangle into view (scrollRectToVisible).")
         @OptionGroup var options: SocketOptions
         @OptionGroup var animation: Animation
         @Argument var x: Double
@@ -62,23 +86,23 @@ struct FlickCtl: ParsableCommand {
         @Argument var width: Double
         @Argument var height: Double
         func run() throws {
-            try options.run(ControlRequest(cmd: "scroll-rect", x: x, y: y, width: width, height: height, animated: !animation.noAnimate))
+            try options.run(ControlRequest(cmd: "scroll-rect-to-visible", x: x, y: y, width: width, height: height, animated: !animation.noAnimate))
         }
     }
 
-    struct Zoom: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Set the zoom scale about the view's centre (setZoomScale).")
+    struct SetZoom: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "set-zoom", abstract: "Set the zoom scale about the view's centre (setZoomScale).")
         @OptionGroup var options: SocketOptions
         @OptionGroup var animation: Animation
         @Argument var scale: Double
         func validate() throws {
             guard scale.isFinite, scale > 0 else { throw ValidationError("The scale must be a number greater than 0.") }
         }
-        func run() throws { try options.run(ControlRequest(cmd: "zoom", scale: scale, animated: !animation.noAnimate)) }
+        func run() throws { try options.run(ControlRequest(cmd: "set-zoom", scale: scale, animated: !animation.noAnimate)) }
     }
 
-    struct ZoomRect: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "zoom-rect", abstract: "Zoom to show a content rectangle (zoom(to:)).")
+    struct ZoomToRect: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "zoom-to-rect", abstract: "Zoom to show a content rectangle (zoom(to:)).")
         @OptionGroup var options: SocketOptions
         @OptionGroup var animation: Animation
         @Argument var x: Double
@@ -86,7 +110,7 @@ struct FlickCtl: ParsableCommand {
         @Argument var width: Double
         @Argument var height: Double
         func run() throws {
-            try options.run(ControlRequest(cmd: "zoom-rect", x: x, y: y, width: width, height: height, animated: !animation.noAnimate))
+            try options.run(ControlRequest(cmd: "zoom-to-rect", x: x, y: y, width: width, height: height, animated: !animation.noAnimate))
         }
     }
 
@@ -98,8 +122,8 @@ struct FlickCtl: ParsableCommand {
         func run() throws { try options.run(ControlRequest(cmd: "page", page: number, animated: !animation.noAnimate)) }
     }
 
-    struct Top: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Scroll to the top (scrollToTop).")
+    struct ScrollToTop: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "scroll-to-top", abstract: "Scroll to the top (scrollToTop).")
         @OptionGroup var options: SocketOptions
         func run() throws { try options.run(ControlRequest(cmd: "scroll-to-top")) }
     }
@@ -110,30 +134,37 @@ struct FlickCtl: ParsableCommand {
         func run() throws { try options.run(ControlRequest(cmd: "stop")) }
     }
 
-    struct Flash: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Flash the scroll indicators.")
+    struct FlashIndicators: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "flash-indicators", abstract: "Flash the scroll indicators.")
         @OptionGroup var options: SocketOptions
         func run() throws { try options.run(ControlRequest(cmd: "flash-indicators")) }
     }
 
+    struct Load: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show other content: a PNG/JPEG file or a folder of them, inside the config's content.load_directories.")
+        @OptionGroup var options: SocketOptions
+        @Argument(help: "The content's absolute path, as the daemon sees it.") var path: String
+        func run() throws { try options.run(ControlRequest(cmd: "load", path: path)) }
+    }
+
     struct Subscribe: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print events as JSON lines until interrupted.")
-        @OptionGroup var options: SocketOptions
-        @Option(help: "Only these event types, comma-separated (e.g. tap,didEndDecelerating).")
-        var events: String?
-        @Option(help: "Exit after this many events.")
-        var count: Int?
+        @OptionGroup var stream: EventStream
         func run() throws {
-            let client = try ControlClient(path: options.socket)
-            let filter = events?.split(separator: ",").map { String($0) }
-            let reply = try client.call(ControlRequest(cmd: "subscribe", events: filter))
-            if reply.ok == false { throw ValidationError(reply.error ?? "refused") }
-            var seen = 0
-            while let message = try client.receive() {
+            try stream.each { message in
                 // Unbuffered, so a pipe sees each event as it happens.
                 FileHandle.standardOutput.write(message.line())
-                seen += 1
-                if let count, seen >= count { return }
+            }
+        }
+    }
+
+    struct Monitor: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print events as readable lines until interrupted.")
+        @OptionGroup var stream: EventStream
+        func run() throws {
+            try stream.each { message in
+                FileHandle.standardOutput.write(Data((EventLine.text(message) + "\n").utf8))
             }
         }
     }

@@ -1,0 +1,85 @@
+import FlickCore
+
+/// Writes scripted gestures on a protocol B touchscreen as an evemu recording: taps, holds,
+/// straight drags and pinches at a 125 Hz report rate, with times in seconds from the
+/// recording's start. The demo recording and the tests' recordings are made with it.
+public struct TouchScript: Sendable {
+    /// The recording so far.
+    public private(set) var writer: EvemuWriter
+    private var trackingID: Int32 = 1
+    /// Seconds between reports while a finger moves.
+    public let rate = 0.008
+
+    /// Starts a script on a panel described by `description` (a slot touchscreen).
+    public init(description: DeviceDescription) {
+        writer = EvemuWriter(description: description)
+    }
+
+    /// The recording as evemu text (header and events).
+    public var text: String { writer.text }
+
+    /// The kernel time of script time `t`: recordings start at a realistic monotonic time.
+    public func time(_ t: Double) -> Instant { .seconds(1_700_000_000) + .nanoseconds(Int64((t * 1e9).rounded())) }
+
+    /// A report with nothing touching: a lead-in, so a recording starts before its first touch.
+    public mutating func idle(_ t: Double) { writer.report(time(t)) }
+
+    /// A finger down in `slot` at (x, y), device units.
+    public mutating func down(_ slot: Int32, _ x: Double, _ y: Double, _ t: Double) {
+        writer.abs(time(t), EventCode.ABS_MT_SLOT, slot)
+        writer.abs(time(t), EventCode.ABS_MT_TRACKING_ID, trackingID)
+        trackingID += 1
+        move(slot, x, y, t)
+    }
+
+    /// The finger in `slot` moves to (x, y).
+    public mutating func move(_ slot: Int32, _ x: Double, _ y: Double, _ t: Double) {
+        writer.abs(time(t), EventCode.ABS_MT_SLOT, slot)
+        writer.abs(time(t), EventCode.ABS_MT_POSITION_X, Int32(x.rounded()))
+        writer.abs(time(t), EventCode.ABS_MT_POSITION_Y, Int32(y.rounded()))
+    }
+
+    /// The finger in `slot` lifts.
+    public mutating func up(_ slot: Int32, _ t: Double) {
+        writer.abs(time(t), EventCode.ABS_MT_SLOT, slot)
+        writer.abs(time(t), EventCode.ABS_MT_TRACKING_ID, -1)
+    }
+
+    /// A 90 ms tap at (x, y) starting at `t`.
+    public mutating func tap(at x: Double, _ y: Double, t: Double) {
+        down(0, x, y, t); writer.report(time(t))
+        up(0, t + 0.09); writer.report(time(t + 0.09))
+    }
+
+    /// A still touch held for `seconds`.
+    public mutating func hold(at x: Double, _ y: Double, seconds: Double, t: Double) {
+        down(0, x, y, t); writer.report(time(t))
+        up(0, t + seconds); writer.report(time(t + seconds))
+    }
+
+    /// A straight drag at constant speed, lifting one report after the last move (a flick when
+    /// fast).
+    public mutating func drag(from a: (Double, Double), to b: (Double, Double), seconds: Double, t: Double) {
+        down(0, a.0, a.1, t); writer.report(time(t))
+        let steps = max(1, Int((seconds / rate).rounded()))
+        for i in 1...steps {
+            let f = Double(i) / Double(steps)
+            move(0, a.0 + (b.0 - a.0) * f, a.1 + (b.1 - a.1) * f, t + Double(i) * rate)
+            writer.report(time(t + Double(i) * rate))
+        }
+        up(0, t + Double(steps) * rate + rate); writer.report(time(t + Double(steps) * rate + rate))
+    }
+
+    /// Two fingers on a horizontal line through `centre`, from radius `r0` to `r1`.
+    public mutating func pinch(centre c: (Double, Double), from r0: Double, to r1: Double, seconds: Double, t: Double) {
+        down(0, c.0 - r0, c.1, t); down(1, c.0 + r0, c.1, t); writer.report(time(t))
+        let steps = max(1, Int((seconds / rate).rounded()))
+        for i in 1...steps {
+            let r = r0 + (r1 - r0) * Double(i) / Double(steps)
+            let ti = t + Double(i) * rate
+            move(0, c.0 - r, c.1, ti); move(1, c.0 + r, c.1, ti); writer.report(time(ti))
+        }
+        let end = t + Double(steps + 1) * rate
+        up(0, end); up(1, end); writer.report(time(end))
+    }
+}

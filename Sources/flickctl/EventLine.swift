@@ -1,0 +1,23 @@
+import FlickControl
+import Foundation
+
+/// One event as a line for people: the time, the event, and its fields that matter.
+enum EventLine {
+    static func text(_ m: ControlMessage) -> String {
+        var parts = [String(format: "%12.3f", m.t ?? 0), m.type == "gesture" ? "gesture " + (m.gesture ?? "?") : m.type ?? "?"]
+        if let x = m.x, let y = m.y { parts.append("at (\(short(x)), \(short(y)))") }
+        if let vx = m.vx, let vy = m.vy { parts.append("v (\(short(vx)), \(short(vy))) px/s") }
+        if let edge = m.edge { parts.append("edge \(edge)") }
+        if let page = m.page { parts.append("page \(page)") }
+        if let d = m.willDecelerate { parts.append("willDecelerate \(d)") }
+        if let o = m.offset, o.count == 2 { parts.append("offset (\(short(o[0])), \(short(o[1])))") }
+        if let z = m.zoomScale { parts.append("zoom \(short(z))") }
+        return parts.joined(separator: "  ")
+    }
+
+    /// At most one decimal.
+    static func short(_ x: Double) -> String {
+        let r = (x * 10).rounded() / 10
+        return r == r.rounded() ? String(Int(r)) : String(r)
+    }
+}

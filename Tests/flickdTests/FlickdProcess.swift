@@ -1,0 +1,181 @@
+import FlickControl
+import Foundation
+import Glibc
+import Testing
+
+/// The real `flickd` binary run as a child process in a temporary folder of its own: its config,
+/// control socket, state file and snapshots live there, and its stderr (the log) is collected
+/// for the test to read. Killed at the latest when the test drops it.
+final class FlickdProcess: @unchecked Sendable {
+    /// The temporary folder.
+    let directory: String
+    let process = Process()
+    private let lock = NSLock()
+    private var log = ""
+
+    /// The built `flickd`, beside the test bundle (`swift build --build-tests` builds both).
+    static var binary: String {
+        let tests = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        return tests.appendingPathComponent("flickd").path
+    }
+
+    /// A fresh temporary folder for one daemon (and its restarts).
+    static func makeDirectory() throws -> String {
+        var template = Array("/tmp/flickd-it-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp: errno \(errno)") }
+        return String(cString: made)
+    }
+
+    /// The config file the tests start from: a small headless panel, everything in `directory`.
+    static func config(directory: String, scroll: String = "deceleration_rate = \"normal\"", extra: String = "",
+                       control: String = "") -> String {
+        """
+        [scroll]
+        \(scroll)
+
+        [display]
+        headless_size = "800x480"
+
+        [control]
+        socket = "\(directory)/control.sock"
+        \(control)
+
+        [state]
+        path = "\(directory)/state.json"
+        save_delay_ms = 50
+        \(extra)
+        """
+    }
+
+    /// Starts `flickd ARGS` with the config at `directory/flickd.toml`.
+    init(directory: String, arguments: [String], environment: [String: String] = [:]) throws {
+        self.directory = directory
+        guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
+            throw TestFailure("\(Self.binary) is missing: build it first (swift build --build-tests)")
+        }
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = arguments + ["--config", directory + "/flickd.toml"]
+        var env = ProcessInfo.processInfo.environment
+        for key in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "JOURNAL_STREAM", "LISTEN_FDS"] { env[key] = nil }
+        env["FLICKD_LOG"] = "stderr"
+        env.merge(environment) { $1 }
+        process.environment = env
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardOutput = FileHandle.nullDevice
+        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self, !data.isEmpty else { return }
+            self.lock.withLock { self.log += String(decoding: data, as: UTF8.self) }
+        }
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// Everything logged so far.
+    var stderr: String { lock.withLock { log } }
+
+    /// Waits until the log contains `text`.
+    /// - Throws: `TestFailure` with the log when it does not appear within `timeout` seconds.
+    func waitForLog(_ text: String, timeout: Double = 15) throws {
+        try waitUntil("\"\(text)\" in the log", timeout: timeout) { stderr.contains(text) }
+    }
+
+    /// Waits for the daemon to show its first frame.
+    func waitUntilReady() throws { try waitForLog("ready: ") }
+
+    /// Polls `condition` every 10 ms.
+    func waitUntil(_ what: String, timeout: Double, _ condition: () -> Bool) throws {
+        let end = Date().addingTimeInterval(timeout)
+        while !condition() {
+            guard Date() < end else { throw TestFailure("timed out waiting for \(what); flickd's log:\n\(stderr)") }
+            if !process.isRunning, !condition() {
+                throw TestFailure("flickd exited (\(process.terminationStatus)) before \(what); its log:\n\(stderr)")
+            }
+            usleep(10_000)
+        }
+    }
+
+    /// Sends a signal.
+    func signal(_ signo: Int32) { kill(process.processIdentifier, signo) }
+
+    /// SIGTERM, then waits for the exit; returns the exit status.
+    func terminate(timeout: Double = 10) throws -> Int32 {
+        signal(SIGTERM)
+        try waitUntil("flickd to exit", timeout: timeout) { !process.isRunning }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// A client of the control socket whose reads give up after `timeout` seconds.
+    func client(timeout: Double = 10) throws -> ControlClient {
+        let client = try ControlClient(path: directory + "/control.sock")
+        var tv = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1e6))
+        setsockopt(client.fileDescriptor, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        return client
+    }
+
+    /// Writes a file into the folder.
+    func write(_ name: String, _ text: String) throws {
+        try text.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+    }
+}
+
+/// A subscriber collecting events on its own thread, so the test can wait for one.
+final class EventCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var collected: [ControlMessage] = []
+    private let client: ControlClient
+    /// Why reading stopped, if it did.
+    private var ended: String?
+
+    /// Subscribes (all events) and starts reading.
+    init(_ daemon: FlickdProcess) throws {
+        client = try daemon.client(timeout: 60)
+        let reply = try client.call(ControlRequest(cmd: "subscribe"))
+        guard reply.ok == true else { throw TestFailure("subscribe refused: \(reply.error ?? "?")") }
+        Thread.detachNewThread { [self] in
+            do {
+                while let message = try client.receive() {
+                    lock.withLock { collected.append(message) }
+                }
+                lock.withLock { ended = "the daemon closed the subscription" }
+            } catch {
+                lock.withLock { ended = "\(error)" }
+            }
+        }
+    }
+
+    /// The events so far.
+    var events: [ControlMessage] { lock.withLock { collected } }
+
+    /// Waits for the `count`-th event of a type; returns all events up to and including it.
+    func waitFor(_ type: String, count: Int = 1, daemon: FlickdProcess, timeout: Double = 20) throws -> [ControlMessage] {
+        var upTo: [ControlMessage] = []
+        defer {
+            if upTo.isEmpty {
+                let tail = events.suffix(5).map { $0.type ?? "?" }.joined(separator: ", ")
+                Issue.record("the subscriber has \(events.count) events, the last \(tail); \(lock.withLock { ended } ?? "still reading")")
+            }
+        }
+        try daemon.waitUntil("\(type) #\(count) from a subscriber", timeout: timeout) {
+            let all = events
+            var seen = 0
+            for (i, e) in all.enumerated() where e.type == type {
+                seen += 1
+                if seen == count { upTo = Array(all[...i]); return true }
+            }
+            return false
+        }
+        return upTo
+    }
+}
+
+/// A test's own failure, with what it saw.
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,199 @@
+import FlickControl
+import FlickInput
+import Foundation
+import Glibc
+import Testing
+
+/// The daemon as systemd runs it: sd_notify, the watchdog, SIGHUP reloads, SIGTERM, and the
+/// state that survives a restart.
+@Suite struct ServiceTests {
+    /// A datagram socket standing in for systemd's `NOTIFY_SOCKET`, collecting what arrives.
+    final class NotifySocket: @unchecked Sendable {
+        let path: String
+        private let fd: Int32
+        private let lock = NSLock()
+        private var received: [String] = []
+
+        init(path: String) throws {
+            self.path = path
+            fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
+            }
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            guard bound == 0 else { throw TestFailure("bind \(path): errno \(errno)") }
+            Thread.detachNewThread { [self] in
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while true {
+                    let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                    guard n > 0 else { return }
+                    let text = String(decoding: buffer[0..<n], as: UTF8.self)
+                    lock.withLock { received.append(text) }
+                }
+            }
+        }
+
+        deinit { close(fd) }
+
+        /// Every message so far (one datagram may hold several `KEY=value` lines).
+        var messages: [String] { lock.withLock { received } }
+
+        func count(_ line: String) -> Int {
+            messages.reduce(0) { $0 + $1.split(separator: "\n").filter { $0 == line }.count }
+        }
+    }
+
+    @Test func readyAfterTheFirstFrameThenWatchdogPings() throws {
+        let dir = try FlickdProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FlickdProcess.config(directory: dir).write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
+        let notify = try NotifySocket(path: dir + "/notify.sock")
+        let daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless"],
+                                       environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"])
+        try daemon.waitUntil("READY=1", timeout: 15) { notify.count("READY=1") == 1 }
+        let status = notify.messages.joined(separator: "\n").split(separator: "\n").first { $0.hasPrefix("STATUS=") }
+        #expect(status?.contains("test pattern on headless") == true)
+        // sd-event pings at a quarter to a half of WATCHDOG_USEC: several within a second.
+        try daemon.waitUntil("three WATCHDOG=1", timeout: 5) { notify.count("WATCHDOG=1") >= 3 }
+        // A reload is announced, then READY=1 again.
+        daemon.signal(SIGHUP)
+        try daemon.waitUntil("READY=1 after RELOADING=1", timeout: 10) { notify.count("READY=1") == 2 }
+        let lines = notify.messages.joined(separator: "\n").split(separator: "\n").filter { !$0.hasPrefix("WATCHDOG") }
+        let reloading = try #require(lines.firstIndex { $0 == "RELOADING=1" })
+        #expect(lines[reloading...].contains { $0.hasPrefix("MONOTONIC_USEC=") })
+        #expect(lines.lastIndex(of: "READY=1")! > reloading)
+        #expect(try daemon.terminate() == 0)
+        #expect(notify.count("STOPPING=1") == 1)
+    }
+
+    @Test func noWatchdogPingsWithoutWatchdogUsec() throws {
+        let dir = try FlickdProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FlickdProcess.config(directory: dir).write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
+        let notify = try NotifySocket(path: dir + "/notify.sock")
+        let daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless"],
+                                       environment: ["NOTIFY_SOCKET": notify.path])
+        try daemon.waitUntil("READY=1", timeout: 15) { notify.count("READY=1") == 1 }
+        usleep(500_000)
+        #expect(notify.count("WATCHDOG=1") == 0)
+        #expect(try daemon.terminate() == 0)
+    }
+
+    /// Distance travelled from release to rest, and the release velocity, of the `n`-th flick.
+    static func flick(_ n: Int, in events: [ControlMessage]) throws -> (travel: Double, vy: Double) {
+        let ends = events.indices.filter { events[$0].type == "didEndDragging" }
+        let rests = events.indices.filter { events[$0].type == "didEndDecelerating" }
+        let release = try #require(events[ends[n]].offset?[1])
+        let rest = try #require(events[rests[n]].offset?[1])
+        let gesture = try #require(events[ends[n]...].first { $0.gesture == "flick" })
+        return (rest - release, try #require(gesture.vy))
+    }
+
+    @Test func reloadRefusesABadFileAndAppliesANewDecelerationRate() throws {
+        let dir = try FlickdProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let config = dir + "/flickd.toml"
+        try FlickdProcess.config(directory: dir).write(toFile: config, atomically: true, encoding: .utf8)
+        try Recordings.flicks(at: [2.5, 9]).write(toFile: dir + "/flicks.event", atomically: true, encoding: .utf8)
+        let daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless", "--input", "evemu:\(dir)/flicks.event"])
+        try daemon.waitUntilReady()
+        let subscriber = try EventCollector(daemon)
+
+        // A bad file: refused with its line and key; the config in force stays.
+        try FlickdProcess.config(directory: dir, scroll: "deceleration_rate = \"slow\"").write(toFile: config, atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        try daemon.waitForLog("reload refused")
+        #expect(daemon.stderr.contains("\(config):2: scroll.deceleration_rate: expected \"normal\", \"fast\""))
+
+        var events = try subscriber.waitFor("didEndDecelerating", daemon: daemon)
+        let first = try Self.flick(0, in: events)
+        let normal = first.vy / (1000 * log(0.998))
+        #expect(abs(first.travel - normal) < 1.5, "normal: travelled \(first.travel), formula \(normal)")
+
+        // A good file applies to the next flick.
+        try FlickdProcess.config(directory: dir, scroll: "deceleration_rate = \"fast\"").write(toFile: config, atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        try daemon.waitForLog("reloaded \(config): deceleration")
+        events = try subscriber.waitFor("didEndDecelerating", count: 2, daemon: daemon)
+        let second = try Self.flick(1, in: events)
+        let fast = second.vy / (1000 * log(0.99))
+        #expect(abs(second.travel - fast) < 1.5, "fast: travelled \(second.travel), formula \(fast)")
+        #expect(second.travel < first.travel / 3)
+        #expect(try daemon.terminate() == 0)
+    }
+
+    @Test func aReloadDuringADragLetsTheDragFinish() throws {
+        let dir = try FlickdProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let config = dir + "/flickd.toml"
+        try FlickdProcess.config(directory: dir).write(toFile: config, atomically: true, encoding: .utf8)
+        var script = TouchScript(description: Recordings.panel)
+        script.idle(0)
+        script.drag(from: (400, 400), to: (400, 200), seconds: 3, t: 2)     // slow: no momentum
+        try script.text.write(toFile: dir + "/drag.event", atomically: true, encoding: .utf8)
+        let daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless", "--input", "evemu:\(dir)/drag.event"])
+        try daemon.waitUntilReady()
+        let subscriber = try EventCollector(daemon)
+        _ = try subscriber.waitFor("willBeginDragging", daemon: daemon)
+        try FlickdProcess.config(directory: dir, scroll: "deceleration_rate = \"fast\"\nbounces = false")
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        try daemon.waitForLog("reloaded \(config)")
+        let events = try subscriber.waitFor("didEndDragging", daemon: daemon)
+        // Slow enough that the content had the touch (after 150 ms) before it became a drag.
+        #expect(FlickTests.skeleton(events) == ["contentTouchDown", "contentTouchCancel", "willBeginDragging",
+                                                "willEndDragging", "didEndDragging"])
+        let reloadedAt = try #require(daemon.stderr.range(of: "reloaded ")?.lowerBound)
+        #expect(daemon.stderr[..<reloadedAt].contains("drag by") == false) // the reload came mid-drag
+        try daemon.waitForLog("drag by (0, -200) px, no momentum")
+        // The content follows the finger beyond the 3 mm slop (30 px on this 10 px/mm panel).
+        #expect(events.last?.offset == [0, 170])
+        #expect(try daemon.terminate() == 0)
+    }
+
+    @Test func offsetAndZoomComeBackAfterARestart() throws {
+        let dir = try FlickdProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FlickdProcess.config(directory: dir).write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
+        var daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless"])
+        try daemon.waitUntilReady()
+        let client = try daemon.client()
+        #expect(try client.call(ControlRequest(cmd: "set-zoom", scale: 2, animated: false)).ok == true)
+        #expect(try client.call(ControlRequest(cmd: "set-offset", x: 150, y: 420, animated: false)).ok == true)
+        try daemon.waitUntil("the state file", timeout: 10) {
+            (try? String(contentsOfFile: dir + "/state.json", encoding: .utf8))?.contains("420") == true
+        }
+        #expect(try daemon.terminate() == 0)
+
+        daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless"])
+        try daemon.waitUntilReady()
+        #expect(daemon.stderr.contains("state: restored offset (150.0, 420.0) zoom 2.0"))
+        let status = try #require(try daemon.client().call(ControlRequest(cmd: "status")).status)
+        #expect(status.offset == [150, 420] && status.zoomScale == 2)
+        #expect(try daemon.terminate() == 0)
+
+        // A truncated state file: a warning, and the view starts at home.
+        let saved = try String(contentsOfFile: dir + "/state.json", encoding: .utf8)
+        try String(saved.prefix(saved.count / 2)).write(toFile: dir + "/state.json", atomically: true, encoding: .utf8)
+        daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless"])
+        try daemon.waitUntilReady()
+        #expect(daemon.stderr.contains("ignoring"))
+        #expect(try daemon.client().call(ControlRequest(cmd: "status")).status?.offset == [0, 0])
+        #expect(try daemon.terminate() == 0)
+    }
+
+    @Test func aBadConfigAtStartExitsNonZeroWithLineAndKey() throws {
+        let dir = try FlickdProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "[scroll]\nbounces = true\nspring_stiffness = -3\n".write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
+        let daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless"])
+        try daemon.waitUntil("flickd to exit", timeout: 15) { !daemon.process.isRunning }
+        daemon.process.waitUntilExit()
+        #expect(daemon.process.terminationStatus != 0)
+        #expect(daemon.stderr.contains("flickd.toml:3: scroll.spring_stiffness: expected a number greater than 0"))
+    }
+}
