@@ -1,7 +1,7 @@
 /// The step of DRM setup or use that failed, for error messages.
 public enum DRMStep: String, Hashable, Sendable {
     case open, getResources, getConnector, getEncoder, getCRTC, createDumbBuffer, addFramebuffer, mapDumbBuffer,
-         mmap, setCRTC, pageFlip, handleEvent
+         mmap, setCRTC, pageFlip, handleEvent, getFramebuffer
 }
 
 /// Why the DRM/KMS output could not be set up or used; every case names the card.

@@ -1,0 +1,104 @@
+import CDRM
+import Glibc
+
+/// Reads back what a CRTC is scanning out, from a second process, while another process (the
+/// DRM master: flickd) keeps the display.
+///
+/// It looks up the CRTC's framebuffer (`drmModeGetCrtc`, `drmModeGetFB`), maps it as a dumb
+/// buffer and copies it. Only root (`CAP_SYS_ADMIN`) gets a handle to another process's
+/// framebuffer. Works with dumb buffers (vkms, simple KMS drivers), which is what `DRMOutput`
+/// scans out.
+public enum FrameGrab {
+    /// One grabbed frame.
+    public struct Frame {
+        /// The card it came from.
+        public var card: String
+        /// The CRTC that was scanning it out.
+        public var crtc: CRTCID
+        /// The framebuffer id on screen at the time of the grab.
+        public var framebuffer: UInt32
+        /// A copy of the pixels, `xrgb8888`.
+        public var pixels: PixelBuffer
+    }
+
+    /// Copies the frame on screen.
+    ///
+    /// - Parameters:
+    ///   - card: the card; nil tries each `/dev/dri/card*` in order.
+    ///   - crtc: the CRTC; nil takes the first one showing a framebuffer.
+    /// - Returns: the frame.
+    /// - Throws: `DRMError` naming the card and the step: `.noCRTC` when nothing is on screen.
+    public static func grab(card: String? = nil, crtc: CRTCID? = nil) throws(DRMError) -> Frame {
+        let paths = card.map { [$0] } ?? LibDRM.cardPaths()
+        var tried: [String] = []
+        for path in paths {
+            do {
+                return try grab(path: path, crtc: crtc)
+            } catch {
+                if paths.count == 1 { throw error }
+                tried.append(error.description)
+            }
+        }
+        throw DRMError.noCard(tried: tried)
+    }
+
+    private static func grab(path: String, crtc wanted: CRTCID?) throws(DRMError) -> Frame {
+        let card: DRMCard
+        switch LibDRM.open(path) {
+        case .success(let fd): card = DRMCard(path: path, fd: fd)
+        case .failure(let errno) where errno.isPermissionError: throw DRMError.permissionDenied(card: path, errno: errno)
+        case .failure(let errno): throw DRMError.call(card: path, step: .open, errno: errno)
+        }
+        let crtcs: [CRTCID]
+        switch LibDRM.resources(card.fd) {
+        case .success(let resources): crtcs = wanted.map { [$0] } ?? resources.crtcs
+        case .failure(let errno): throw DRMError.call(card: path, step: .getResources, errno: errno)
+        }
+        for id in crtcs {
+            let state: LibDRM.SavedCRTC
+            switch LibDRM.crtc(card.fd, id) {
+            case .success(let value): state = value
+            case .failure(let errno): throw DRMError.call(card: path, step: .getCRTC, errno: errno)
+            }
+            guard state.framebuffer != 0 else { continue }
+            let pixels: PixelBuffer
+            switch LibDRM.copyFramebuffer(card.fd, state.framebuffer) {
+            case .success(let value): pixels = value
+            case .failure(let failure): throw DRMError.call(card: path, step: failure.step, errno: failure.errno)
+            }
+            return Frame(card: path, crtc: id, framebuffer: state.framebuffer, pixels: pixels)
+        }
+        throw DRMError.noCRTC(card: path, connector: "any (no CRTC is showing a framebuffer)")
+    }
+}
+
+extension LibDRM {
+    /// Copies a 32-bpp framebuffer's pixels: `drmModeGetFB` for its size, pitch and a handle,
+    /// then `drmModeMapDumbBuffer` and a read-only `mmap`; the handle is closed after.
+    static func copyFramebuffer(_ fd: Int32, _ id: UInt32) -> Result<PixelBuffer, StepFailure> {
+        guard let fb = drmModeGetFB(fd, id) else { return .failure(StepFailure(step: .getFramebuffer, errno: .current)) }
+        let info = fb.pointee
+        drmModeFreeFB(fb)
+        // Without CAP_SYS_ADMIN the kernel answers with handle 0: the pixels stay private.
+        guard info.handle != 0 else { return .failure(StepFailure(step: .getFramebuffer, errno: .notPermitted)) }
+        defer { _ = drmCloseBufferHandle(fd, info.handle) }
+        let width = Int(info.width), height = Int(info.height), pitch = Int(info.pitch)
+        guard info.bpp == 32, let copy = PixelBuffer(width: width, height: height) else {
+            return .failure(StepFailure(step: .getFramebuffer, errno: SystemErrno(rawValue: EINVAL)))
+        }
+        var offset: UInt64 = 0
+        let rc = drmModeMapDumbBuffer(fd, info.handle, &offset)
+        if rc != 0 {
+            return .failure(StepFailure(step: .mapDumbBuffer, errno: rc < -1 ? SystemErrno(rawValue: -rc) : .current))
+        }
+        let size = pitch * height
+        let address = mmap(nil, size, PROT_READ, MAP_SHARED, fd, off_t(offset))
+        guard let address, address != MAP_FAILED else { return .failure(StepFailure(step: .mmap, errno: .current)) }
+        defer { munmap(address, size) }
+        guard let mapped = PixelBuffer(borrowing: address, width: width, height: height, stride: pitch) else {
+            return .failure(StepFailure(step: .mmap, errno: SystemErrno(rawValue: EINVAL)))
+        }
+        copy.copy(from: mapped)
+        return .success(copy)
+    }
+}

@@ -1,0 +1,74 @@
+// flickd-e2e-grab: reads back the frame a running flickd shows on a DRM card (as a second root
+// process), and makes and checks the coordinate-pattern content of the end-to-end test.
+//
+//     flickd-e2e-grab pattern OUT.png WIDTH HEIGHT
+//         writes the coordinate pattern (see CoordinatePattern) as content for flickd
+//     flickd-e2e-grab frame [--card CARD] [--png OUT.png]
+//         prints `fb ID WIDTHxHEIGHT top-left X,Y` for the frame on screen
+//     flickd-e2e-grab expect --offset X,Y [--zoom Z] [--card CARD] [--png OUT.png]
+//         exits 1 unless the frame on screen shows the pattern at that offset and zoom
+//
+// Exit status: 0 good, 1 a mismatch or nothing on screen, 2 bad usage.
+import FlickDisplay
+import Glibc
+
+func fail(_ why: String, code: Int32 = 1) -> Never {
+    let bytes = Array("flickd-e2e-grab: \(why)\n".utf8)
+    _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    exit(code)
+}
+
+func pair(_ text: String?) -> (Double, Double)? {
+    let parts = text?.split(separator: ",").compactMap { Double($0) } ?? []
+    return parts.count == 2 ? (parts[0], parts[1]) : nil
+}
+
+let usage = "usage: flickd-e2e-grab pattern OUT.png W H | frame [--card C] [--png F] | expect --offset X,Y [--zoom Z] [--card C] [--png F]"
+var arguments = Array(CommandLine.arguments.dropFirst())
+guard let command = arguments.first else { fail(usage, code: 2) }
+arguments.removeFirst()
+
+if command == "pattern" {
+    guard arguments.count == 3, let w = Int(arguments[1]), let h = Int(arguments[2]),
+          let pattern = CoordinatePattern.make(width: w, height: h) else { fail(usage, code: 2) }
+    do {
+        try PNGCodec.write(pattern, to: arguments[0])
+    } catch {
+        fail("\(error)")
+    }
+    exit(0)
+}
+
+var options: [String: String] = [:]
+while let name = arguments.first, name.hasPrefix("--"), arguments.count >= 2 {
+    options[String(name.dropFirst(2))] = arguments[1]
+    arguments.removeFirst(2)
+}
+guard arguments.isEmpty, ["frame", "expect"].contains(command) else { fail(usage, code: 2) }
+
+let frame: FrameGrab.Frame
+do {
+    frame = try FrameGrab.grab(card: options["card"])
+} catch {
+    fail("\(error)")
+}
+if let png = options["png"] {
+    do {
+        try PNGCodec.write(frame.pixels, to: png)
+    } catch {
+        fail("\(error)")
+    }
+}
+let corner = CoordinatePattern.decode(frame.pixels[0, 0])
+print("fb \(frame.framebuffer) \(frame.pixels.size) top-left \(corner.x),\(corner.y)")
+
+if command == "expect" {
+    guard let offset = pair(options["offset"]) else { fail(usage, code: 2) }
+    let zoom = options["zoom"].flatMap(Double.init) ?? 1
+    let check = FrameCheck(offset: offset, zoom: zoom)
+    let (checked, problems) = check.mismatches(in: frame.pixels)
+    for line in problems.prefix(6) { print("  " + line) }
+    guard checked >= 8 else { fail("only \(checked) probes could be checked") }
+    guard problems.isEmpty else { fail("\(problems.count) of \(checked) probes disagree with offset \(offset) zoom \(zoom)") }
+    print("ok: \(checked) probes show offset \(offset) zoom \(zoom)")
+}

@@ -1,0 +1,317 @@
+#!/usr/bin/env bash
+# Tests/E2E/scenarios.sh OUT — the end-to-end scenarios, run as root inside the VM (vm.sh) by
+# scripts/e2e.sh. OUT holds the staged binaries (bin/), the content (content.png), and gets
+# the results: flickd's log, the event stream, the notify messages, and a PNG per checked frame.
+#
+# One flickd, started with `--display auto --input auto`, lives through all six scenarios; a
+# uinput touchscreen (flickd-e2e-touch) plays the gestures in real time; frames are read back
+# from vkms while flickd holds it (flickd-e2e-grab); events come from `flickctl subscribe`.
+# Timing under emulation is slow and uneven, so results are checked against what flickd
+# reports (offsets, zoom, velocities), never against numbers computed in advance.
+set -uo pipefail
+
+OUT=$(realpath "$1")
+RUN=/run/flickd-e2e                 # sockets and fifos cannot live on the 9p share
+BIN=$RUN/bin                        # binaries copied to tmpfs: exec from 9p costs a second
+mkdir -p "$RUN" "$BIN"
+cp "$OUT"/bin/* "$BIN"/
+SOCK=$RUN/control.sock
+EVENTS=$RUN/events.jsonl
+LOG=$RUN/flickd.log
+CONFIG=$RUN/flickd.toml
+
+# Under emulation every exec costs a good fraction of a second: waiting, the clock and the log
+# prefix stay inside bash.
+mkfifo "$RUN/never"
+exec 7<>"$RUN/never"
+sleep() { read -r -t "$1" -u 7 || true; }
+T0=${EPOCHREALTIME/./}
+say() { local t=$(( (${EPOCHREALTIME/./} - T0) / 100000 )); printf '[%4d.%d] %s\n' $((t / 10)) $((t % 10)) "$*"; }
+failed=()
+pass() { say "PASS $*"; }
+fail() { say "FAIL $*"; failed+=("$*"); }
+abort() {
+  fail "$*"
+  say "cannot go on; flickd's log:"
+  sed 's/^/    /' "$LOG" 2>/dev/null | tail -n 40
+  exit 1
+}
+# awk does the arithmetic: `is 'x > 3' x=5` succeeds when the condition holds.
+is() {
+  local cond=$1 a args=()
+  shift
+  for a in "$@"; do args+=(-v "$a"); done
+  awk "${args[@]}" "function abs(v) { return v < 0 ? -v : v } BEGIN { exit !($cond) }"
+}
+keep() { for f in "$LOG" "$EVENTS" "$RUN/notify.log" "$CONFIG"; do [ -f "$f" ] && cp "$f" "$OUT/"; done; }
+trap keep EXIT
+
+# ---------------------------------------------------------------- helpers
+ctl() { "$BIN/flickctl" "$@" --socket "$SOCK"; }
+status() { ctl status | jq -c .status; }
+# Events since the last `mark`, one JSON object a line.
+mark() { MARK=$(wc -l <"$EVENTS"); }
+since() { tail -n +$((MARK + 1)) "$EVENTS"; }
+# within SECONDS: starts a deadline; `in_time` says whether it is still ahead.
+within() { DEADLINE=$(( ${EPOCHREALTIME/./} + $1 * 1000000 )); }
+in_time() { (( ${EPOCHREALTIME/./} < DEADLINE )); }
+# wait_event TYPE SECONDS: prints the first event of that type since the mark.
+wait_event() {
+  local line
+  within "$2"
+  while in_time; do
+    line=$(since | grep -m1 -F "\"type\":\"$1\"")
+    [ -n "$line" ] && { echo "$line"; return 0; }
+    sleep 0.2
+  done
+  return 1
+}
+# wait_log PATTERN SECONDS: waits for a line of flickd's log matching the extended regex.
+wait_log() {
+  within "$2"
+  while in_time; do grep -qE "$1" "$LOG" && return 0; sleep 0.2; done
+  return 1
+}
+# wait_rest SECONDS: waits until nothing moves (no touch, drag, deceleration, zoom or animation)
+# and prints the status.
+wait_rest() {
+  local s
+  within "$1"
+  while in_time; do
+    s=$(status)
+    [ "$(jq -r '[.tracking, .dragging, .decelerating, .zooming, .scrolling] | any' <<<"$s")" = false ] \
+      && { echo "$s"; return 0; }
+    sleep 0.3
+  done
+  echo "$s"
+  return 1
+}
+# touch COMMAND: plays one gesture and waits until the injector has written it all.
+touch_() {
+  echo "$*" >&"${TOUCH[1]}"
+  local reply
+  read -r -t 60 reply <&"${TOUCH[0]}" || { fail "the touchscreen injector did not answer '$*'"; return 1; }
+  case $reply in ok*) echo "$reply" ;; *) fail "touchscreen: $reply"; return 1 ;; esac
+}
+# grab NAME ARGS...: reads the frame on screen into OUT/NAME.png, checks it with ARGS (see
+# flickd-e2e-grab); remembers the framebuffer ids flickd showed.
+FLICKD_FBS=" "
+grab() {
+  local name=$1 out; shift
+  # The indicators fade out 0.3 s after motion stops; the frame after that is the one to check.
+  sleep 0.6
+  out=$("$BIN/flickd-e2e-grab" "$@" --png "$OUT/$name.png" 2>&1)
+  local rc=$?
+  sed 's/^/    /' <<<"$out"
+  FLICKD_FBS+="$(sed -n 's/^fb \([0-9]*\) .*/\1/p' <<<"$out") "
+  return $rc
+}
+offset_of() { jq -r '"\(.offset[0]),\(.offset[1])"' <<<"$1"; }
+
+# ---------------------------------------------------------------- setup
+say "kernel $(uname -r); $(ls /dev/dri | tr '\n' ' ')"
+BEFORE=$("$BIN/flickd-e2e-grab" frame 2>&1 | sed -n 's/^fb \([0-9]*\) .*/\1/p')
+say "before flickd: the console shows framebuffer ${BEFORE:-none}"
+
+coproc TOUCH { exec "$BIN/flickd-e2e-touch" --screen 1024x768 2>&1; }
+read -r -t 60 reply <&"${TOUCH[0]}" || abort "the touchscreen injector did not start"
+[[ $reply == ready\ /dev/input/event* ]] || abort "touchscreen: $reply"
+NODE=${reply#ready }
+say "uinput touchscreen at $NODE"
+
+write_config() {
+  cat >"$CONFIG" <<EOF
+[scroll]
+deceleration_rate = "$1"
+[content]
+path = "$OUT/content.png"
+[control]
+socket = "$SOCK"
+[state]
+path = "$RUN/state.json"
+EOF
+}
+write_config normal
+
+# systemd's side of sd_notify: a datagram socket whose messages go to notify.log.
+NOTIFY=$RUN/notify.sock
+/usr/bin/python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+while True:
+    with open(sys.argv[2], "a") as f:
+        f.write(s.recv(4096).decode().replace("\n", " ") + "\n")
+' "$NOTIFY" "$RUN/notify.log" &
+for ((i = 0; i < 100; i++)); do [ -S "$NOTIFY" ] && break; sleep 0.1; done
+[ -S "$NOTIFY" ] || abort "no notify socket (python3)"
+
+# ---------------------------------------------------------------- 1. start: finds vkms and the touchscreen
+say "1. flickd --display auto --input auto"
+NOTIFY_SOCKET=$NOTIFY "$BIN/flickd" run --config "$CONFIG" --display auto --input auto >"$LOG" 2>&1 &
+FLICKD=$!
+within 60
+while in_time; do
+  grep -q READY=1 "$RUN/notify.log" 2>/dev/null && break
+  kill -0 $FLICKD 2>/dev/null || abort "flickd exited at start"
+  sleep 0.2
+done
+grep -q READY=1 "$RUN/notify.log" || abort "no READY=1 within 60 s"
+say "READY=1: $(grep -m1 READY=1 "$RUN/notify.log")"
+"$BIN/flickctl" subscribe --socket "$SOCK" >"$EVENTS" 2>"$RUN/subscribe.err" &
+S=$(status)
+display=$(jq -r .display <<<"$S")
+device=$(jq -r .device <<<"$S")
+ok=yes
+[[ $display == "drm /dev/dri/card0 "*1024x768* ]] || { fail "1: display is '$display', not vkms' card0 at 1024x768"; ok=no; }
+[[ $device == *"$NODE"* ]] || { fail "1: input is '$device', not $NODE"; ok=no; }
+grep -q "ready:" "$LOG" || { fail "1: no 'ready' line in the log"; ok=no; }
+grab 1-start expect --offset 0,0 || { fail "1: the first frame does not show the content's top-left"; ok=no; }
+[ $ok = yes ] && pass "1: found $display and $device; READY=1; the frame shows the content's top-left"
+
+# ---------------------------------------------------------------- 2. tap
+say "2. tap"
+mark
+touch_ tap 300 200 >/dev/null
+if tap=$(wait_event tap 15); then
+  sleep 1
+  moved=$(since | grep -cE '"type":"(willBeginDragging|didScroll)"')
+  if is 'x >= 298.5 && x <= 301.5 && y >= 198.5 && y <= 201.5' x="$(jq .x <<<"$tap")" y="$(jq .y <<<"$tap")" \
+     && [ "$moved" = 0 ]; then
+    pass "2: tap at content ($(jq -r '"\(.x), \(.y)"' <<<"$tap")), no scroll"
+  else
+    fail "2: $tap, with $moved scroll events"
+  fi
+else
+  fail "2: no tap event"
+fi
+
+# ---------------------------------------------------------------- 3. flick
+# flick_up NAME: a 200 px flick upwards in 160 ms; prints "travel speed" after the release.
+flick_up() {
+  mark
+  touch_ flick 512 600 512 400 160 >/dev/null
+  local end gesture release
+  end=$(wait_event didEndDecelerating 30) || { fail "$1: no didEndDecelerating"; return 1; }
+  gesture=$(since | grep -F '"gesture":"flick"' | head -n1)
+  release=$(since | grep -F '"type":"didEndDragging"' | head -n1)
+  [ -n "$gesture" ] && [ -n "$release" ] || { fail "$1: no flick gesture or didEndDragging"; return 1; }
+  REST=$(offset_of "$end")
+  # How far momentum carried the content, and the release speed: their ratio is set by the
+  # deceleration rate alone (v0 / (1000 ln(1/d)) / v0).
+  TRAVEL=$(jq -n --argjson a "$release" --argjson b "$end" '($b.offset[1] - $a.offset[1]) | fabs')
+  SPEED=$(jq -n --argjson g "$gesture" '($g.vx * $g.vx + $g.vy * $g.vy) | sqrt')
+  say "  $1: released at $(offset_of "$release") at $SPEED px/s, rest at $REST (travel $TRAVEL px)"
+}
+say "3. flick"
+if flick_up 3; then
+  S=$(wait_rest 20) || fail "3: still moving: $S"
+  if [ "$(offset_of "$S")" != "$REST" ]; then
+    fail "3: status offset $(offset_of "$S") differs from the rest event's $REST"
+  elif ! is 'y > 300' y="${REST#*,}"; then
+    fail "3: the content moved only to $REST"
+  elif grab 3-flick expect --offset "$REST"; then
+    pass "3: the flick moved the content to $REST, and the frame shows it there"
+    RATIO_NORMAL=$(awk -v t="$TRAVEL" -v v="$SPEED" 'BEGIN{print t / v}')
+  else
+    fail "3: the frame at rest does not show offset $REST"
+  fi
+fi
+
+# ---------------------------------------------------------------- 4. pinch
+say "4. pinch"
+ctl set-offset 600 500 --no-animate >/dev/null
+wait_rest 10 >/dev/null
+mark
+touch_ pinch 512 384 200 400 400 >/dev/null
+if zoomed=$(wait_event didEndZooming 30); then
+  S=$(wait_rest 20) || fail "4: still moving: $S"
+  z=$(jq .zoomScale <<<"$S")
+  if ! is 'z > 1.4 && z < 2.6' z="$z"; then
+    fail "4: zoomScale $z after spreading two fingers from 200 to 400 px"
+  elif grab 4-pinch expect --offset "$(offset_of "$S")" --zoom "$z"; then
+    pass "4: pinch to zoomScale $z at offset $(offset_of "$S"); the frame shows the content scaled"
+  else
+    fail "4: the frame does not show zoom $z at offset $(offset_of "$S")"
+  fi
+else
+  fail "4: no didEndZooming"
+fi
+ctl set-zoom 1 --no-animate >/dev/null
+ctl set-offset 0 0 --no-animate >/dev/null
+
+# ---------------------------------------------------------------- 5. unplugged mid-drag
+say "5. device removed mid-drag, then re-created"
+wait_rest 10 >/dev/null
+mark
+touch_ unplug-drag 512 600 512 450 300 >/dev/null
+ok=yes
+wait_log "input: $NODE (removed|its node is gone): 1 contact\(s\) cancelled" 15 || { fail "5: flickd did not see the removal with a cancelled contact"; ok=no; }
+S=$(wait_rest 20) || { fail "5: a touch is stuck after the removal: $S"; ok=no; }
+since | grep -q '"type":"willBeginDragging"' || { fail "5: the drag never started"; ok=no; }
+since | grep -q '"type":"didEndDragging"' || { fail "5: the drag was not ended by the removal"; ok=no; }
+reply=$(touch_ plug) || ok=no
+NODE=${reply#ok plug }
+wait_log "input: $NODE '.*' touchscreen" 15 || { fail "5: flickd did not take the re-created $NODE"; ok=no; }
+S=$(status)
+o=$(offset_of "$S")
+z=$(jq .zoomScale <<<"$S")
+mark
+touch_ tap 300 200 >/dev/null
+if tap=$(wait_event tap 15); then
+  # The content point under the finger: (screen + offset) / zoom.
+  is 'abs(x - (300 + ox) / z) <= 1.5 && abs(y - (200 + oy) / z) <= 1.5' \
+    x="$(jq .x <<<"$tap")" y="$(jq .y <<<"$tap")" ox="${o%,*}" oy="${o#*,}" z="$z" \
+    || { fail "5: the tap after re-plugging landed at $(jq -r '"\(.x), \(.y)"' <<<"$tap"), offset $o"; ok=no; }
+else
+  fail "5: no tap after re-plugging"; ok=no
+fi
+[ $ok = yes ] && pass "5: the removal cancelled the touch, nothing stuck; re-created as $NODE, the next tap works"
+
+# ---------------------------------------------------------------- 6. reload and stop
+say "6. SIGHUP with deceleration_rate = \"fast\", then SIGTERM"
+ctl set-offset 0 0 --no-animate >/dev/null
+wait_rest 10 >/dev/null
+write_config fast
+kill -HUP $FLICKD
+if ! wait_log "reloaded .*deceleration.*0\.99" 15; then
+  fail "6: no reload with deceleration 0.99 in the log"
+elif flick_up 6; then
+  RATIO_FAST=$(awk -v t="$TRAVEL" -v v="$SPEED" 'BEGIN{print t / v}')
+  S=$(wait_rest 20) || fail "6: still moving: $S"
+  # Momentum travel over release speed: 0.4995 s at 0.998, 0.0995 s at 0.99.
+  if [ -z "${RATIO_NORMAL:-}" ]; then
+    fail "6: no normal-rate flick to compare with (scenario 3 failed)"
+  elif ! is 'f < n / 3 && f > 0.06 && f < 0.14 && n > 0.4 && n < 0.6' f="$RATIO_FAST" n="$RATIO_NORMAL"; then
+    fail "6: momentum travel per px/s is $RATIO_FAST s after the reload, $RATIO_NORMAL s before"
+  elif grab 6-fast-flick expect --offset "$REST"; then
+    pass "6: after SIGHUP momentum carries $RATIO_FAST s of the release speed (was $RATIO_NORMAL s); the frame shows $REST"
+  else
+    fail "6: the frame at rest does not show offset $REST"
+  fi
+fi
+kill -TERM $FLICKD
+wait $FLICKD
+rc=$?
+AFTER=$("$BIN/flickd-e2e-grab" frame 2>&1 | sed -n 's/^fb \([0-9]*\) .*/\1/p')
+if [ $rc != 0 ]; then
+  fail "6: flickd exited $rc on SIGTERM"
+elif [[ $FLICKD_FBS == *" ${AFTER:-none} "* ]]; then
+  fail "6: the screen still shows flickd's framebuffer $AFTER after it exited"
+elif [ "${AFTER:-}" != "${BEFORE:-}" ]; then
+  fail "6: after flickd exited the screen shows framebuffer ${AFTER:-none}, not the console's ${BEFORE:-none}"
+else
+  pass "6: SIGTERM: exit 0, and the console's framebuffer ${AFTER:-none} is back on screen"
+fi
+grep -q STOPPING=1 "$RUN/notify.log" || say "note: no STOPPING=1 seen"
+
+echo
+if [ ${#failed[@]} = 0 ]; then
+  say "all 6 scenarios passed"
+  exit 0
+fi
+say "${#failed[@]} failure(s):"
+printf '  %s\n' "${failed[@]}"
+say "flickd's log:"
+sed 's/^/    /' "$LOG" | tail -n 60
+exit 1

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The end-to-end test on a real kernel (Tests/E2E/README.md): builds flickd, flickctl and the
+# test tools in release mode with the static Swift runtime, boots Debian's kernel under qemu
+# (Tests/E2E/vm.sh: uinput, evdev, vkms) and runs the six scenarios of Tests/E2E/scenarios.sh
+# against the real flickd binary. Exits non-zero when a scenario fails or the VM does not boot;
+# it never skips. Results (log, events, frames as PNG) stay in $FLICKD_E2E_OUT
+# (default .build-e2e/e2e-run).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+start=$(date +%s)
+SCRATCH=${FLICKD_E2E_SCRATCH:-.build-e2e}
+OUT=${FLICKD_E2E_OUT:-$SCRATCH/e2e-run}
+
+scripts/deps.sh
+if ! command -v jq >/dev/null; then
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq jq
+fi
+
+products=(flickd flickctl flickd-e2e-touch flickd-e2e-grab)
+for product in "${products[@]}"; do
+  swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --product "$product"
+done
+built=$(date +%s)
+
+rm -rf "$OUT"
+mkdir -p "$OUT/bin"
+bindir=$(swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --show-bin-path)
+# Without symbols the binaries load faster over the VM's 9p share.
+for product in "${products[@]}"; do strip -o "$OUT/bin/$product" "$bindir/$product"; done
+# The content: every pixel encodes its own coordinates, so a grabbed pixel says which content
+# point the screen shows there. 3 × 3 screens of 1024x768: room to flick and zoom.
+"$OUT/bin/flickd-e2e-grab" pattern "$OUT/content.png" 3072 2304
+
+set +e
+Tests/E2E/vm.sh -t "${FLICKD_E2E_TIMEOUT:-600}" "$PWD" Tests/E2E/scenarios.sh "$OUT"
+rc=$?
+set -e
+end=$(date +%s)
+echo "e2e: build $((built - start)) s, VM and scenarios $((end - built)) s, total $((end - start)) s; results in $OUT"
+case $rc in
+  0) echo "e2e: passed" ;;
+  125) echo "e2e: FAILED: the VM did not boot or gave no status" >&2 ;;
+  124) echo "e2e: FAILED: the scenarios ran out of time" >&2 ;;
+  *) echo "e2e: FAILED (exit $rc)" >&2 ;;
+esac
+exit $rc
