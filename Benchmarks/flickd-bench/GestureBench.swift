@@ -1,77 +1,156 @@
 import FlickCore
+import FlickInput
 
-/// Gesture + model cost: a long synthetic session of mixed gestures (taps, drags, flicks,
-/// pinches, long presses) at 120 Hz through the recogniser and the scroll view on a virtual
-/// clock, with animations stepped at 60 Hz as the daemon would.
+/// Gesture + model cost per evdev event: a long recording of mixed gestures (taps, double taps,
+/// flicks, slow drags, pinches, long presses) on a protocol B panel, written with the project's
+/// own `EvemuWriter` and parsed back, then pushed through `TouchDecoder`, `GestureRecognizer` and
+/// the scroll view on a virtual clock, with timers flushed by event time and animations stepped
+/// at 60 Hz as the daemon would.
 enum GestureBench {
-    /// Builds the frame stream once; `contactUpdates` counts what a decoder would have seen as
-    /// evdev events (x, y per moving contact, plus one SYN_REPORT per frame).
-    static func frames(seconds: Double) -> (frames: [TouchFrame], evdevEvents: Int) {
-        var frames: [TouchFrame] = []
-        var events = 0
-        var t = Instant.seconds(1)
-        var rng: UInt64 = 0x1234_5678
-        func random(_ n: Int) -> Int {
-            rng = rng &* 6364136223846793005 &+ 1442695040888963407
-            return Int((rng >> 33) % UInt64(n))
+    /// The recorded panel: 0…4095 on both axes, 20 units/mm (a 205 mm wide panel).
+    static let device = DeviceDescription.slotTouchscreen(name: "flickd-bench panel", width: 4096, height: 4096,
+                                                         slots: 10, resolution: 20)
+    /// The screen the panel maps to.
+    static let screen = Size(width: 1920, height: 1080)
+
+    /// A recording of about `seconds` of mixed gestures, as parsed events.
+    static func recording(seconds: Double) -> [InputEvent] {
+        var script = Script()
+        var t = 1.0
+        while t < seconds {
+            t = script.random(t)
         }
-        let period = Duration.nanoseconds(8_333_333)
-        func frame(_ contacts: [Contact], began: [ContactID] = [], ended: [Contact] = []) {
-            frames.append(TouchFrame(time: t, contacts: contacts, began: began, ended: ended))
-            events += 1 + 2 * (contacts.count + ended.count) + 2 * began.count
-            t = t + period
+        // Parse the text back: the benchmark replays a genuine evemu recording, not a shortcut.
+        guard let parsed = try? EvemuRecording.parse(script.writer.text, path: "flickd-bench.event") else {
+            fatalError("flickd-bench: the generated recording does not parse")
         }
-        let end = Instant.seconds(1 + seconds)
-        while t < end {
-            let a = ContactID(1), b = ContactID(2)
-            switch random(5) {
-            case 0: // tap
-                frame([Contact(id: a, position: Point(x: 300, y: 300))], began: [a])
-                for _ in 0..<8 { frame([Contact(id: a, position: Point(x: 300, y: 300))]) }
-                frame([], ended: [Contact(id: a, position: Point(x: 300, y: 300))])
-            case 1, 2: // drag or flick
-                var y = 400.0
-                frame([Contact(id: a, position: Point(x: 400, y: y))], began: [a])
-                let step = Double(2 + random(30))
-                for _ in 0..<30 { y -= step; frame([Contact(id: a, position: Point(x: 400 + Double(random(3)), y: y))]) }
-                frame([], ended: [Contact(id: a, position: Point(x: 400, y: y))])
-            case 3: // pinch
-                var d = 100.0
-                frame([Contact(id: a, position: Point(x: 400 - d, y: 240)), Contact(id: b, position: Point(x: 400 + d, y: 240))], began: [a, b])
-                for _ in 0..<40 {
-                    d += 3
-                    frame([Contact(id: a, position: Point(x: 400 - d, y: 240)), Contact(id: b, position: Point(x: 400 + d, y: 240))])
-                }
-                frame([], ended: [Contact(id: a, position: Point(x: 400 - d, y: 240)), Contact(id: b, position: Point(x: 400 + d, y: 240))])
-            default: // long press with jitter
-                frame([Contact(id: a, position: Point(x: 200, y: 200))], began: [a])
-                for i in 0..<70 { frame([Contact(id: a, position: Point(x: 200 + Double(i % 2), y: 200))]) }
-                frame([], ended: [Contact(id: a, position: Point(x: 200, y: 200))])
-            }
-            t = t + .milliseconds(Int64(100 + random(400)))
-        }
-        return (frames, events)
+        return parsed.events
     }
 
-    /// Runs the stream once; returns nanoseconds spent and outputs produced (kept so the work
-    /// cannot be optimised away).
-    static func run(_ frames: [TouchFrame]) -> (ns: Int64, outputs: Int) {
-        var view = try! ScrollView(boundsSize: Size(width: 800, height: 480), contentSize: Size(width: 1600, height: 50_000))
+    /// Replays `events` once; returns the nanoseconds spent, the frames decoded and the outputs
+    /// produced (counted so the work cannot be optimised away).
+    static func run(_ events: [InputEvent]) -> (ns: Int64, frames: Int, outputs: Int) {
+        guard let transform = TouchTransform(description: device, mapping: TouchMapping(), outputSize: screen) else {
+            fatalError("flickd-bench: no transform for the bench panel")
+        }
+        var decoder = TouchDecoder(description: device, transform: transform)
+        var view = try! ScrollView(boundsSize: screen, contentSize: Size(width: 4096, height: 50_000))
         try! view.setZoomScaleLimits(minimum: 0.5, maximum: 4)
-        var recognizer = GestureRecognizer(scrollView: view)
+        var configuration = GestureConfiguration()
+        configuration.pixelsPerMillimetre = transform.pixelsPerMillimetre
+        var recognizer = GestureRecognizer(scrollView: view, configuration: configuration)
         var outputs = 0
-        var nextVblank = frames.first?.time ?? .zero
+        var frames = 0
+        var nextVblank = events.first?.time ?? .zero
         let vblank = Duration.nanoseconds(16_666_667)
         let start = monotonicNanoseconds()
-        for frame in frames {
+        for event in events {
+            guard let frame = decoder.feed(event) else { continue }
+            frames += 1
             while nextVblank <= frame.time {
-                recognizer.fireTimers(upTo: nextVblank)
                 if recognizer.scrollView.isAnimating { recognizer.advance(to: nextVblank) }
                 nextVblank = nextVblank + vblank
             }
+            recognizer.fireTimers(upTo: frame.time)
             recognizer.handle(frame)
             outputs += recognizer.takeOutputs().count
         }
-        return (monotonicNanoseconds() - start, outputs)
+        return (monotonicNanoseconds() - start, frames, outputs)
+    }
+
+    /// Writes gestures in screen pixels, converted to device units, 125 Hz reports.
+    private struct Script {
+        var writer = EvemuWriter(description: GestureBench.device)
+        var trackingID: Int32 = 1
+        var rng: UInt64 = 0x1234_5678
+        let rate = 0.008
+
+        mutating func next(_ n: Int) -> Int {
+            rng = rng &* 6364136223846793005 &+ 1442695040888963407
+            return Int((rng >> 33) % UInt64(n))
+        }
+
+        func time(_ t: Double) -> Instant { .seconds(1000 + t) }
+
+        func unitsX(_ x: Double) -> Int32 { Int32((x / GestureBench.screen.width * 4095).rounded()) }
+        func unitsY(_ y: Double) -> Int32 { Int32((y / GestureBench.screen.height * 4095).rounded()) }
+
+        mutating func down(_ slot: Int32, _ x: Double, _ y: Double, _ t: Double) {
+            writer.abs(time(t), EventCode.ABS_MT_SLOT, slot)
+            writer.abs(time(t), EventCode.ABS_MT_TRACKING_ID, trackingID)
+            trackingID += 1
+            move(slot, x, y, t)
+        }
+
+        mutating func move(_ slot: Int32, _ x: Double, _ y: Double, _ t: Double) {
+            writer.abs(time(t), EventCode.ABS_MT_SLOT, slot)
+            writer.abs(time(t), EventCode.ABS_MT_POSITION_X, unitsX(x))
+            writer.abs(time(t), EventCode.ABS_MT_POSITION_Y, unitsY(y))
+        }
+
+        mutating func up(_ slot: Int32, _ t: Double) {
+            writer.abs(time(t), EventCode.ABS_MT_SLOT, slot)
+            writer.abs(time(t), EventCode.ABS_MT_TRACKING_ID, -1)
+        }
+
+        /// One finger still for `seconds`, with a pixel of sensor jitter every report.
+        mutating func hold(_ x: Double, _ y: Double, seconds: Double, t: Double) -> Double {
+            down(0, x, y, t); writer.report(time(t))
+            var now = t
+            var i = 0
+            while now + rate < t + seconds {
+                now += rate
+                i += 1
+                move(0, x + Double(i % 2), y, now); writer.report(time(now))
+            }
+            up(0, t + seconds); writer.report(time(t + seconds))
+            return t + seconds
+        }
+
+        mutating func drag(from a: (Double, Double), to b: (Double, Double), seconds: Double, t: Double) -> Double {
+            down(0, a.0, a.1, t); writer.report(time(t))
+            let steps = max(1, Int((seconds / rate).rounded()))
+            for i in 1...steps {
+                let f = Double(i) / Double(steps)
+                move(0, a.0 + (b.0 - a.0) * f, a.1 + (b.1 - a.1) * f, t + Double(i) * rate)
+                writer.report(time(t + Double(i) * rate))
+            }
+            let end = t + Double(steps + 1) * rate
+            up(0, end); writer.report(time(end))
+            return end
+        }
+
+        mutating func pinch(from r0: Double, to r1: Double, seconds: Double, t: Double) -> Double {
+            let c = (960.0, 540.0)
+            down(0, c.0 - r0, c.1, t); down(1, c.0 + r0, c.1, t); writer.report(time(t))
+            let steps = max(1, Int((seconds / rate).rounded()))
+            for i in 1...steps {
+                let r = r0 + (r1 - r0) * Double(i) / Double(steps)
+                let ti = t + Double(i) * rate
+                move(0, c.0 - r, c.1 + Double(i % 3), ti); move(1, c.0 + r, c.1, ti); writer.report(time(ti))
+            }
+            let end = t + Double(steps + 1) * rate
+            up(0, end); up(1, end); writer.report(time(end))
+            return end
+        }
+
+        /// One random gesture starting at `t`, then a pause; returns when the next may start.
+        mutating func random(_ t: Double) -> Double {
+            let x = Double(200 + next(1500)), y = Double(200 + next(700))
+            var end: Double
+            switch next(7) {
+            case 0: end = hold(x, y, seconds: 0.09, t: t)                                   // tap
+            case 1: end = hold(x, y, seconds: 0.08, t: t)                                   // double tap
+                    end = hold(x + 3, y + 2, seconds: 0.08, t: end + 0.12)
+            case 2: end = drag(from: (x, 900), to: (x, 900 - Double(200 + next(600))), seconds: 0.1, t: t)   // flick up
+            case 3: end = drag(from: (x, 150), to: (x, 150 + Double(200 + next(700))), seconds: 0.12, t: t)  // flick down
+            case 4: end = drag(from: (x, y), to: (x + Double(next(300)) - 150, y + Double(next(300)) - 150),
+                               seconds: 1 + Double(next(100)) / 100, t: t)                    // slow drag
+            case 5: end = next(2) == 0 ? pinch(from: 80, to: 300, seconds: 0.6, t: t)
+                                       : pinch(from: 300, to: 90, seconds: 0.6, t: t)
+            default: end = hold(x, y, seconds: 0.7, t: t)                                   // long press
+            }
+            return end + 0.3 + Double(next(700)) / 1000
+        }
     }
 }

@@ -12,6 +12,7 @@ struct Stats {
     var min: Double { samples.min() ?? .nan }
     var max: Double { samples.max() ?? .nan }
 
+    /// The nearest-rank percentile.
     func percentile(_ p: Double) -> Double {
         let s = sorted
         guard !s.isEmpty else { return .nan }
@@ -21,7 +22,7 @@ struct Stats {
 
     /// "median 123.4 (p99 130.0, 120.1–131.2) unit".
     func summary(_ unit: String, digits: Int = 1) -> String {
-        "median \(fmt(median, digits)) \(unit) (p99 \(fmt(p99, digits)), \(fmt(min, digits))–\(fmt(max, digits)))"
+        "median \(fmt(median, digits)) \(unit) (p99 \(fmt(p99, digits)), \(fmt(min, digits))–\(fmt(max, digits)), n \(samples.count))"
     }
 }
 
@@ -40,7 +41,29 @@ func monotonicNanoseconds() -> Int64 {
     return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
 }
 
-/// A target line: PASS or FAIL with the figure and the bound.
-func verdict(_ name: String, _ passed: Bool, _ detail: String) -> String {
-    "\(passed ? "PASS" : "FAIL")  \(name): \(detail)"
+/// The PASS/FAIL lines, printed as they come and again as the final summary.
+enum Verdicts {
+    /// Only the main thread touches it (the benchmark's sections run one after another).
+    nonisolated(unsafe) static var lines: [String] = []
+    nonisolated(unsafe) static var failures = 0
+
+    /// Prints and records a target line: PASS or FAIL with the figure and the bound.
+    static func check(_ name: String, _ passed: Bool, _ detail: String) {
+        let line = "\(passed ? "PASS" : "FAIL")  \(name): \(detail)"
+        if !passed { failures += 1 }
+        lines.append(line)
+        print(line)
+    }
+
+    /// Records a target that could not be measured here, and why.
+    static func skip(_ name: String, _ why: String) {
+        let line = "SKIP  \(name): \(why)"
+        lines.append(line)
+        print(line)
+    }
+}
+
+/// Prints a section heading.
+func section(_ title: String) {
+    print("\n== \(title)")
 }

@@ -47,6 +47,14 @@ public final class EventLoop {
         return Instant(nanoseconds: Int64(usec) * 1000)
     }
 
+    /// How many iterations the loop has run: each wake-up is one. Read twice around an idle
+    /// spell, it counts the wake-ups that should not have happened (the benchmark's idle cost).
+    /// The corresponding C function is `sd_event_get_iteration`.
+    public var iteration: UInt64 {
+        var count: UInt64 = 0
+        return sd_event_get_iteration(event, &count) < 0 ? 0 : count
+    }
+
     /// Reads `CLOCK_MONOTONIC` directly.
     public static func monotonicNow() -> Instant {
         var ts = timespec()

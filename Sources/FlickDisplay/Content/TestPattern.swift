@@ -43,11 +43,38 @@ public enum TestPattern {
     public static func ramp(_ i: Int, _ n: Int) -> UInt32 { n > 1 ? UInt32(i * 255 / (n - 1)) : 0 }
 
     /// A new `xrgb8888` buffer holding the pattern, or `nil` for an unusable size.
+    ///
+    /// Equal to `pixel(x:y:size:)` everywhere, but drawn a row at a time (ramp, then grid
+    /// columns, markers and corners over it): it is what a fresh install shows, 16 screens of
+    /// it, and drawing it pixel by pixel delayed the first frame by a third of a second.
     public static func make(_ size: PixelSize) -> PixelBuffer? {
         guard let buffer = PixelBuffer(width: size.width, height: size.height, format: .xrgb8888) else { return nil }
-        for y in 0..<size.height {
+        let w = size.width, h = size.height, c = cornerSide
+        let red = (0..<w).map { ramp($0, w) << 16 }
+        for y in 0..<h {
             let row = buffer.row(y)
-            for x in 0..<size.width { row[x] = pixel(x: x, y: y, size: size) }
+            if y % gridPitch == 0 {
+                row.update(repeating: gridLine, count: w)
+            } else {
+                let base = 0xFF00_0080 | ramp(y, h) << 8
+                red.withUnsafeBufferPointer { red in
+                    for x in 0..<w { row[x] = base | red[x] }
+                }
+                if (4..<12).contains(y % gridPitch) {
+                    let green = UInt32((y / gridPitch) & 0xFF) << 8
+                    for cell in stride(from: 0, to: w - 4, by: gridPitch) {
+                        let marker = 0xFF00_00FF | UInt32((cell / gridPitch) & 0xFF) << 16 | green
+                        for x in (cell + 4)..<min(cell + 12, w) { row[x] = marker }
+                    }
+                }
+                for x in stride(from: 0, to: w, by: gridPitch) { row[x] = gridLine }
+            }
+            // Corners last, left after right and top before bottom: the order `pixel` decides in.
+            let top = y < c, bottom = y >= h - c
+            if top || bottom {
+                for x in max(0, w - c)..<w { row[x] = top ? topRight : bottomRight }
+                for x in 0..<min(c, w) { row[x] = top ? topLeft : bottomLeft }
+            }
         }
         return buffer
     }

@@ -46,6 +46,10 @@ public enum PNGCodec {
                   length == buffer.stride * height else {
                 throw ContentError(path: path, reason: .outOfMemory(width: width, height: height))
             }
+            if !hasAlpha && ihdr.color_type == 2 && ihdr.bit_depth == 8 && ihdr.interlace_method == 0 {
+                try decodeOpaqueRows(ctx, into: buffer, fail: fail)
+                return buffer
+            }
             code = spng_decode_image(ctx, buffer.pixels, length, Int32(SPNG_FMT_RGBA8.rawValue),
                                      Int32(SPNG_DECODE_TRNS.rawValue))
             guard code == 0 else { throw fail(code) }
@@ -54,9 +58,45 @@ public enum PNGCodec {
         }
     }
 
+    /// Decodes a plain 8-bit RGB image row by row as RGB (libspng's fastest output: no
+    /// per-pixel conversion of its own) and widens each row to `xrgb8888` in place. Content
+    /// loading is most of the time to the first frame, and this halves libspng's share.
+    private static func decodeOpaqueRows(_ ctx: OpaquePointer, into buffer: PixelBuffer,
+                                         fail: (Int32) -> ContentError) throws {
+        var code = spng_decode_image(ctx, nil, 0, Int32(SPNG_FMT_RGB8.rawValue), Int32(SPNG_DECODE_PROGRESSIVE.rawValue))
+        guard code == 0 else { throw fail(code) }
+        let width = buffer.width
+        for y in 0..<buffer.height {
+            let row = buffer.pixels + y * buffer.stride
+            // RGB goes in the row's last three quarters: widening from the left never writes
+            // over bytes not yet read (word x ends before RGB pixel x + 1 begins).
+            // Raw (untyped) accesses: the bytes and the words share memory.
+            let rgb = row + width
+            code = spng_decode_row(ctx, rgb, width * 3)
+            guard code == 0 || (code == Int32(SPNG_EOI.rawValue) && y == buffer.height - 1) else { throw fail(code) }
+            for x in 0..<width {
+                let r = UInt32(rgb.load(fromByteOffset: 3 * x, as: UInt8.self))
+                let g = UInt32(rgb.load(fromByteOffset: 3 * x + 1, as: UInt8.self))
+                let b = UInt32(rgb.load(fromByteOffset: 3 * x + 2, as: UInt8.self))
+                row.storeBytes(of: 0xFF00_0000 | r << 16 | g << 8 | b, toByteOffset: 4 * x, as: UInt32.self)
+            }
+        }
+    }
+
     /// Rewrites RGBA bytes in place as premultiplied native `0xAARRGGBB` words.
     ///
     private static func premultiplyRGBAToARGB(_ buffer: PixelBuffer) {
+        if buffer.format == .xrgb8888 {
+            // Opaque: a branch-free swap of red and blue that the compiler vectorises.
+            for y in 0..<buffer.height {
+                let row = buffer.row(y)
+                for x in 0..<buffer.width {
+                    let rgba = UInt32(littleEndian: row[x])
+                    row[x] = 0xFF00_0000 | (rgba & 0xFF) << 16 | (rgba & 0xFF00) | (rgba >> 16) & 0xFF
+                }
+            }
+            return
+        }
         for y in 0..<buffer.height {
             let row = buffer.row(y)
             for x in 0..<buffer.width {

@@ -1,5 +1,6 @@
 import CPixman
 import FlickCore
+import Glibc
 
 /// A width and a height in whole pixels, as buffers and panels have them.
 public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
@@ -97,8 +98,9 @@ public final class PixelBuffer {
         guard width > 0, height > 0, width <= 1 << 16, height <= 1 << 16 else { return nil }
         let (bytes, overflow) = (width * 4).multipliedReportingOverflow(by: height)
         guard !overflow else { return nil }
-        let memory = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
-        memory.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
+        // calloc: large blocks come straight from mmap as zero pages, so a buffer that is about
+        // to be overwritten (decoded content, the test pattern) is not cleared first.
+        guard let memory = calloc(bytes, 1) else { return nil }
         self.init(pixels: memory, width: width, height: height, stride: width * 4, format: format, owns: true)
         if self.imageFailed { return nil }
     }
@@ -135,7 +137,7 @@ public final class PixelBuffer {
 
     deinit {
         pixman_image_unref(image)
-        if ownsPixels { pixels.deallocate() }
+        if ownsPixels { free(pixels) }
     }
 
     /// The size in pixels.

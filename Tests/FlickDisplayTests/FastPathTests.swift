@@ -1,0 +1,70 @@
+import FlickCore
+import Testing
+@testable import FlickDisplay
+
+// The benchmark's hot-path rewrites (row-wise test pattern, row-copy compose at zoom 1, the
+// indicator loop, the opaque PNG swizzle) must draw exactly what the plain definitions draw.
+
+@Test(arguments: [PixelSize(width: 1, height: 1), PixelSize(width: 20, height: 10), PixelSize(width: 31, height: 33),
+                  PixelSize(width: 130, height: 75), PixelSize(width: 300, height: 200)])
+func testPatternRowsEqualThePixelFunction(size: PixelSize) throws {
+    let image = try #require(TestPattern.make(size))
+    for y in 0..<size.height {
+        for x in 0..<size.width where image[x, y] != TestPattern.pixel(x: x, y: y, size: size) {
+            Issue.record("(\(x), \(y)) of \(size)")
+            return
+        }
+    }
+}
+
+@Test func zoomOneCopiesTheVisibleRowsExactly() throws {
+    let content = try #require(TestPattern.make(PixelSize(width: 300, height: 200)))
+    let target = try #require(PixelBuffer(width: 64, height: 48))
+    let state = RenderState(boundsSize: Size(width: 64, height: 48), contentOffset: Point(x: 37.4, y: 121.6),
+                            contentSize: Size(width: 300, height: 200), background: .white)
+    Compositor().compose(state, content: content, into: target)
+    for y in 0..<48 {
+        for x in 0..<64 where target[x, y] != content[x + 37, y + 122] {
+            Issue.record("(\(x), \(y))")
+            return
+        }
+    }
+}
+
+@Test func zoomOneAtAnEdgeFillsTheRestWithBackground() throws {
+    let content = try #require(TestPattern.make(PixelSize(width: 300, height: 200)))
+    let target = try #require(PixelBuffer(width: 64, height: 48))
+    let state = RenderState(boundsSize: Size(width: 64, height: 48), contentOffset: Point(x: -10, y: 170),
+                            contentSize: Size(width: 300, height: 200), background: .white)
+    Compositor().compose(state, content: content, into: target)
+    #expect(target[5, 5] == Color.white.pixel)
+    #expect(target[20, 40] == Color.white.pixel)    // below the content's bottom (200 − 170 = 30 rows)
+    #expect(target[20, 10] == content[10, 180])
+}
+
+@Test func indicatorBodyAndEndsMatchTheBlendOfTheirCoverage() throws {
+    let target = try #require(PixelBuffer(width: 120, height: 200))
+    target.fill(Color.white.pixel)
+    let state = RenderState(boundsSize: Size(width: 120, height: 200), contentOffset: Point(x: 0, y: 300),
+                            contentSize: Size(width: 120, height: 2000), indicatorOpacity: 1, background: .white)
+    let style = IndicatorStyle()
+    let bar = try #require(ScrollIndicators.bars(for: state, style: style).first)
+    Compositor(indicatorStyle: style).compose(state, content: nil, into: target)
+    let f = bar.frame
+    for y in Int(f.minY)..<Int(f.maxY.rounded(.up)) {
+        for x in Int(f.minX)..<Int(f.maxX.rounded(.up)) {
+            let alpha = UInt32((bar.alpha * ScrollIndicators.coverage(x: x, y: y, frame: f) * 255).rounded())
+            let expected = alpha == 0 ? Color.white.pixel : blend(0, over: Color.white.pixel, alpha: alpha)
+            #expect(target[x, y] == expected, "(\(x), \(y))")
+        }
+    }
+}
+
+@Test func opaquePNGDecodesToTheSamePixels() throws {
+    let dir = makeTemporaryDirectory()
+    let image = try #require(TestPattern.make(PixelSize(width: 70, height: 40)))
+    try PNGCodec.write(image, to: dir + "/opaque.png")
+    let content = try Content.load(file: dir + "/opaque.png", pixelBudget: 10_000)
+    #expect(content.image.format == .xrgb8888)
+    for y in 0..<40 { for x in 0..<70 where content.image[x, y] != image[x, y] { Issue.record("(\(x), \(y))"); return } }
+}
