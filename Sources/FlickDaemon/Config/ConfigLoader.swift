@@ -30,6 +30,16 @@ public enum ConfigLoader {
     /// Parses config text.
     /// - Throws: `ConfigError` naming `path`, the line and the key.
     public static func parse(_ text: String, path: String) throws(ConfigError) -> Configuration {
+        // TOMLKit hands toml++ a C string, which would end silently at a NUL; and toml++ aborts
+        // on some table headers instead of reporting them (TOMLScan). Found by fuzzing.
+        if let nul = text.unicodeScalars.firstIndex(of: "\0") {
+            let line = text.unicodeScalars[..<nul].lazy.filter { $0 == "\n" }.count + 1
+            throw ConfigError(path: path, line: line, key: "", message: "TOML syntax: a NUL character; expected text")
+        }
+        if let line = TOMLScan.firstBadHeader(in: text) {
+            throw ConfigError(path: path, line: line, key: "",
+                              message: "TOML syntax: expected a table name (letters, digits, '_', '-' or a quoted name) after '['")
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -46,22 +56,22 @@ public enum ConfigLoader {
                 let message = sections.contains(section)
                     ? "expected a table [\(section)]"
                     : "unknown section; expected one of " + sections.sorted().map { "[\($0)]" }.joined(separator: ", ")
-                throw ConfigError(path: path, line: lines.line(of: section), key: section, message: message)
+                throw ConfigError(path: path, line: lines.nearestLine(of: section), key: section, message: message)
             }
             for key in values.keys.sorted() {
                 let name = "\(section).\(key)"
                 guard let reader = ConfigSchema.keys[name], let value = values[key] else {
                     let known = ConfigSchema.keys.keys.filter { $0.hasPrefix(section + ".") }.sorted()
                         .map { String($0.dropFirst(section.count + 1)) }.joined(separator: ", ")
-                    throw ConfigError(path: path, line: lines.line(of: name), key: name,
+                    throw ConfigError(path: path, line: lines.nearestLine(of: name), key: name,
                                       message: "unknown key; [\(section)] takes \(known)")
                 }
                 do {
                     try reader(value, &configuration)
                 } catch let problem as ValueProblem {
-                    throw ConfigError(path: path, line: lines.line(of: name), key: name, message: problem.message)
+                    throw ConfigError(path: path, line: lines.nearestLine(of: name), key: name, message: problem.message)
                 } catch {
-                    throw ConfigError(path: path, line: lines.line(of: name), key: name, message: "\(error)")
+                    throw ConfigError(path: path, line: lines.nearestLine(of: name), key: name, message: "\(error)")
                 }
             }
         }
@@ -72,7 +82,7 @@ public enum ConfigLoader {
     /// Rules across keys, reported at the later key's line.
     private static func checkCombinations(_ c: Configuration, path: String, lines: KeyLines) throws(ConfigError) {
         if c.minimumZoomScale > c.maximumZoomScale {
-            throw ConfigError(path: path, line: lines.line(of: "zoom.minimum_scale"), key: "zoom.minimum_scale",
+            throw ConfigError(path: path, line: lines.nearestLine(of: "zoom.minimum_scale"), key: "zoom.minimum_scale",
                               message: "expected at most zoom.maximum_scale (\(c.maximumZoomScale)), got \(c.minimumZoomScale)")
         }
         do {
@@ -80,7 +90,7 @@ public enum ConfigLoader {
         } catch {
             if case let .invalidTunable(name, _, _) = error {
                 let key = name.hasPrefix("indicator_") ? "indicators." + name.dropFirst("indicator_".count) : "scroll.\(name)"
-                throw ConfigError(path: path, line: lines.line(of: key), key: key, message: error.description)
+                throw ConfigError(path: path, line: lines.nearestLine(of: key), key: key, message: error.description)
             }
             throw ConfigError(path: path, line: 0, key: "scroll", message: error.description)
         }
@@ -88,25 +98,59 @@ public enum ConfigLoader {
 }
 
 /// Where each `section.key` (and each `[section]`) is written, since TOMLKit does not say.
-/// Plain `key = value` lines under `[section]` headers: the shape of flickd's file.
+/// Plain `key = value` lines under `[section]` headers: the shape of flickd's file. Only lines
+/// that begin a statement count (`TOMLScan`); names are read as TOML spells them (`[[section]]`,
+/// quoted and dotted parts); a name written in no line of its own (a key of an inline table
+/// `zoom = { … }`) takes the line of the table holding it.
 struct KeyLines {
     private var lines: [String: Int] = [:]
 
     init(_ text: String) {
         var section = ""
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.drop { $0 == " " || $0 == "\t" }
+        // "\r\n" is one Character: split on it too, or a CRLF file is one line.
+        let split = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        // Lines inside a multi-line string or array hold no names, whatever they look like.
+        let statements = TOMLScan.statementLines(in: text)
+        for (index, raw) in split.enumerated() where statements.contains(index + 1) {
+            // toml++ skips a byte-order mark before the first line.
+            let line = raw.drop { $0 == " " || $0 == "\t" || (index == 0 && $0 == "\u{FEFF}") }
             if line.hasPrefix("[") {
-                section = String(line.dropFirst().prefix { $0 != "]" }).trimmingCharacters(in: .whitespaces)
-                if lines[section] == nil { lines[section] = index + 1 }
+                section = Self.name(line.drop { $0 == "[" }.prefix { $0 != "]" })
+                record(section, at: index + 1)
             } else if let equals = line.firstIndex(of: "="), !line.hasPrefix("#") {
-                let key = line[..<equals].trimmingCharacters(in: .whitespaces)
-                let name = section.isEmpty ? key : "\(section).\(key)"
-                if lines[name] == nil { lines[name] = index + 1 }
+                let key = Self.name(line[..<equals])
+                record(section.isEmpty ? key : "\(section).\(key)", at: index + 1)
             }
         }
     }
 
-    /// The line of a key or section, 0 if not found.
+    /// A dotted name without the spaces and quotes around its parts: `a . "b"` is `a.b`.
+    private static func name(_ text: Substring) -> String {
+        text.split(separator: ".", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'")) }
+            .joined(separator: ".")
+    }
+
+    /// Records the first line of a name and of each table above it (`a.b.c` also makes `a.b`, `a`).
+    private mutating func record(_ name: String, at line: Int) {
+        var name = Substring(name)
+        while true {
+            if lines[String(name)] == nil { lines[String(name)] = line }
+            guard let dot = name.lastIndex(of: ".") else { return }
+            name = name[..<dot]
+        }
+    }
+
+    /// The line of a key or section, 0 if not written on a line of its own.
     func line(of name: String) -> Int { lines[name] ?? 0 }
+
+    /// The line of a key or section, else of the nearest table holding it; 0 if none is written.
+    func nearestLine(of name: String) -> Int {
+        var name = Substring(name)
+        while true {
+            if let line = lines[String(name)] { return line }
+            guard let dot = name.lastIndex(of: ".") else { return 0 }
+            name = name[..<dot]
+        }
+    }
 }

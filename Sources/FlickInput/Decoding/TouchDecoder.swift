@@ -226,9 +226,13 @@ public struct TouchDecoder: Sendable {
         reports.removeAll(keepingCapacity: true)
         var matchOf = [Int?](repeating: nil, count: current.count)   // report → index in tracked
         let byID = !current.isEmpty && current.allSatisfy { $0.trackingID != nil }
+        var usedOld = Set<Int>()
         if byID {
+            // Each contact matches one report at most: a device repeating an id within a frame
+            // used to yield one contact twice (found by fuzzing, FuzzRegressionTests).
             for (r, report) in current.enumerated() {
-                matchOf[r] = tracked.firstIndex { $0.trackingID == report.trackingID }
+                matchOf[r] = tracked.indices.first { tracked[$0].trackingID == report.trackingID && !usedOld.contains($0) }
+                if let o = matchOf[r] { usedOld.insert(o) }
             }
         } else {
             // Greedy nearest pairs: fine for the ten contacts a panel reports.
@@ -241,7 +245,6 @@ public struct TouchDecoder: Sendable {
                 }
             }
             pairs.sort { $0.distance < $1.distance }
-            var usedOld = Set<Int>()
             for pair in pairs where matchOf[pair.report] == nil && !usedOld.contains(pair.old) {
                 matchOf[pair.report] = pair.old
                 usedOld.insert(pair.old)

@@ -16,7 +16,8 @@ enum EvemuParser {
         // Bytes of each bitmask read so far: consecutive B: lines of one type (and P: lines)
         // continue the same mask.
         var maskBytes: [UInt16: Int] = [:]
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is one Character, so splitting on "\n" alone would leave a CRLF file one line.
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             lineNumber += 1
             // A '#' starts a comment, also after an E: line ("E: … 7411\t# EV_ABS / …").
             let content = rawLine.firstIndex(of: "#").map { rawLine[..<$0] } ?? rawLine[...]
@@ -50,7 +51,7 @@ enum EvemuParser {
 
     /// Whether the text has a header at all: events-only files legitimately start with E:.
     private static func sawHeader(text: String) -> Bool {
-        text.split(separator: "\n").contains { $0.hasPrefix("N:") }
+        text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).contains { $0.hasPrefix("N:") }
     }
 
     private static func event(_ args: [Substring], _ fail: (String) -> EvemuError) throws(EvemuError) -> InputEvent {
@@ -68,9 +69,14 @@ enum EvemuParser {
         return InputEvent(time: time, type: type, code: code, value: value)
     }
 
+    /// The largest whole seconds whose every microsecond fits an `Instant`.
+    static let maximumSeconds = (Int64.max - 999_999_000) / 1_000_000_000
+
     private static func timestamp(_ text: Substring) -> Instant? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let seconds = Int64(parts[0]), seconds >= 0,
+        // Seconds beyond what an Instant holds in nanoseconds (~292 years) would wrap silently
+        // into a time out of order (found by fuzzing, Fuzz/Regressions/evemu).
+        guard parts.count == 2, let seconds = Int64(parts[0]), seconds >= 0, seconds <= maximumSeconds,
               !parts[1].isEmpty, parts[1].count <= 6, let fraction = Int64(parts[1]), fraction >= 0 else { return nil }
         var micro = fraction
         for _ in parts[1].count..<6 { micro *= 10 }

@@ -1,0 +1,31 @@
+/// The four fuzz targets: what each feeds the fuzzer's bytes to, and the seeds it starts from.
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    /// Evemu text through `EvemuRecording.parse`, then replayed through the decoder.
+    case evemu
+    /// TOML text through `ConfigLoader.parse` and its validation.
+    case config
+    /// A control-socket line through `ControlRequest.decode` and `ControlCommand.init`.
+    case control
+    /// A device and raw (type, code, value) triples through `TouchDecoder` (`EventTriples`).
+    case evdev
+
+    /// Runs one input. A contract broken is a crash (`FuzzCheck`), so libFuzzer keeps the input.
+    public func run(_ bytes: UnsafeRawBufferPointer) {
+        switch self {
+        case .evemu: EvemuTarget.run(bytes)
+        case .config: ConfigTarget.run(bytes)
+        case .control: ControlTarget.run(bytes)
+        case .evdev: EvdevTarget.run(bytes)
+        }
+    }
+
+    /// The seed corpus, made from the project's own generators: file name → contents.
+    public func seeds() -> [(name: String, bytes: [UInt8])] {
+        switch self {
+        case .evemu: EvemuTarget.seeds()
+        case .config: ConfigTarget.seeds()
+        case .control: ControlTarget.seeds()
+        case .evdev: EvdevTarget.seeds()
+        }
+    }
+}

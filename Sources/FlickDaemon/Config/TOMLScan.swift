@@ -1,0 +1,108 @@
+/// Reads TOML text as toml++ splits it into statements, without parsing values: which lines
+/// begin a statement (outside strings and multi-line arrays), for `KeyLines`; and any table
+/// header whose name starts with a character no TOML key starts with (`[!]`, `[ *x]`, `[` then
+/// the end of the line), before TOMLKit sees the text.
+///
+/// TOMLKit's parser (toml++ 3) reaches such a header with an assertion, not an error: the
+/// process aborts (or, built with `NDEBUG`, runs into undefined behaviour). A daemon reloading
+/// a bad file must refuse it and keep running, so the loader refuses these first, as a syntax
+/// error on their line. Found by fuzzing (RELIABILITY.md, "Fuzzing"; Fuzz/Regressions/config).
+///
+/// A header is a `[` first on a line outside any string, comment or multi-line array, as toml++
+/// reads it; only the character after `[` or `[[` (and spaces or tabs) is checked.
+enum TOMLScan {
+    private enum InString { case none, basic, literal, multiBasic, multiLiteral }
+
+    /// The 1-based line of the first header toml++ would abort on, or nil when there is none.
+    static func firstBadHeader(in text: String) -> Int? { scan(text, stopAtBadHeader: true).badHeader }
+
+    /// The 1-based lines on which a statement (a key or a table header) begins.
+    static func statementLines(in text: String) -> Set<Int> { scan(text, stopAtBadHeader: false).statements }
+
+    private static func scan(_ text: String, stopAtBadHeader: Bool) -> (statements: Set<Int>, badHeader: Int?) {
+        let s = Array(text.unicodeScalars)
+        // toml++ skips a byte-order mark at the start.
+        var i = s.first == "\u{FEFF}" ? 1 : 0
+        var line = 1, depth = 0, lineStart = true, string = InString.none
+        var statements = Set<Int>()
+        func at(_ j: Int) -> Unicode.Scalar? { j < s.count ? s[j] : nil }
+        func run(of quote: Unicode.Scalar, from j: Int) -> Int {
+            var n = 0
+            while at(j + n) == quote { n += 1 }
+            return n
+        }
+        while i < s.count {
+            let c = s[i]
+            if c == "\n" {
+                line += 1
+                if string == .basic || string == .literal { string = .none }
+                lineStart = string == .none && depth == 0
+                i += 1
+                continue
+            }
+            switch string {
+            case .basic, .multiBasic:
+                if c == "\\" {
+                    i += at(i + 1) == "\n" ? 1 : 2   // an escaped line break still counts as a line
+                } else if c == "\"" {
+                    let n = run(of: "\"", from: i)
+                    if string == .basic { string = .none; i += 1 } else if n >= 3 { string = .none; i += min(n, 5) } else { i += n }
+                } else {
+                    i += 1
+                }
+                continue
+            case .literal, .multiLiteral:
+                if c == "'" {
+                    let n = run(of: "'", from: i)
+                    if string == .literal { string = .none; i += 1 } else if n >= 3 { string = .none; i += min(n, 5) } else { i += n }
+                } else {
+                    i += 1
+                }
+                continue
+            case .none:
+                break
+            }
+            if c == " " || c == "\t" {
+                i += 1
+                continue
+            }
+            if c == "#" {
+                while i < s.count && s[i] != "\n" { i += 1 }
+                continue
+            }
+            if lineStart { statements.insert(line) }
+            if lineStart && c == "[" {
+                var j = i + 1
+                while at(j) == " " || at(j) == "\t" { j += 1 }
+                var checked = true
+                if at(j) == "[" {
+                    // `[[` opens an array of tables; `[ [` is an error toml++ reports itself.
+                    checked = j == i + 1
+                    j += 1
+                    while at(j) == " " || at(j) == "\t" { j += 1 }
+                }
+                if checked, let first = at(j), !startsKey(first), stopAtBadHeader { return (statements, line) }
+                while i < s.count && s[i] != "\n" { i += 1 }   // the rest of the header line
+                lineStart = false
+                continue
+            }
+            lineStart = false
+            switch c {
+            case "\"": let n = run(of: "\"", from: i); string = n >= 3 ? .multiBasic : .basic; i += n >= 3 ? 3 : 1
+            case "'": let n = run(of: "'", from: i); string = n >= 3 ? .multiLiteral : .literal; i += n >= 3 ? 3 : 1
+            case "[", "{": depth += 1; i += 1
+            case "]", "}": depth = max(0, depth - 1); i += 1
+            default: i += 1
+            }
+        }
+        return (statements, nil)
+    }
+
+    /// Whether toml++ takes `c` as the start of a key, or handles it with an error of its own.
+    private static func startsKey(_ c: Unicode.Scalar) -> Bool {
+        switch c {
+        case "A"..."Z", "a"..."z", "0"..."9", "_", "-", "\"", "'", "]": true
+        default: false
+        }
+    }
+}

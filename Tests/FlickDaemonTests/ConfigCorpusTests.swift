@@ -1,0 +1,92 @@
+@testable import FlickDaemon
+import Foundation
+import Testing
+
+/// The config fuzz corpus (Fuzz/Corpus/config: the shipped file, every key with a value it takes
+/// and one it refuses, odd TOML shapes) and every input the fuzzer found (Fuzz/Regressions/config),
+/// through the loader as start-up and reload use it: each file loads, or is refused with its line
+/// and either its key or a TOML syntax message. Never a crash. (RELIABILITY.md, "Fuzzing".)
+@Suite struct ConfigCorpusTests {
+    static let fuzz = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fuzz")
+
+    static func files(_ folder: String) throws -> [String] {
+        let dir = fuzz.appendingPathComponent(folder).path
+        return try FileManager.default.contentsOfDirectory(atPath: dir).sorted().map { dir + "/" + $0 }
+    }
+
+    func refusal(_ path: String) -> ConfigError? {
+        do {
+            _ = try ConfigLoader.load(path: path)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func everyFileLoadsOrNamesItsLineAndKey() throws {
+        let files = try Self.files("Corpus/config") + Self.files("Regressions/config")
+        #expect(files.count >= 100)
+        for path in files {
+            let name = URL(fileURLWithPath: path).lastPathComponent
+            guard let error = refusal(path) else {
+                #expect(!name.hasPrefix("invalid-"), "\(name) loads")
+                continue
+            }
+            #expect(!name.hasPrefix("valid-") && name != "flickd.toml", "\(name): \(error)")
+            #expect(error.path == path && error.line >= 1, "\(name): \(error)")
+            #expect(!error.key.isEmpty || error.message.hasPrefix("TOML syntax: "), "\(name): \(error)")
+            #expect(error.description.hasPrefix("\(path):\(error.line): "), "\(name): \(error)")
+            if name.hasPrefix("invalid-") {
+                #expect(error.key == name.dropFirst("invalid-".count).dropLast(".toml".count), "\(name): \(error)")
+            }
+        }
+    }
+
+    func error(_ text: String) -> ConfigError? {
+        do {
+            _ = try ConfigLoader.parse(text, path: "f.toml")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// toml++ aborted the process on these headers; the loader refuses them first.
+    @Test func headersTomlPlusPlusAbortsOnAreSyntaxErrors() {
+        for (text, line) in [("[!]\n", 1), ("[log]\nlevel = \"info\"\n[ *x]\n", 3), ("[[\t%]]\n", 1), ("[\n", 1), ("[[ [a]]\n", 1),
+                             ("\u{FEFF}[\u{8E}]\n", 1), ("a = 1\r\n[\r\n", 2)] {
+            let e = error(text)
+            #expect(e?.line == line && e?.key == "" && e?.message.hasPrefix("TOML syntax: expected a table name") == true,
+                    "\(text.debugDescription): \(String(describing: e))")
+        }
+        // Not headers: inside strings, comments and multi-line arrays; and headers toml++ reports itself.
+        let fine = "[input]\nmatch_name = \"\"\"\n[!]\n\"\"\"\ngrab = true # [!]\n[content]\nload_directories = [\n\"/a\",\n]\n"
+        #expect(error(fine) == nil)
+        #expect(error("[ [a]]\n")?.message.contains("contiguous") == true)
+        #expect(error("[]\n")?.line == 1)
+    }
+
+    /// A NUL used to end the file silently where TOMLKit handed it to toml++ as a C string.
+    @Test func aNulIsASyntaxErrorAtItsLine() {
+        let e = error("[log]\nlevel = \"info\"\0\n[zoom]\nmaximum_scale = -1\n")
+        #expect(e?.line == 2 && e?.key == "" && e?.message.hasPrefix("TOML syntax: a NUL character") == true)
+    }
+
+    /// Keys the line finder missed: lines are found for TOML's other spellings of a name.
+    @Test func keysWrittenOtherwiseStillHaveALine() {
+        let cases: [(String, Int, String)] = [
+            ("[[scroll]]\nbounces = true\n", 1, "scroll"),
+            ("# zoom\nzoom = { minimum_scale = 0.5, maximum_scale = 0.25 }\n", 2, "zoom.minimum_scale"),
+            ("[\"scroll\"]\n\"paging\" = 1\n", 2, "scroll.paging"),
+            ("scroll . 'bouncy' = false\n", 1, "scroll.bouncy"),
+            ("[kiosk]\r\n\r\nidle_reset_seconds = 90000\r\n", 3, "kiosk.idle_reset_seconds"),
+            ("[zoom]\nmaximum_scale = 0.5\n", 1, "zoom.minimum_scale"),
+            ("\u{FEFF}[input]\ngrab = \"yes\"\n", 2, "input.grab"),
+        ]
+        for (text, line, key) in cases {
+            let e = error(text)
+            #expect(e?.line == line && e?.key == key, "\(text.debugDescription): \(String(describing: e))")
+        }
+    }
+}

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Fuzzes flickd's parsers with libFuzzer (RELIABILITY.md, "Fuzzing").
+#
+#   scripts/fuzz.sh [SECONDS] [TARGET…]   run each target (default: all four) for SECONDS (60)
+#   FLICKD_FUZZ_RUNS=N scripts/fuzz.sh 0 evemu
+#                                         stop after N executions instead (SECONDS 0: no time bound)
+#   scripts/fuzz.sh seeds                 rewrite the committed seed corpora from their generators
+#
+# Targets: evemu (EvemuRecording.parse + replay), config (ConfigLoader.parse), control
+# (ControlRequest.decode + ControlCommand), evdev (TouchDecoder on raw event triples).
+# Builds the Fuzz/ package (outside the main package graph: it links only with libFuzzer) in
+# release mode with libFuzzer and AddressSanitizer into .build-fuzz/ (FLICKD_FUZZ_SANITIZE=none
+# drops ASan for speed). Each target starts from its committed seeds (Fuzz/Corpus/TARGET) and the
+# crashes already found (Fuzz/Regressions/TARGET), and grows a scratch corpus in
+# .build-fuzz/corpus/TARGET. On a crash it stops, prints the input's path and exits 1.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+start=$(date +%s)
+SCRATCH=${FLICKD_FUZZ_SCRATCH:-$PWD/.build-fuzz}
+SANITIZE=${FLICKD_FUZZ_SANITIZE:-address}
+all=(evemu config control evdev)
+
+seconds=60
+if [ $# -gt 0 ] && [ "$1" != seeds ]; then seconds=$1; shift; fi
+mode=fuzz
+if [ "${1:-}" = seeds ]; then mode=seeds; shift; fi
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
+for t in "${targets[@]}"; do
+  [[ " ${all[*]} " == *" $t "* ]] || { echo "fuzz.sh: unknown target '$t'; expected one of ${all[*]}" >&2; exit 2; }
+done
+
+scripts/deps.sh
+# The fuzz package pins what the main package pins.
+[ -f Package.resolved ] && cp Package.resolved Fuzz/Package.resolved
+# SwiftPM passes each --sanitize as its own -sanitize= flag to swiftc, where the last one wins:
+# the combined flag after them keeps libFuzzer's coverage in the Swift code as well as ASan's checks.
+flags=(--sanitize fuzzer -Xswiftc -sanitize=fuzzer)
+if [ "$SANITIZE" = address ]; then
+  flags=(--sanitize fuzzer --sanitize address -Xswiftc -sanitize=fuzzer,address)
+fi
+build=$SCRATCH/fuzzer; [ "$SANITIZE" = address ] || build=$SCRATCH/fuzzer-$SANITIZE
+swift build --package-path Fuzz --scratch-path "$build" -c release "${flags[@]}" --product flickd-fuzz
+fuzzer=$build/release/flickd-fuzz
+echo "fuzz.sh: built in $(( $(date +%s) - start )) s"
+
+# Swift's runtime keeps its metadata caches for the process's life, which LeakSanitizer would
+# report on every run; its own crash backtracer would hide libFuzzer's report.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} SWIFT_BACKTRACE=enable=no
+
+if [ "$mode" = seeds ]; then
+  rm -rf Fuzz/Corpus.new
+  "$fuzzer" seeds Fuzz/Corpus.new
+  rm -rf Fuzz/Corpus && mv Fuzz/Corpus.new Fuzz/Corpus
+  exit 0
+fi
+
+# Seeds made by an older generator still fuzz, but say so.
+rm -rf "$SCRATCH/seeds" && "$fuzzer" seeds "$SCRATCH/seeds" >/dev/null
+diff -rq Fuzz/Corpus "$SCRATCH/seeds" >/dev/null \
+  || echo "fuzz.sh: warning: Fuzz/Corpus differs from its generators; run scripts/fuzz.sh seeds" >&2
+
+declare -A max_len=([evemu]=8192 [config]=8192 [control]=4096 [evdev]=4096)
+for t in "${targets[@]}"; do
+  corpus=$SCRATCH/corpus/$t artifacts=$SCRATCH/crashes/$t
+  mkdir -p "$corpus" "$artifacts" Fuzz/Regressions/$t
+  args=(-max_total_time="$seconds" -max_len="${max_len[$t]}" -timeout=10 -detect_leaks=0
+        -print_final_stats=1 -artifact_prefix="$artifacts/")
+  [ -n "${FLICKD_FUZZ_RUNS:-}" ] && args+=(-runs="$FLICKD_FUZZ_RUNS")
+  echo "fuzz.sh: $t for ${seconds} s${FLICKD_FUZZ_RUNS:+ or $FLICKD_FUZZ_RUNS runs}"
+  log=$SCRATCH/$t.log
+  before=$(ls "$artifacts" | wc -l)
+  if ! "$fuzzer" "$t" "${args[@]}" "$corpus" "Fuzz/Corpus/$t" "Fuzz/Regressions/$t" >"$log" 2>&1; then
+    grep -E "Fatal error|ERROR:|SUMMARY:|contract broken" "$log" | head -5 >&2 || true
+    echo "fuzz.sh: $t FAILED; the log is $log" >&2
+    if [ "$(ls "$artifacts" | wc -l)" -gt "$before" ]; then
+      newest=$artifacts/$(ls -t "$artifacts" | head -1)
+      echo "fuzz.sh: the crashing input: $newest (reproduce: $fuzzer $t $newest)" >&2
+    fi
+    exit 1
+  fi
+  grep -E "^stat::(number_of_executed_units|average_exec_per_sec)|^#[0-9]+[[:space:]]+DONE" "$log" | tr '\n' ' '
+  echo
+done
+echo "fuzz.sh: ${targets[*]}: no crash ($(( $(date +%s) - start )) s in all)"
