@@ -4,7 +4,7 @@ SYSCONFDIR ?= /etc
 DESTDIR ?=
 export PREFIX SYSCONFDIR DESTDIR
 
-.PHONY: all run test install e2e bench
+.PHONY: all run test install e2e bench soak fuzz
 
 all:
 	scripts/deps.sh
@@ -26,4 +26,13 @@ e2e:
 	scripts/e2e.sh
 
 bench:
+	swift build -c release --product flickd
 	swift run -c release flickd-bench
+
+# Not in CI: 10 minutes of the daemon under a 250 Hz stream (RELIABILITY.md).
+soak:
+	scripts/soak.sh
+
+# libFuzzer on the parsers and decoders, 60 s each (RELIABILITY.md).
+fuzz:
+	scripts/fuzz.sh 60

@@ -15,6 +15,9 @@ let package = Package(
         .library(name: "FlickCore", targets: ["FlickCore"]),
         .library(name: "FlickInput", targets: ["FlickInput"]),
         .library(name: "FlickDisplay", targets: ["FlickDisplay"]),
+        // Also for the fuzz package (Fuzz/), which reaches the config loader and the protocol.
+        .library(name: "FlickControl", targets: ["FlickControl"]),
+        .library(name: "FlickDaemon", targets: ["FlickDaemon"]),
         .executable(name: "flickd", targets: ["flickd"]),
         .executable(name: "flickctl", targets: ["flickctl"]),
         .executable(name: "scroll-demo", targets: ["scroll-demo"]),
@@ -69,8 +72,18 @@ let package = Package(
         // Plays a scripted flick through the model and prints the delegate events.
         .executableTarget(name: "scroll-demo", dependencies: ["FlickCore"]),
 
-        // Release-mode measurements: `swift run -c release flickd-bench`.
-        .executableTarget(name: "flickd-bench", dependencies: ["FlickCore"], path: "Benchmarks/flickd-bench"),
+        // Release-mode measurements: `swift run -c release flickd-bench` (BENCHMARKS.md). CPixman
+        // deliberately: the compose benchmark's peer is pixman called directly, not through FlickDisplay.
+        .executableTarget(name: "flickd-bench", dependencies: ["FlickCore", "FlickInput", "FlickDisplay", "FlickDaemon", "CPixman"],
+                          path: "Benchmarks/flickd-bench"),
+
+        // The end-to-end test on a real kernel (Tests/E2E): a uinput touchscreen playing gestures,
+        // and a frame grabber reading back what flickd shows on the DRM card.
+        .executableTarget(name: "flickd-e2e-touch", dependencies: ["FlickInput"], path: "Tests/E2E/Touchscreen"),
+        .executableTarget(name: "flickd-e2e-grab", dependencies: ["FlickDisplay"], path: "Tests/E2E/Grab"),
+
+        // The soak run (scripts/soak.sh, not in CI): the real daemon under a long 250 Hz stream.
+        .executableTarget(name: "flickd-soak", dependencies: ["FlickInput", "FlickControl"], path: "Tests/Soak"),
 
         .testTarget(
             name: "FlickCoreTests",

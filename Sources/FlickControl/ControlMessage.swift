@@ -87,11 +87,14 @@ public struct ControlStatus: Codable, Hashable, Sendable {
     public var device: String?
     public var content: String?
     public var display: String?
+    /// Frames composed and queued since start: a monitor's proof that frames flow.
+    public var frames: Int?
 
     /// Creates a status.
     public init(offset: [Double], zoomScale: Double, contentSize: [Double], boundsSize: [Double], tracking: Bool,
                 dragging: Bool, decelerating: Bool, zooming: Bool, scrolling: Bool, page: Int? = nil,
-                device: String? = nil, content: String? = nil, display: String? = nil) {
+                device: String? = nil, content: String? = nil, display: String? = nil, frames: Int? = nil) {
+        self.frames = frames
         self.offset = offset
         self.zoomScale = zoomScale
         self.contentSize = contentSize

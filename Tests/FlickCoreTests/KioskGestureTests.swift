@@ -89,3 +89,31 @@ import Testing
         #expect(h.view.contentOffset.y < 1310 && h.view.contentOffset.y > 1000) // dragged 200 px, a little momentum
     }
 }
+
+/// Found by the gesture storm (seeds 2 and 3, an hour each): fingers jumping apart at the edge
+/// of a zoomed-in view pushed the offset a whole screen past the content, and the zoom bounce
+/// then showed background on its way back.
+@Suite struct PinchAtTheEdgeTests {
+    @Test func aWildPinchAtTheEdgeNeverShowsAScreenOfBackground() {
+        var h = GestureHarness(content: Size(width: 2400, height: 6000), scroll: {
+            try $0.setZoomScaleLimits(minimum: 0.5, maximum: 4)
+            try $0.setZoomScale(4, animated: false, at: .zero)
+            try $0.setContentOffset($0.clampedOffset(Point(x: 1e9, y: 1e9)), animated: false, at: .zero)
+        })
+        func worst(_ v: ScrollView) -> Double {
+            let c = v.clampedOffset(v.contentOffset)
+            return max(abs(v.contentOffset.x - c.x) / v.boundsSize.width, abs(v.contentOffset.y - c.y) / v.boundsSize.height)
+        }
+        var peak = 0.0
+        h.down(1, 780, 460); h.down(2, 760, 440); h.send()
+        for (a, b) in [((700.0, 400.0), (790.0, 470.0)), ((100, 50), (795, 475)), ((0, 0), (799, 479))] {
+            h.advance(ms: 8)
+            h.move(1, a.0, a.1); h.move(2, b.0, b.1); h.send()
+            peak = max(peak, worst(h.view))
+        }
+        h.advance(ms: 8); h.up(1); h.up(2); h.send()
+        for _ in 0..<60 { h.wait(ms: 16); peak = max(peak, worst(h.view)) }
+        #expect(h.view.zoomScale == 4)
+        #expect(peak < 0.7, "the content went \(peak) screens past its edge")
+    }
+}

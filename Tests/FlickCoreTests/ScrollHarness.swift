@@ -78,38 +78,9 @@ struct ScrollHarness {
 
 /// Checks the delegate grammar documented on `ScrollEvent`; returns the first violation.
 func grammarViolation(_ events: [ScrollEvent]) -> String? {
-    var dragging = false, decelerating = false, zooming = false, owesDeceleration = false
-    for (i, e) in events.enumerated() {
-        if owesDeceleration, e != .didScroll, e != .didZoom, e != .willBeginDecelerating {
-            return "\(i): didEndDragging(willDecelerate: true) not followed by willBeginDecelerating but \(e)"
-        }
-        switch e {
-        case .willBeginDragging:
-            if dragging { return "\(i): nested willBeginDragging" }
-            if decelerating { return "\(i): drag began while decelerating" }
-            dragging = true
-        case .willEndDragging:
-            if !dragging { return "\(i): willEndDragging outside a drag" }
-        case let .didEndDragging(willDecelerate):
-            if !dragging { return "\(i): didEndDragging outside a drag" }
-            dragging = false
-            owesDeceleration = willDecelerate
-        case .willBeginDecelerating:
-            if decelerating || dragging { return "\(i): willBeginDecelerating while dragging or decelerating" }
-            decelerating = true
-            owesDeceleration = false
-        case .didEndDecelerating:
-            if !decelerating { return "\(i): didEndDecelerating without willBeginDecelerating" }
-            decelerating = false
-        case .willBeginZooming:
-            if zooming { return "\(i): nested willBeginZooming" }
-            zooming = true
-        case .didEndZooming:
-            if !zooming { return "\(i): didEndZooming without willBeginZooming" }
-            zooming = false
-        case .didScroll, .didZoom, .didEndScrollingAnimation, .didScrollToTop:
-            break
-        }
+    var grammar = DelegateGrammar()
+    for e in events {
+        if let violation = grammar.accept(e) { return violation }
     }
     return nil
 }

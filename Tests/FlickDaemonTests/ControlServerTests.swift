@@ -112,16 +112,33 @@ import Testing
         #expect(try reader.receive()?.type == "tap")
     }
 
-    @Test func connectionsBeyondTheLimitAreRefused() throws {
+    @Test func aFloodOfSilentConnectionsEvictsTheOldestSilentOneNeverAWorkingClient() throws {
         var limits = ControlServer.Limits()
         limits.maxClients = 3
         let f = try Fixture(limits: limits)
-        let clients = try (0..<6).map { _ in try ControlClient(path: f.path) }
+        let working = try ControlClient(path: f.path)
+        try f.pump()
+        #expect(try f.call(working, ControlRequest(cmd: "status"))?.ok == true)
+        // Five silent connections for two free places: each newcomer closes the oldest silent one.
+        let silent = try (0..<5).map { _ in try ControlClient(path: f.path) }
         try f.pump()
         #expect(f.server.clientCount == 3)
-        #expect(try f.call(clients[0], ControlRequest(cmd: "status"))?.ok == true)
-        // Closed at once: the write breaks the pipe, or the read sees the end.
-        #expect(throws: ControlClientError.self) { _ = try clients[5].call(ControlRequest(cmd: "status")) }
+        #expect(try f.call(working, ControlRequest(cmd: "status"))?.ok == true)
+        for evicted in silent[0..<3] {
+            #expect(throws: ControlClientError.self) { _ = try evicted.call(ControlRequest(cmd: "status")) }
+        }
+        // A request already sent when room is needed is answered, and its client stays.
+        try silent[3].send(ControlRequest(id: 9, cmd: "status"))
+        let late = try ControlClient(path: f.path)
+        try f.pump()
+        #expect(try silent[3].receive()?.id == 9)
+        #expect(throws: ControlClientError.self) { _ = try silent[4].call(ControlRequest(cmd: "status")) }
+        #expect(try f.call(late, ControlRequest(cmd: "status"))?.ok == true)
+        // Every place held by a working client: a newcomer is closed at once.
+        let refused = try ControlClient(path: f.path)
+        try f.pump()
+        #expect(throws: ControlClientError.self) { _ = try refused.call(ControlRequest(cmd: "status")) }
+        #expect(try f.call(working, ControlRequest(cmd: "status"))?.ok == true)
     }
 
     @Test func aSecondDaemonOnTheSameSocketIsRefused() throws {

@@ -43,11 +43,18 @@ struct ScrollAnimation: Hashable, Sendable {
     /// Offset and scale at `t`.
     func state(at t: Instant) -> (offset: Point, scale: Double) {
         let k = progress(at: t)
-        let offset = Point(x: fromOffset.x + (toOffset.x - fromOffset.x) * k,
-                           y: fromOffset.y + (toOffset.y - fromOffset.y) * k)
-        // Scale interpolates geometrically so zooming in and out feel alike.
-        let scale = fromScale == toScale ? toScale : fromScale * pow(toScale / fromScale, k)
-        return (offset, scale)
+        guard fromScale != toScale else {
+            return (Point(x: fromOffset.x + (toOffset.x - fromOffset.x) * k,
+                          y: fromOffset.y + (toOffset.y - fromOffset.y) * k), toScale)
+        }
+        // Scale interpolates geometrically so zooming in and out feel alike. The viewport's
+        // top-left moves evenly over the content itself (unscaled), so the content keeps
+        // covering the screen while it shrinks; interpolating the scaled offset instead lets a
+        // zoom bounce show a screen of background on the way.
+        let scale = fromScale * pow(toScale / fromScale, k)
+        let from = Point(x: fromOffset.x / fromScale, y: fromOffset.y / fromScale)
+        let to = Point(x: toOffset.x / toScale, y: toOffset.y / toScale)
+        return (Point(x: (from.x + (to.x - from.x) * k) * scale, y: (from.y + (to.y - from.y) * k) * scale), scale)
     }
 }
 

@@ -66,7 +66,20 @@ extension ScrollView {
             scale = Swift.min(Swift.max(zoomScale * factor, minimumZoomScale), maximumZoomScale)
         }
         applyZoom(scale, anchoredAt: focus)
-        if !bounces { moveOffset(to: clampedOffset(contentOffset)) }
+        if !bounces {
+            moveOffset(to: clampedOffset(contentOffset))
+        } else {
+            // Anchoring at the focus scales an overscroll with the content: fingers jumping
+            // apart near an edge could push it a whole screen past, showing only background.
+            // Keep it within what the rubber band gives a drag of four screens.
+            let clamped = clampedOffset(contentOffset)
+            var capped = contentOffset
+            for axis in Axis.allCases {
+                let reach = band.displayed(4 * boundsSize[axis], dimension: boundsSize[axis])
+                capped[axis] = Swift.min(Swift.max(capped[axis], clamped[axis] - reach), clamped[axis] + reach)
+            }
+            if capped != contentOffset { moveOffset(to: capped) }
+        }
     }
 
     /// Ends the pinch (fewer than two fingers remain).

@@ -10,8 +10,12 @@ import Glibc
 public final class ControlServer {
     /// Bounds that keep hostile clients cheap.
     public struct Limits: Sendable {
-        /// Connections beyond this are closed at once.
+        /// Connections beyond this make room by closing the oldest client that has not yet
+        /// sent a complete request; when every client has, the newcomer is closed.
         public var maxClients = 64
+        /// At most this many connections are taken per wake-up, so a flood of connects cannot
+        /// hold the loop away from input and frames.
+        public var maxAcceptsPerWakeup = 32
         /// A request line longer than this drops the client.
         public var maxLineBytes = 64 * 1024
         /// Unsent output beyond this (a subscriber that never reads) drops the client.
@@ -41,14 +45,24 @@ public final class ControlServer {
     /// Clients dropped for breaking a limit since start.
     public private(set) var droppedClients = 0
 
+    /// Connections accepted so far: the clients' ages.
+    private var accepted = 0
+
     private final class Client {
         let fd: Int32
+        /// When it came, in accepts: the oldest unproven client makes room first.
+        let serial: Int
         var source: IOSource?
         var input: [UInt8] = []
         var output: [UInt8] = []
         var subscription: Set<String>?? = .none
+        /// Whether it has sent a well-formed request: such clients are never evicted for room.
+        var proven = false
 
-        init(fd: Int32) { self.fd = fd }
+        init(fd: Int32, serial: Int) {
+            self.fd = fd
+            self.serial = serial
+        }
 
         var isSubscribed: Bool { subscription != .none }
 
@@ -144,17 +158,19 @@ public final class ControlServer {
     // MARK: Connections
 
     private func acceptClients() {
-        while true {
+        // The rest of a flood waits in the backlog for the next wake-up (level-triggered).
+        for _ in 0..<limits.maxAcceptsPerWakeup {
             let fd = accept(listenFD, nil, nil)
             if fd < 0 { return } // EAGAIN, or a transient error: the next wake-up retries.
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            guard clients.count < limits.maxClients else {
+            guard clients.count < limits.maxClients || makeRoom() else {
                 close(fd)
                 droppedClients += 1
                 continue
             }
-            let client = Client(fd: fd)
+            accepted += 1
+            let client = Client(fd: fd, serial: accepted)
             do {
                 client.source = try loop.addIO(fd: fd, events: .readable, context: "control client") { [unowned self, unowned client] events in
                     self.handle(client, events: events)
@@ -164,6 +180,21 @@ public final class ControlServer {
                 close(fd)
             }
         }
+    }
+
+    /// Closes the oldest client that has not sent a well-formed request, after reading what it
+    /// may have sent meanwhile (its request then gets answered and it stays).
+    /// - Returns: whether a place is free now.
+    private func makeRoom() -> Bool {
+        for candidate in clients.values.filter({ !$0.proven }).sorted(by: { $0.serial < $1.serial }) {
+            read(candidate)
+            guard clients[candidate.fd] === candidate else { return true } // it left or broke a limit
+            if !candidate.proven {
+                drop(candidate, broke: true)
+                return true
+            }
+        }
+        return clients.count < limits.maxClients
     }
 
     private func handle(_ client: Client, events: IOEvents) {
@@ -214,6 +245,7 @@ public final class ControlServer {
         }
         do {
             let command = try ControlCommand(request)
+            client.proven = true
             let reply = handler(command, request.id)
             if case let .subscribe(filter) = command, reply.ok == true { client.subscription = .some(filter) }
             send([UInt8](reply.line()), to: client)

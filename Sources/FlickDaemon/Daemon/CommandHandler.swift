@@ -126,7 +126,7 @@ public final class CommandHandler {
             tracking: v.isTracking, dragging: v.isDragging, decelerating: v.isDecelerating,
             zooming: v.isZooming, scrolling: v.isScrolling, page: currentPage(v),
             device: deviceName(), content: contentName,
-            display: displayName)
+            display: displayName, frames: display.renderLoop.committedFrameCount)
     }
 
     /// The content's name for `status`.

@@ -8,11 +8,13 @@ public struct TouchScript: Sendable {
     public private(set) var writer: EvemuWriter
     private var trackingID: Int32 = 1
     /// Seconds between reports while a finger moves.
-    public let rate = 0.008
+    public let rate: Double
 
-    /// Starts a script on a panel described by `description` (a slot touchscreen).
-    public init(description: DeviceDescription) {
+    /// Starts a script on a panel described by `description` (a slot touchscreen), reporting
+    /// every `rate` seconds while fingers move (125 Hz by default).
+    public init(description: DeviceDescription, rate: Double = 0.008) {
         writer = EvemuWriter(description: description)
+        self.rate = rate
     }
 
     /// The recording as evemu text (header and events).

@@ -1,0 +1,119 @@
+// flickd-soak: the real daemon on the headless display under a synthetic 250 Hz touch stream
+// for a long time, sampled every 10 s: resident memory, open fds, frames. `scripts/soak.sh`.
+import FlickControl
+import FlickInput
+import Foundation
+import Glibc
+
+let arguments = CommandLine.arguments
+func option(_ name: String, _ fallback: Double) -> Double {
+    guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count, let v = Double(arguments[i + 1]) else { return fallback }
+    return v
+}
+let minutes = option("--minutes", 10)
+let warmUp = option("--warm-up", 60)
+let binary = arguments.firstIndex(of: "--flickd").map { arguments[$0 + 1] } ?? ".build/release/flickd"
+
+/// A loop of gestures at 250 Hz for the whole run: flicks both ways, a slow drag, pinches out
+/// and in, taps, a double tap and a long press, every 7 s, so something always moves.
+func recording(seconds: Double) -> String {
+    var s = TouchScript(description: .slotTouchscreen(name: "flickd soak panel", width: 800, height: 480, slots: 10,
+                                                      resolution: 10), rate: 0.004)
+    s.idle(0)
+    var t = 1.0
+    while t + 7 < seconds {
+        s.drag(from: (400, 420), to: (400, 120), seconds: 0.12, t: t)          // flick up
+        s.drag(from: (400, 120), to: (400, 420), seconds: 0.12, t: t + 1.2)    // flick down
+        s.drag(from: (200, 300), to: (500, 200), seconds: 1.0, t: t + 2.4)     // slow diagonal drag
+        s.pinch(centre: (400, 240), from: 60, to: 160, seconds: 0.5, t: t + 3.6)
+        s.pinch(centre: (400, 240), from: 160, to: 50, seconds: 0.5, t: t + 4.3)
+        s.tap(at: 300, 200, t: t + 5.0)
+        s.tap(at: 302, 201, t: t + 5.2)
+        s.hold(at: 500, 300, seconds: 0.7, t: t + 5.8)
+        t += 7
+    }
+    return s.text
+}
+
+struct Sample {
+    var second: Int
+    var rssKB: Int
+    var fds: Int
+    var frames: Int
+}
+
+func rss(_ pid: Int32) -> Int {
+    let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+    return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
+}
+
+func fdCount(_ pid: Int32) -> Int {
+    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
+}
+
+var template = Array("/tmp/flickd-soak-XXXXXX".utf8CString)
+guard let made = mkdtemp(&template) else { fatalError("mkdtemp") }
+let dir = String(cString: made)
+let seconds = minutes * 60
+try recording(seconds: seconds + 10).write(toFile: dir + "/soak.event", atomically: true, encoding: .utf8)
+try """
+[display]
+headless_size = "800x480"
+[control]
+socket = "\(dir)/control.sock"
+[state]
+path = "\(dir)/state.json"
+[log]
+gestures = false
+""".write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
+
+let process = Process()
+process.executableURL = URL(fileURLWithPath: binary)
+process.arguments = ["run", "--display", "headless", "--input", "evemu:\(dir)/soak.event", "--config", dir + "/flickd.toml"]
+var environment = ProcessInfo.processInfo.environment
+environment["FLICKD_LOG"] = "stderr"
+process.environment = environment
+process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+try process.run()
+let pid = process.processIdentifier
+usleep(1_000_000)
+
+print("flickd-soak: \(binary), \(Int(minutes)) min of 250 Hz gestures, pid \(pid), warm-up \(Int(warmUp)) s")
+print("   t/s   RSS/kB   fds   frames   frames/s")
+var samples: [Sample] = []
+let start = Date()
+while Date().timeIntervalSince(start) < seconds, process.isRunning {
+    // fds first: the status connection itself is an fd of the daemon's until it sees the close.
+    let fds = fdCount(pid), memory = rss(pid)
+    let frames = (try? ControlClient(path: dir + "/control.sock").call(ControlRequest(cmd: "status")).status?.frames) ?? nil
+    let sample = Sample(second: Int(Date().timeIntervalSince(start).rounded()), rssKB: memory, fds: fds, frames: frames ?? -1)
+    let rate = samples.last.map { Double(sample.frames - $0.frames) / Double(max(1, sample.second - $0.second)) } ?? 0
+    print(String(format: "%6d %8d %5d %8d %10.1f", sample.second, sample.rssKB, sample.fds, sample.frames, rate))
+    samples.append(sample)
+    usleep(10_000_000)
+}
+let alive = process.isRunning
+kill(pid, SIGTERM)
+process.waitUntilExit()
+
+let settled = samples.filter { Double($0.second) >= warmUp }
+var failures: [String] = []
+if !alive { failures.append("flickd exited during the run (status \(process.terminationStatus))") }
+if let first = settled.first {
+    let drift = settled.map { $0.rssKB - first.rssKB }
+    let worst = drift.map(abs).max() ?? 0
+    print("RSS after warm-up: \(first.rssKB) kB, drift \(drift.min() ?? 0)…\(drift.max() ?? 0) kB (limit ±1024 kB)")
+    if worst > 1024 { failures.append("RSS drifted \(worst) kB after warm-up") }
+    let fds = Set(settled.map(\.fds))
+    print("open fds after warm-up: \(fds.sorted())")
+    if fds.count != 1 { failures.append("the fd count changed: \(fds.sorted())") }
+    let stalled = zip(settled, settled.dropFirst()).filter { $1.frames <= $0.frames }
+    if !stalled.isEmpty { failures.append("no new frames between \(stalled.map { "\($0.0.second)–\($0.1.second) s" })") }
+} else {
+    failures.append("no samples after the warm-up")
+}
+print("exit status \(process.terminationStatus)")
+try? FileManager.default.removeItem(atPath: dir)
+print(failures.isEmpty ? "soak: PASS" : "soak: FAIL: " + failures.joined(separator: "; "))
+exit(failures.isEmpty ? 0 : 1)

@@ -1,0 +1,141 @@
+import FlickControl
+import Foundation
+import Glibc
+import Testing
+
+/// Issue 9's hostile clients against the real daemon, while it animates on the headless display:
+/// waves of 1000 connections at once, random bytes, a 10 MB line, half-written JSON, subscribers
+/// that never read. The frame rate stays within 5 % of the undisturbed rate, memory stays
+/// bounded, and a well-formed client gets every answer.
+@Suite struct HostileClientTests {
+    /// A non-blocking connection, or -1 when the daemon's backlog is full (a refusal).
+    static func rawConnect(_ path: String) -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
+        }
+        let ok = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        if ok != 0 { close(fd); return -1 }
+        return fd
+    }
+
+    static func rss(_ pid: Int32) -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+
+    /// Frames per second over `seconds`, read from `status`.
+    static func frameRate(_ client: ControlClient, over seconds: Double) throws -> Double {
+        let start = Date()
+        let first = try #require(try client.call(ControlRequest(cmd: "status")).status?.frames)
+        usleep(UInt32(seconds * 1e6))
+        let last = try #require(try client.call(ControlRequest(cmd: "status")).status?.frames)
+        return Double(last - first) / Date().timeIntervalSince(start)
+    }
+
+    /// One wave: `count` connections at once, each doing one bad thing; returns their fds.
+    static func wave(_ path: String, count: Int) -> [Int32] {
+        var rng = SystemRandomNumberGenerator()
+        var fds: [Int32] = []
+        for i in 0..<count {
+            let fd = rawConnect(path)
+            guard fd >= 0 else { continue }
+            fds.append(fd)
+            var bytes: [UInt8]
+            switch i % 4 {
+            case 0: bytes = (0..<4096).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            case 1: bytes = Array("{\"cmd\": \"set-offset\", \"x\": 1, \"y\"".utf8)          // never finished
+            case 2:                                                                          // a subscriber that never reads
+                var small: Int32 = 1
+                setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+                bytes = Array("{\"cmd\": \"subscribe\"}\n".utf8)
+            default: bytes = []                                                              // silent
+            }
+            _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
+        return fds
+    }
+
+    /// A 10 MB line, written until the daemon hangs up (it does after 64 KiB).
+    static func hugeLine(_ path: String) -> Int {
+        let fd = rawConnect(path)
+        guard fd >= 0 else { return 0 }
+        defer { close(fd) }
+        let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 64 * 1024)
+        var sent = 0
+        let end = Date().addingTimeInterval(5)
+        while sent < 10_000_000, Date() < end {
+            let n = chunk.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n > 0 { sent += n } else if errno == EAGAIN { usleep(1000) } else { break }
+        }
+        return sent
+    }
+
+    @Test func floodsOfBadClientsCostNoFramesAndNoAnswers() throws {
+        // 1000 sockets at once: lift this process's soft fd limit to its hard one.
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        limit.rlim_cur = limit.rlim_max
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        #expect(limit.rlim_cur >= 1200, "fd limit \(limit.rlim_cur)")
+
+        let dir = try FlickdProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // A 40 s programmatic scroll: a frame every vblank all through the test.
+        try FlickdProcess.config(directory: dir, scroll: "animation_duration = 40").write(toFile: dir + "/flickd.toml",
+                                                                                          atomically: true, encoding: .utf8)
+        let daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless"])
+        try daemon.waitUntilReady()
+        let client = try daemon.client()
+        #expect(try client.call(ControlRequest(cmd: "set-offset", x: 0, y: 1400, animated: true)).ok == true)
+        usleep(500_000)
+        let memoryBefore = Self.rss(daemon.process.processIdentifier)
+        let calm = try Self.frameRate(client, over: 3)
+
+        // The attack runs on its own thread while this one measures and asks.
+        let path = dir + "/control.sock"
+        let attacking = NSLock()
+        nonisolated(unsafe) var stop = false
+        nonisolated(unsafe) var opened = 0
+        nonisolated(unsafe) var hugeSent = 0
+        let attacker = Thread {
+            hugeSent = Self.hugeLine(path)
+            while !attacking.withLock({ stop }) {
+                let fds = Self.wave(path, count: 1000)
+                attacking.withLock { opened += fds.count }
+                usleep(300_000)
+                fds.forEach { close($0) }
+            }
+        }
+        attacker.start()
+        usleep(300_000)
+        var answered = 0, asked = 0
+        let stormy = try Self.frameRate(client, over: 3)
+        for i in 0..<20 {
+            asked += 1
+            if try client.call(ControlRequest(id: i, cmd: "status")).id == i { answered += 1 }
+            usleep(50_000)
+        }
+        let memoryDuring = Self.rss(daemon.process.processIdentifier)
+        attacking.withLock { stop = true }
+        while !attacker.isFinished { usleep(10_000) }
+
+        #expect(attacking.withLock { opened } >= 1000)
+        #expect(hugeSent >= 64 * 1024 && hugeSent < 10_000_000, "the 10 MB line was read to \(hugeSent) bytes")
+        #expect(calm > 50, "undisturbed \(calm) frames/s")
+        #expect(abs(stormy - calm) <= 0.05 * calm, "\(calm) frames/s undisturbed, \(stormy) under attack")
+        #expect(answered == asked)
+        // Bounded by the limits: 64 clients × (64 KiB in + 1 MiB out) at most.
+        #expect(memoryDuring - memoryBefore < 70 * 1024, "RSS \(memoryBefore) → \(memoryDuring) kB")
+        let fresh = try daemon.client()
+        #expect(try fresh.call(ControlRequest(cmd: "status")).ok == true)
+        print("hostile: \(String(format: "%.1f", calm)) frames/s calm, \(String(format: "%.1f", stormy)) under attack; "
+              + "RSS \(memoryBefore) → \(memoryDuring) kB; \(attacking.withLock { opened }) connections")
+        #expect(try daemon.terminate() == 0)
+    }
+}
