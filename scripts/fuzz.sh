@@ -4,6 +4,7 @@
 #   scripts/fuzz.sh [SECONDS] [TARGET…]   run each target (default: all four) for SECONDS (60)
 #   FLICKD_FUZZ_RUNS=N scripts/fuzz.sh 0 evemu
 #                                         stop after N executions instead (SECONDS 0: no time bound)
+#   FLICKD_FUZZ_SEED=S                    libFuzzer's seed (with RUNS: the same inputs every run)
 #   scripts/fuzz.sh seeds                 rewrite the committed seed corpora from their generators
 #
 # Targets: evemu (EvemuRecording.parse + replay), config (ConfigLoader.parse), control
@@ -67,6 +68,8 @@ for t in "${targets[@]}"; do
   args=(-max_total_time="$seconds" -max_len="${max_len[$t]}" -timeout=10 -detect_leaks=0
         -print_final_stats=1 -artifact_prefix="$artifacts/")
   [ -n "${FLICKD_FUZZ_RUNS:-}" ] && args+=(-runs="$FLICKD_FUZZ_RUNS")
+  # A fixed seed with a fixed number of runs replays the same inputs every time (CI).
+  [ -n "${FLICKD_FUZZ_SEED:-}" ] && args+=(-seed="$FLICKD_FUZZ_SEED")
   echo "fuzz.sh: $t for ${seconds} s${FLICKD_FUZZ_RUNS:+ or $FLICKD_FUZZ_RUNS runs}"
   log=$SCRATCH/$t.log
   before=$(ls "$artifacts" | wc -l)

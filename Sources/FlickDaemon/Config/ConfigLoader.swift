@@ -124,11 +124,34 @@ struct KeyLines {
         }
     }
 
-    /// A dotted name without the spaces and quotes around its parts: `a . "b"` is `a.b`.
+    /// A dotted name without the spaces and quotes around its parts: `a . "b"` is `a.b`, and
+    /// `"a.b"` is the one part `a.b` (dots inside quotes do not split).
     private static func name(_ text: Substring) -> String {
-        text.split(separator: ".", omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'")) }
-            .joined(separator: ".")
+        var parts: [String] = []
+        var part = ""
+        var quote: Character?
+        var escaped = false
+        for c in text {
+            if let q = quote {
+                part.append(c)
+                if escaped { escaped = false } else if q == "\"" && c == "\\" { escaped = true } else if c == q { quote = nil }
+            } else if c == "." {
+                parts.append(part)
+                part = ""
+            } else {
+                if c == "\"" || c == "'" { quote = c }
+                part.append(c)
+            }
+        }
+        parts.append(part)
+        return parts.map { part in
+            // One pair of quotes around a part, no more: `"'x"` is the name `'x`.
+            let trimmed = part.trimmingCharacters(in: .whitespaces)
+            for quote in ["\"", "'"] where trimmed.count >= 2 && trimmed.hasPrefix(quote) && trimmed.hasSuffix(quote) {
+                return String(trimmed.dropFirst().dropLast())
+            }
+            return trimmed
+        }.joined(separator: ".")
     }
 
     /// Records the first line of a name and of each table above it (`a.b.c` also makes `a.b`, `a`).
