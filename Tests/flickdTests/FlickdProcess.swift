@@ -174,6 +174,18 @@ final class EventCollector: @unchecked Sendable {
     }
 }
 
+/// Calls `body` with the address of the Unix socket at `path` (bind or connect).
+func withUnixAddress<T>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
+    }
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+}
+
 /// A test's own failure, with what it saw.
 struct TestFailure: Error, CustomStringConvertible {
     var description: String

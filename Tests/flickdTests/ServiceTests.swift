@@ -17,14 +17,7 @@ import Testing
         init(path: String) throws {
             self.path = path
             fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { raw in
-                for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
-            }
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
+            let bound = withUnixAddress(path) { bind(fd, $0, $1) }
             guard bound == 0 else { throw TestFailure("bind \(path): errno \(errno)") }
             Thread.detachNewThread { [self] in
                 var buffer = [UInt8](repeating: 0, count: 4096)
