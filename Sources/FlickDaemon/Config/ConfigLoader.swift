@@ -115,13 +115,30 @@ struct KeyLines {
             // toml++ skips a byte-order mark before the first line.
             let line = raw.drop { $0 == " " || $0 == "\t" || (index == 0 && $0 == "\u{FEFF}") }
             if line.hasPrefix("[") {
-                section = Self.name(line.drop { $0 == "[" }.prefix { $0 != "]" })
+                section = Self.name(Self.headerName(line.drop { $0 == "[" }))
                 record(section, at: index + 1)
             } else if let equals = line.firstIndex(of: "="), !line.hasPrefix("#") {
                 let key = Self.name(line[..<equals])
                 record(section.isEmpty ? key : "\(section).\(key)", at: index + 1)
             }
         }
+    }
+
+    /// A header's name: up to the first `]` outside quotes (`["a]b"]` names `a]b`).
+    private static func headerName(_ text: Substring) -> Substring {
+        var quote: Character?
+        var escaped = false
+        for i in text.indices {
+            let c = text[i]
+            if let q = quote {
+                if escaped { escaped = false } else if q == "\"" && c == "\\" { escaped = true } else if c == q { quote = nil }
+            } else if c == "]" {
+                return text[..<i]
+            } else if c == "\"" || c == "'" {
+                quote = c
+            }
+        }
+        return text
     }
 
     /// A dotted name without the spaces and quotes around its parts: `a . "b"` is `a.b`, and
