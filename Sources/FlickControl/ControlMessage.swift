@@ -1,5 +1,5 @@
 import FlickCore
-import Foundation
+import FoundationEssentials
 
 /// One line the daemon sends: a reply to a request, or an event for a subscriber.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One request line on the control socket, as JSON: `{"id": 7, "cmd": "set-offset", "x": 0,
 /// "y": 480, "animated": true}`. Fields a command does not use are ignored; a missing field it

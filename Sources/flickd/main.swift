@@ -4,7 +4,7 @@ import FlickControl
 import FlickDaemon
 import FlickDisplay
 import FlickInput
-import Foundation
+import FoundationEssentials
 
 /// The version `--version` prints.
 let flickdVersion = "0.3.0"
@@ -99,24 +99,23 @@ struct ReplayCommand: ParsableCommand {
         }
         let options = Replay.Options(recording: recording, size: size, content: common.content,
                                      snapshotDirectory: common.snapshotDirectory)
-        let out = FileHandle.standardOutput
         let summary: Replay.Summary
         do {
             summary = try Replay.run(options, configuration: configuration, emit: { output, view in
                 if json {
-                    out.write(ControlMessage.event(output, view: view).line())
+                    print(String(decoding: ControlMessage.event(output, view: view).line(), as: UTF8.self), terminator: "")
                 } else if let line = GestureLog.entry(for: output, view: view) {
-                    print(String(format: "%9.3f s  ", output.time.seconds) + line.message)
+                    print(output.time.seconds.fixed(3, width: 9) + " s  " + line.message)
                 }
-            }, note: { FileHandle.standardError.write(Data(("flickd: " + $0 + "\n").utf8)) })
+            }, note: { writeStandardError("flickd: " + $0 + "\n") })
         } catch {
             throw ValidationError("\(error)")
         }
         let done = "replayed \(recording): \(summary.events) events, \(summary.frames) frames, "
-            + String(format: "at rest after %.3f s, offset (%.1f, %.1f), zoom %.3g", summary.duration.inSeconds,
-                     summary.offset.x, summary.offset.y, summary.zoomScale)
+            + "at rest after \(summary.duration.inSeconds.fixed(3)) s, offset (\(summary.offset.x.fixed(1)), "
+            + "\(summary.offset.y.fixed(1))), zoom \(summary.zoomScale.fixed(3))"
             + (common.snapshotDirectory.map { ", \(summary.snapshots) PNG frames in \($0)" } ?? "")
-        FileHandle.standardError.write(Data((done + "\n").utf8))
+        writeStandardError(done + "\n")
     }
 }
 
@@ -132,7 +131,7 @@ struct CheckConfig: ParsableCommand {
             _ = try ConfigLoader.load(path: file)
             print("\(file): ok")
         } catch {
-            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            writeStandardError("\(error)\n")
             throw ExitCode(1)
         }
     }

@@ -89,4 +89,20 @@ import Testing
             #expect(e?.line == line && e?.key == key, "\(text.debugDescription): \(String(describing: e))")
         }
     }
+
+    /// Unknown names are reported as TOML spells them, so an empty or dotted quoted name is still a
+    /// key in the message (fuzzing found `''='='` refused with an empty key).
+    @Test func unknownNamesAreSpelledAsTOMLWritesThem() {
+        let cases: [(String, Int, String)] = [
+            ("''='='", 1, "\"\""),
+            ("[\"a.b\"]\nx = 1\n", 1, "\"a.b\""),
+            ("[scroll]\n\"x y\" = 1\n", 2, "scroll.\"x y\""),
+            ("[scroll]\n'q\"\\' = 1\n", 2, "scroll.\"q\\\"\\\\\""),
+            ("[scroll]\nplain-key_2 = 1\n", 2, "scroll.plain-key_2"),
+        ]
+        for (text, line, key) in cases {
+            let e = error(text)
+            #expect(e?.line == line && e?.key == key, "\(text.debugDescription): \(String(describing: e))")
+        }
+    }
 }

@@ -146,4 +146,12 @@ import Testing
         let other = try EventLoop()
         #expect(throws: SystemError.self) { _ = try ControlServer(path: f.path, loop: other) { _, id in .reply(id: id) } }
     }
+
+    /// The socket's folder is made before binding; a bare name needs none.
+    @Test func parentDirectoriesOfSocketPaths() {
+        #expect(parentDirectory(of: "/run/flickd/control.sock") == "/run/flickd")
+        #expect(parentDirectory(of: "/control.sock") == "/")
+        #expect(parentDirectory(of: "control.sock") == "")
+        #expect(parentDirectory(of: "a//b") == "a")
+    }
 }

@@ -1,5 +1,5 @@
 import FlickCore
-import Foundation
+import FoundationEssentials
 import TOMLKit
 
 /// Reads the TOML config file into a `Configuration`, rejecting anything it does not know:
@@ -56,14 +56,14 @@ public enum ConfigLoader {
                 let message = sections.contains(section)
                     ? "expected a table [\(section)]"
                     : "unknown section; expected one of " + sections.sorted().map { "[\($0)]" }.joined(separator: ", ")
-                throw ConfigError(path: path, line: lines.nearestLine(of: section), key: section, message: message)
+                throw ConfigError(path: path, line: lines.nearestLine(of: section), key: spelled(section), message: message)
             }
             for key in values.keys.sorted() {
                 let name = "\(section).\(key)"
                 guard let reader = ConfigSchema.keys[name], let value = values[key] else {
                     let known = ConfigSchema.keys.keys.filter { $0.hasPrefix(section + ".") }.sorted()
                         .map { String($0.dropFirst(section.count + 1)) }.joined(separator: ", ")
-                    throw ConfigError(path: path, line: lines.nearestLine(of: name), key: name,
+                    throw ConfigError(path: path, line: lines.nearestLine(of: name), key: "\(section).\(spelled(key))",
                                       message: "unknown key; [\(section)] takes \(known)")
                 }
                 do {
@@ -77,6 +77,27 @@ public enum ConfigLoader {
         }
         try checkCombinations(configuration, path: path, lines: lines)
         return configuration
+    }
+
+    /// A name part as TOML would write it, so an error names even `''` or `"a.b"` unambiguously:
+    /// bare when it is a bare key, else quoted. (Fuzzing found `''='='` reported with no key.)
+    static func spelled(_ part: String) -> String {
+        let bare = !part.isEmpty && part.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"
+        }
+        if bare { return part }
+        var quoted = "\""
+        for scalar in part.unicodeScalars {
+            switch scalar {
+            case "\"": quoted += "\\\""
+            case "\\": quoted += "\\\\"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                quoted += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                    + String(scalar.value, radix: 16, uppercase: true)
+            default: quoted.unicodeScalars.append(scalar)
+            }
+        }
+        return quoted + "\""
     }
 
     /// Rules across keys, reported at the later key's line.
@@ -163,11 +184,11 @@ struct KeyLines {
         parts.append(part)
         return parts.map { part in
             // One pair of quotes around a part, no more: `"'x"` is the name `'x`.
-            let trimmed = part.trimmingCharacters(in: .whitespaces)
+            let trimmed = part.trimmingBlanks()
             for quote in ["\"", "'"] where trimmed.count >= 2 && trimmed.hasPrefix(quote) && trimmed.hasSuffix(quote) {
                 return String(trimmed.dropFirst().dropLast())
             }
-            return trimmed
+            return String(trimmed)
         }.joined(separator: ".")
     }
 

@@ -1,5 +1,5 @@
 import FlickControl
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -98,7 +98,7 @@ public final class ControlServer {
             raw.copyBytes(from: path.utf8)
             raw[path.utf8.count] = 0
         }
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = parentDirectory(of: path)
         if !directory.isEmpty { try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
         let fd = try retrying("socket", "control socket \(path)") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
         func fail(_ call: String) -> SystemError {

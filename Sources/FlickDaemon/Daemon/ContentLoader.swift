@@ -1,5 +1,6 @@
 import FlickDisplay
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Loads what the panel shows: a PNG/JPEG file, a folder of them as pages, or — when no path is
 /// configured — a test pattern, so a fresh install shows something that proves it scrolls.
@@ -48,9 +49,9 @@ public enum ContentLoader {
             }
             return Loaded(content: pattern, name: "test pattern")
         }
-        var isDirectory: ObjCBool = false
-        _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-        let content = isDirectory.boolValue
+        var info = stat()
+        let isDirectory = stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+        let content = isDirectory
             ? try Content.load(directory: path, pageSize: view, background: configuration.background,
                                pixelBudget: configuration.pixelBudget, direction: configuration.pageDirection)
             : try Content.load(file: path, pixelBudget: configuration.pixelBudget)

@@ -2,7 +2,7 @@ import FlickControl
 import FlickCore
 import FlickDisplay
 import FlickInput
-import Foundation
+import FoundationEssentials
 import Glibc
 import Logging
 
@@ -251,10 +251,9 @@ public final class Daemon {
 
     /// Path, size and modification time: a changed file is different content.
     static func identity(of path: String) -> String {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return path }
-        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        return "\(path)|\(size)|\(Int(modified))"
+        var info = stat()
+        guard stat(path, &info) == 0 else { return path }
+        return "\(path)|\(info.st_size)|\(info.st_mtim.tv_sec)"
     }
 
     // MARK: Reload

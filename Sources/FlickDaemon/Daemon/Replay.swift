@@ -2,7 +2,7 @@ import FlickControl
 import FlickCore
 import FlickDisplay
 import FlickInput
-import Foundation
+import FoundationEssentials
 
 /// `flickd replay`: a recording played on a virtual clock as fast as possible, on the headless
 /// backend, through the same decoder, recogniser, model, session and compositor as a live run.

@@ -1,5 +1,6 @@
 import CSystemd
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 
 /// swift-log records into the systemd journal or onto stderr.
@@ -32,7 +33,7 @@ public struct FlickdLogHandler: LogHandler {
         case .stderr:
             let extra = all.isEmpty ? "" : "  [" + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
                 .joined(separator: " ") + "]"
-            FileHandle.standardError.write(Data("flickd \(event.level): \(event.message)\(extra)\n".utf8))
+            writeStandardError("flickd \(event.level): \(event.message)\(extra)\n")
         }
     }
 

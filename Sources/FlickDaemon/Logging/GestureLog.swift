@@ -1,5 +1,5 @@
 import FlickCore
-import Foundation
+import FoundationEssentials
 
 /// One journal entry per gesture: a sentence for people and `FLICK_*` fields for machines
 /// (`journalctl -u flickd FLICK_GESTURE=flick`). Delegate messages and content touches are not
@@ -41,7 +41,7 @@ public enum GestureLog {
                             + (rest.y - view.contentOffset.y) * (rest.y - view.contentOffset.y)).squareRoot()
             let speed = (v.dx * v.dx + v.dy * v.dy).squareRoot()
             message = "flick \(direction(v)) \(Int(speed.rounded())) px/s → rest \(Int(distance.rounded())) px in "
-                + String(format: "%.1f s", duration)
+                + duration.fixed(1) + " s"
         case let .pinch(from, to):
             fields["SCALE_FROM"] = num(from); fields["SCALE_TO"] = num(to)
             message = "pinch \(num(from)) → \(num(to))"

@@ -40,3 +40,22 @@ func retrying(_ call: String, _ context: String, _ body: () -> Int32) throws(Sys
         throw SystemError(call: call, context: context, errno: errno)
     }
 }
+
+/// The folder part of a file path, as `dirname` gives it but empty for a bare name (nothing to
+/// create): `a/b` → `a`, `/b` → `/`, `b` → ``.
+func parentDirectory(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "" }
+    let parent = path[..<slash].reversed().drop { $0 == "/" }.reversed()
+    return parent.isEmpty ? "/" : String(parent)
+}
+
+/// Writes `text` to stderr whole, unbuffered (a log line must not wait in a buffer for a crash).
+public func writeStandardError(_ text: String) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+        let n = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { return }
+        bytes = bytes.dropFirst(n)
+    }
+}

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// What survives a restart: where the view was, for which content.
@@ -46,7 +46,7 @@ public struct StateStore: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data = (try? encoder.encode(state)) ?? Data()
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = parentDirectory(of: path)
         let temporary = path + ".tmp"
         let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw SystemError(call: "open", context: temporary, errno: errno) }

@@ -1,5 +1,5 @@
 import FlickCore
-import Foundation
+import FoundationEssentials
 
 /// Reads evemu text line by line. Every malformed line is an error naming its number and what
 /// was expected; unknown header lines are skipped with a warning.
@@ -34,7 +34,7 @@ enum EvemuParser {
             case "N:":
                 guard out.events.isEmpty else { throw fail("expected the header before the events, found N: after them") }
                 let name = content.drop { $0 != ":" }.dropFirst()
-                out.description = DeviceDescription(name: name.trimmingCharacters(in: .whitespaces))
+                out.description = DeviceDescription(name: String(name.trimmingBlanks()))
             case "I:", "P:", "B:", "A:", "L:":
                 guard var d = out.description else {
                     throw fail("expected 'N: NAME' as the first header line, found '\(tag)'")

@@ -1,5 +1,5 @@
 import FlickCore
-import Foundation
+import FoundationEssentials
 
 /// An evemu-record file: the device description (`N: I: P: B: A: L:` header) and the events
 /// (`E: sec.usec type code value`).
