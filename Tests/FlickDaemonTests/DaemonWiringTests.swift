@@ -70,6 +70,21 @@ import Testing
         }
     }
 
+    /// A frame queued between vblanks shows at the next vblank, as on DRM: the first frame at
+    /// start and the first frame of a touch are not held back one refresh.
+    @Test func aFrameQueuedBetweenVblanksShowsAtTheNextOne() throws {
+        let output = try #require(HeadlessOutput(size: PixelSize(width: 320, height: 200)))
+        let content = try #require(Content.testPattern(PixelSize(width: 1000, height: 3000)))
+        let display = DisplayTarget(output: output, compositor: Compositor(), content: content, background: .black)
+        let view = try ScrollView(boundsSize: display.viewSize, contentSize: content.size)
+        let start = Instant(nanoseconds: 1_005_000_000)  // 5 ms after the vblank at 1 s (60 Hz)
+        let session = Session(recognizer: GestureRecognizer(scrollView: view), target: display, at: start)
+        session.start()
+        let next = Instant(nanoseconds: (start.nanoseconds / 16_666_667 + 1) * 16_666_667)
+        #expect(output.nextDeadline == next)
+        #expect(next.nanoseconds - start.nanoseconds < 16_666_667)
+    }
+
     @Test func aFlickOnHeadlessRestsWhereTheFrameShowsIt() throws {
         let rig = try Rig()
         let start = Instant.seconds(1)

@@ -11,7 +11,7 @@ import Testing
         var submitted: [(Instant, Point, Double)] = []
         var presentAt: Instant?
 
-        func submit(_ view: ScrollView, indicatorOpacity: Double, at t: Instant) throws -> Bool {
+        func submit(_ view: ScrollView, indicatorOpacity: Double, at t: Instant, now: Instant) throws -> Bool {
             submitted.append((t, view.contentOffset, indicatorOpacity))
             presentAt = t
             return true

@@ -38,11 +38,11 @@ public final class DisplayTarget: FrameTarget, PresentationSource {
 
     public var refreshPeriod: Duration { output.refreshPeriod }
 
-    public func submit(_ view: ScrollView, indicatorOpacity: Double, at t: Instant) throws -> Bool {
+    public func submit(_ view: ScrollView, indicatorOpacity: Double, at t: Instant, now: Instant) throws -> Bool {
         let state = RenderState(boundsSize: view.boundsSize, contentOffset: view.contentOffset,
                                 zoomScale: view.zoomScale, contentSize: view.unscaledContentSize,
                                 indicatorOpacity: indicatorOpacity, background: background)
-        return try renderLoop.submit(state, now: t)
+        return try renderLoop.submit(state, now: now)
     }
 
     // MARK: PresentationSource

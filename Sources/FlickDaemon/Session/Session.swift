@@ -8,11 +8,13 @@ public protocol FrameTarget: AnyObject {
     var viewSize: Size { get }
     /// Refresh period of the display, for stepping animations to the next vblank.
     var refreshPeriod: Duration { get }
-    /// Composes `view` with indicators at `indicatorOpacity` and queues it for presentation.
+    /// Composes `view` with indicators at `indicatorOpacity`, as it should look at the vblank
+    /// `t`, and queues it at `now` for the first vblank the backend can still make (a frame
+    /// queued between vblanks shows at the next one, not one later).
     /// - Returns: whether a frame was queued; `false` when the picture equals the one shown, so
     ///   no presentation will follow.
     /// - Throws: whatever the backend reports; the session logs it and keeps going.
-    func submit(_ view: ScrollView, indicatorOpacity: Double, at t: Instant) throws -> Bool
+    func submit(_ view: ScrollView, indicatorOpacity: Double, at t: Instant, now: Instant) throws -> Bool
 }
 
 /// The daemon between input, model, display and clients, with no I/O and no clock of its own:
@@ -178,7 +180,7 @@ public final class Session {
         do {
             shown = state
             shownAt = t
-            guard try target.submit(view, indicatorOpacity: state.opacity, at: t) else { return }
+            guard try target.submit(view, indicatorOpacity: state.opacity, at: t, now: now) else { return }
             framePending = true
             framesSubmitted += 1
         } catch {
