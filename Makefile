@@ -6,10 +6,13 @@ export PREFIX SYSCONFDIR DESTDIR
 
 .PHONY: all run test install e2e bench soak fuzz
 
+# Release binaries carry the Swift runtime (--static-swift-stdlib): one file each to copy onto a
+# board without Swift, and less resident memory (BENCHMARKS.md). Every release build here and in
+# scripts/ uses the same flags, so the builds share one .build/release.
 all:
 	scripts/deps.sh
-	swift build -c release --product flickd
-	swift build -c release --product flickctl
+	swift build -c release --static-swift-stdlib --product flickd
+	swift build -c release --static-swift-stdlib --product flickctl
 
 run:
 	scripts/run.sh
@@ -26,8 +29,9 @@ e2e:
 	scripts/e2e.sh
 
 bench:
-	swift build -c release --product flickd
-	swift run -c release flickd-bench
+	swift build -c release --static-swift-stdlib --product flickd
+	swift build -c release --static-swift-stdlib --product flickd-bench
+	.build/release/flickd-bench $(BENCH_ARGS)
 
 # Not in CI: 10 minutes of the daemon under a 250 Hz stream (RELIABILITY.md).
 soak:

@@ -62,7 +62,13 @@ let package = Package(
         ),
         .executableTarget(
             name: "flickd",
-            dependencies: ["FlickDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["FlickDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            // Release builds (linked with --static-swift-stdlib, see the Makefile) use lld and packed
+            // relative relocations (DT_RELR, glibc ≥ 2.36): the position-independent daemon's ~1.8 MB
+            // of relocation records shrink to ~15 KB, which start-up no longer reads (less resident
+            // memory and a faster start, BENCHMARKS.md items 4 and 5). The toolchain ships lld.
+            linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+                                          .when(configuration: .release))]
         ),
         .executableTarget(
             name: "flickctl",

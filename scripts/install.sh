@@ -18,7 +18,7 @@ SYSCONFDIR=${SYSCONFDIR:-/etc}
 UNITDIR=${UNITDIR:-$PREFIX/lib/systemd/system}
 DESTDIR=${DESTDIR:-}
 for bin in flickd flickctl; do
-  [ -x "$build/$bin" ] || { echo "install: $build/$bin is missing: build first (swift build -c release)" >&2; exit 1; }
+  [ -x "$build/$bin" ] || { echo "install: $build/$bin is missing: build first (make all)" >&2; exit 1; }
 done
 
 install -d "$DESTDIR$PREFIX/bin" "$DESTDIR$UNITDIR" "$DESTDIR$SYSCONFDIR/flickd" \

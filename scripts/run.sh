@@ -8,8 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
-swift build -c release --product flickd
-swift build -c release --product flickctl
+swift build -c release --static-swift-stdlib --product flickd
+swift build -c release --static-swift-stdlib --product flickctl
 bin=.build/release/flickd
 if compgen -G "/dev/dri/card*" > /dev/null || "$bin" list-devices 2>/dev/null | grep -q "touchscreen:"; then
   exec "$bin" run "$@"

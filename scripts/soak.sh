@@ -6,6 +6,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
-swift build -c release --product flickd
-swift build -c release --product flickd-soak
+swift build -c release --static-swift-stdlib --product flickd
+swift build -c release --static-swift-stdlib --product flickd-soak
 exec .build/release/flickd-soak --minutes "${1:-10}" --flickd .build/release/flickd

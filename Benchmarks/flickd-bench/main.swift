@@ -2,8 +2,8 @@
 // Every figure is repeated and printed with its spread; peers are measured in the same run, so
 // every claim is a ratio. Timings are never asserted: the exit code is 0 unless something broke.
 //
-//     swift build -c release --product flickd     # items 4 and 5 spawn the real daemon
-//     swift run -c release flickd-bench [--quick] [--flickd PATH]
+//     make bench [BENCH_ARGS="--quick --flickd PATH"]   # builds flickd and this, release, static
+//     .build/release/flickd-bench [--quick] [--flickd PATH]
 
 import FlickCore
 import FlickDisplay
