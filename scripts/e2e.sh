@@ -10,6 +10,8 @@ cd "$(dirname "$0")/.."
 start=$(date +%s)
 SCRATCH=${FLICKD_E2E_SCRATCH:-.build-e2e}
 OUT=${FLICKD_E2E_OUT:-$SCRATCH/e2e-run}
+# The release products are built as every release build is (Makefile), so they share .build.
+BUILD=${FLICKD_E2E_BUILD:-.build}
 
 scripts/deps.sh
 if ! command -v jq >/dev/null; then
@@ -19,13 +21,13 @@ fi
 
 products=(flickd flickctl flickd-e2e-touch flickd-e2e-grab)
 for product in "${products[@]}"; do
-  swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --product "$product"
+  swift build -c release --static-swift-stdlib --scratch-path "$BUILD" --product "$product"
 done
 built=$(date +%s)
 
 rm -rf "$OUT"
 mkdir -p "$OUT/bin"
-bindir=$(swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --show-bin-path)
+bindir=$(swift build -c release --static-swift-stdlib --scratch-path "$BUILD" --show-bin-path)
 # Without symbols the binaries load faster over the VM's 9p share.
 for product in "${products[@]}"; do strip -o "$OUT/bin/$product" "$bindir/$product"; done
 # The content: every pixel encodes its own coordinates, so a grabbed pixel says which content

@@ -12,15 +12,18 @@ final class DaemonProcess {
     let spawnedAt: Int64
     /// Its stdout and stderr.
     let logPath: String
+    /// Its control socket.
+    let socketPath: String
     private let notifyFD: Int32
     private var exited = false
 
     /// Starts `binary run --display headless:1920x1080 --input auto` with `content`, if any.
     init(binary: String, directory: String, tag: String, content: String?) throws {
         let config = "\(directory)/\(tag).toml"
+        socketPath = "\(directory)/\(tag).sock"
         let toml = """
             [control]
-            socket = "\(directory)/\(tag).sock"
+            socket = "\(socketPath)"
             [state]
             path = "\(directory)/\(tag).state.json"
 
