@@ -58,80 +58,37 @@ enum GestureBench {
         return (monotonicNanoseconds() - start, frames, outputs)
     }
 
-    /// Writes gestures in screen pixels, converted to device units, 125 Hz reports.
+    /// Writes gestures in screen pixels through `TouchScript` (device units, 125 Hz reports),
+    /// in an order and with pauses drawn from a fixed seed.
     private struct Script {
-        var writer = EvemuWriter(description: GestureBench.device)
-        var trackingID: Int32 = 1
+        var touches = TouchScript(description: GestureBench.device)
         var rng: UInt64 = 0x1234_5678
-        let rate = 0.008
+        var writer: EvemuWriter { touches.writer }
 
         mutating func next(_ n: Int) -> Int {
             rng = rng &* 6364136223846793005 &+ 1442695040888963407
             return Int((rng >> 33) % UInt64(n))
         }
 
-        func time(_ t: Double) -> Instant { .seconds(1000 + t) }
-
-        func unitsX(_ x: Double) -> Int32 { Int32((x / GestureBench.screen.width * 4095).rounded()) }
-        func unitsY(_ y: Double) -> Int32 { Int32((y / GestureBench.screen.height * 4095).rounded()) }
-
-        mutating func down(_ slot: Int32, _ x: Double, _ y: Double, _ t: Double) {
-            writer.abs(time(t), EventCode.ABS_MT_SLOT, slot)
-            writer.abs(time(t), EventCode.ABS_MT_TRACKING_ID, trackingID)
-            trackingID += 1
-            move(slot, x, y, t)
-        }
-
-        mutating func move(_ slot: Int32, _ x: Double, _ y: Double, _ t: Double) {
-            writer.abs(time(t), EventCode.ABS_MT_SLOT, slot)
-            writer.abs(time(t), EventCode.ABS_MT_POSITION_X, unitsX(x))
-            writer.abs(time(t), EventCode.ABS_MT_POSITION_Y, unitsY(y))
-        }
-
-        mutating func up(_ slot: Int32, _ t: Double) {
-            writer.abs(time(t), EventCode.ABS_MT_SLOT, slot)
-            writer.abs(time(t), EventCode.ABS_MT_TRACKING_ID, -1)
+        /// Screen pixels to device units.
+        func units(_ p: (Double, Double)) -> (Double, Double) {
+            (p.0 / GestureBench.screen.width * 4095, p.1 / GestureBench.screen.height * 4095)
         }
 
         /// One finger still for `seconds`, with a pixel of sensor jitter every report.
         mutating func hold(_ x: Double, _ y: Double, seconds: Double, t: Double) -> Double {
-            down(0, x, y, t); writer.report(time(t))
-            var now = t
-            var i = 0
-            while now + rate < t + seconds {
-                now += rate
-                i += 1
-                move(0, x + Double(i % 2), y, now); writer.report(time(now))
-            }
-            up(0, t + seconds); writer.report(time(t + seconds))
-            return t + seconds
+            let p = units((x, y))
+            return touches.hold(at: p.0, p.1, seconds: seconds, t: t, jitter: units((1, 0)).0)
         }
 
         mutating func drag(from a: (Double, Double), to b: (Double, Double), seconds: Double, t: Double) -> Double {
-            down(0, a.0, a.1, t); writer.report(time(t))
-            let steps = max(1, Int((seconds / rate).rounded()))
-            for i in 1...steps {
-                let f = Double(i) / Double(steps)
-                move(0, a.0 + (b.0 - a.0) * f, a.1 + (b.1 - a.1) * f, t + Double(i) * rate)
-                writer.report(time(t + Double(i) * rate))
-            }
-            let end = t + Double(steps + 1) * rate
-            up(0, end); writer.report(time(end))
-            return end
+            touches.drag(from: units(a), to: units(b), seconds: seconds, t: t)
         }
 
         mutating func pinch(from r0: Double, to r1: Double, seconds: Double, t: Double) -> Double {
-            let c = (960.0, 540.0)
-            down(0, c.0 - r0, c.1, t); down(1, c.0 + r0, c.1, t); writer.report(time(t))
-            let steps = max(1, Int((seconds / rate).rounded()))
-            for i in 1...steps {
-                let r = r0 + (r1 - r0) * Double(i) / Double(steps)
-                let ti = t + Double(i) * rate
-                move(0, c.0 - r, c.1 + Double(i % 3), ti); move(1, c.0 + r, c.1, ti); writer.report(time(ti))
-            }
-            let end = t + Double(steps + 1) * rate
-            up(0, end); up(1, end); writer.report(time(end))
-            return end
+            let scale = units((1, 0)).0
+            return touches.pinch(centre: units((960, 540)), from: r0 * scale, to: r1 * scale, seconds: seconds, t: t,
+                                 jitter: units((0, 1)).1)
         }
 
         /// One random gesture starting at `t`, then a pause; returns when the next may start.

@@ -24,7 +24,10 @@ public struct TouchScript: Sendable {
     public func time(_ t: Double) -> Instant { .seconds(1_700_000_000) + .nanoseconds(Int64((t * 1e9).rounded())) }
 
     /// A report with nothing touching: a lead-in, so a recording starts before its first touch.
-    public mutating func idle(_ t: Double) { writer.report(time(t)) }
+    public mutating func idle(_ t: Double) { report(t) }
+
+    /// Ends the report at `t` (`SYN_REPORT`): the moves, downs and ups written since form one frame.
+    public mutating func report(_ t: Double) { writer.report(time(t)) }
 
     /// A finger down in `slot` at (x, y), device units.
     public mutating func down(_ slot: Int32, _ x: Double, _ y: Double, _ t: Double) {
@@ -53,35 +56,56 @@ public struct TouchScript: Sendable {
         up(0, t + 0.09); writer.report(time(t + 0.09))
     }
 
-    /// A still touch held for `seconds`.
-    public mutating func hold(at x: Double, _ y: Double, seconds: Double, t: Double) {
-        down(0, x, y, t); writer.report(time(t))
-        up(0, t + seconds); writer.report(time(t + seconds))
+    /// A touch held for `seconds`; with `jitter`, a finger that is never quite still: it reports
+    /// every `rate`, alternating between x and x + jitter, as a noisy sensor does.
+    /// - Returns: when the finger lifted.
+    @discardableResult
+    public mutating func hold(at x: Double, _ y: Double, seconds: Double, t: Double, jitter: Double = 0) -> Double {
+        down(0, x, y, t); report(t)
+        if jitter != 0 {
+            var now = t, i = 0
+            while now + rate < t + seconds {
+                now += rate
+                i += 1
+                move(0, x + jitter * Double(i % 2), y, now); report(now)
+            }
+        }
+        up(0, t + seconds); report(t + seconds)
+        return t + seconds
     }
 
     /// A straight drag at constant speed, lifting one report after the last move (a flick when
     /// fast).
-    public mutating func drag(from a: (Double, Double), to b: (Double, Double), seconds: Double, t: Double) {
-        down(0, a.0, a.1, t); writer.report(time(t))
+    /// - Returns: when the finger lifted.
+    @discardableResult
+    public mutating func drag(from a: (Double, Double), to b: (Double, Double), seconds: Double, t: Double) -> Double {
+        down(0, a.0, a.1, t); report(t)
         let steps = max(1, Int((seconds / rate).rounded()))
         for i in 1...steps {
             let f = Double(i) / Double(steps)
             move(0, a.0 + (b.0 - a.0) * f, a.1 + (b.1 - a.1) * f, t + Double(i) * rate)
-            writer.report(time(t + Double(i) * rate))
+            report(t + Double(i) * rate)
         }
-        up(0, t + Double(steps) * rate + rate); writer.report(time(t + Double(steps) * rate + rate))
+        let end = t + Double(steps + 1) * rate
+        up(0, end); report(end)
+        return end
     }
 
-    /// Two fingers on a horizontal line through `centre`, from radius `r0` to `r1`.
-    public mutating func pinch(centre c: (Double, Double), from r0: Double, to r1: Double, seconds: Double, t: Double) {
-        down(0, c.0 - r0, c.1, t); down(1, c.0 + r0, c.1, t); writer.report(time(t))
+    /// Two fingers on a horizontal line through `centre`, from radius `r0` to `r1`; with
+    /// `jitter`, the first finger strays up to 2 × jitter below the line (sensor noise).
+    /// - Returns: when the fingers lifted.
+    @discardableResult
+    public mutating func pinch(centre c: (Double, Double), from r0: Double, to r1: Double, seconds: Double, t: Double,
+                               jitter: Double = 0) -> Double {
+        down(0, c.0 - r0, c.1, t); down(1, c.0 + r0, c.1, t); report(t)
         let steps = max(1, Int((seconds / rate).rounded()))
         for i in 1...steps {
             let r = r0 + (r1 - r0) * Double(i) / Double(steps)
             let ti = t + Double(i) * rate
-            move(0, c.0 - r, c.1, ti); move(1, c.0 + r, c.1, ti); writer.report(time(ti))
+            move(0, c.0 - r, c.1 + jitter * Double(i % 3), ti); move(1, c.0 + r, c.1, ti); report(ti)
         }
         let end = t + Double(steps + 1) * rate
-        up(0, end); up(1, end); writer.report(time(end))
+        up(0, end); up(1, end); report(end)
+        return end
     }
 }
