@@ -80,6 +80,8 @@ for t in "${targets[@]}"; do
     if [ "$(ls "$artifacts" | wc -l)" -gt "$before" ]; then
       newest=$artifacts/$(ls -t "$artifacts" | head -1)
       echo "fuzz.sh: the crashing input: $newest (reproduce: $fuzzer $t $newest)" >&2
+      # CI keeps only the log: carry the input in it (decode with base64 -d into a file).
+      [ "$(stat -c %s "$newest")" -le 16384 ] && echo "fuzz.sh: the input as base64: $(base64 -w0 "$newest")" >&2
     fi
     exit 1
   fi

@@ -67,6 +67,18 @@ import Testing
         #expect(error("[]\n")?.line == 1)
     }
 
+    /// toml++ asserted on an array element starting with `}`; the loader refuses it first.
+    @Test func anArrayElementStartingWithABraceIsASyntaxError() {
+        for (text, line) in [("a = [}\n", 1), ("[scroll]\nx = [1, }\n", 2), ("a = [ # c\n}\n", 2), ("a = [[[\n\n  }\n", 3)] {
+            let e = error(text)
+            #expect(e?.line == line && e?.key == "" && e?.message.hasPrefix("TOML syntax: expected a value or ']'") == true,
+                    "\(text.debugDescription): \(String(describing: e))")
+        }
+        // Braces that toml++ handles: inline tables, and strings holding braces.
+        #expect(error("[content]\nload_directories = [\"}\", '}']\n")?.message.hasPrefix("TOML syntax") != true)
+        #expect(error("a = [{}]\n")?.message.hasPrefix("TOML syntax: expected a value") != true)
+    }
+
     /// A NUL used to end the file silently where TOMLKit handed it to toml++ as a C string.
     @Test func aNulIsASyntaxErrorAtItsLine() {
         let e = error("[log]\nlevel = \"info\"\0\n[zoom]\nmaximum_scale = -1\n")
@@ -99,6 +111,10 @@ import Testing
             ("[scroll]\n\"x y\" = 1\n", 2, "scroll.\"x y\""),
             ("[scroll]\n'q\"\\' = 1\n", 2, "scroll.\"q\\\"\\\\\""),
             ("[scroll]\nplain-key_2 = 1\n", 2, "scroll.plain-key_2"),
+            ("# a\n'x=' = 'y'\n", 2, "\"x=\""),
+            ("[scroll]\n\"a=b\" = 1\n", 2, "scroll.\"a=b\""),
+            ("# a\n[\"s\\\\[[\"]\n", 2, "\"s\\\\[[\""),
+            ("[scroll]\n\"\\u0041\\tb\" = 1\n", 2, "scroll.\"A\\u0009b\""),
         ]
         for (text, line, key) in cases {
             let e = error(text)

@@ -1,7 +1,8 @@
 /// Reads TOML text as toml++ splits it into statements, without parsing values: which lines
 /// begin a statement (outside strings and multi-line arrays), for `KeyLines`; and any table
 /// header whose name starts with a character no TOML key starts with (`[!]`, `[ *x]`, `[` then
-/// the end of the line), before TOMLKit sees the text.
+/// the end of the line), or an array element that starts with `}` (`a = [}`, `[1, }`), before
+/// TOMLKit sees the text.
 ///
 /// TOMLKit's parser (toml++ 3) reaches such a header with an assertion, not an error: the
 /// process aborts (or, built with `NDEBUG`, runs into undefined behaviour). A daemon reloading
@@ -13,17 +14,20 @@
 enum TOMLScan {
     private enum InString { case none, basic, literal, multiBasic, multiLiteral }
 
-    /// The 1-based line of the first header toml++ would abort on, or nil when there is none.
-    static func firstBadHeader(in text: String) -> Int? { scan(text, stopAtBadHeader: true).badHeader }
+    /// What toml++ would abort on first, at its 1-based line and said as a syntax error; nil
+    /// when there is none.
+    static func firstAbort(in text: String) -> (line: Int, message: String)? { scan(text, stopAtBadHeader: true).abort }
 
     /// The 1-based lines on which a statement (a key or a table header) begins.
     static func statementLines(in text: String) -> Set<Int> { scan(text, stopAtBadHeader: false).statements }
 
-    private static func scan(_ text: String, stopAtBadHeader: Bool) -> (statements: Set<Int>, badHeader: Int?) {
+    private static func scan(_ text: String, stopAtBadHeader: Bool) -> (statements: Set<Int>, abort: (line: Int, message: String)?) {
         let s = Array(text.unicodeScalars)
         // toml++ skips a byte-order mark at the start.
         var i = s.first == "\u{FEFF}" ? 1 : 0
-        var line = 1, depth = 0, lineStart = true, string = InString.none
+        var line = 1, lineStart = true, string = InString.none
+        // Open arrays and inline tables, innermost last; whether the next value starts an element.
+        var open: [Unicode.Scalar] = [], expectElement = false
         var statements = Set<Int>()
         func at(_ j: Int) -> Unicode.Scalar? { j < s.count ? s[j] : nil }
         func run(of quote: Unicode.Scalar, from j: Int) -> Int {
@@ -36,7 +40,7 @@ enum TOMLScan {
             if c == "\n" {
                 line += 1
                 if string == .basic || string == .literal { string = .none }
-                lineStart = string == .none && depth == 0
+                lineStart = string == .none && open.isEmpty
                 i += 1
                 continue
             }
@@ -81,17 +85,25 @@ enum TOMLScan {
                     j += 1
                     while at(j) == " " || at(j) == "\t" { j += 1 }
                 }
-                if checked, let first = at(j), !startsKey(first), stopAtBadHeader { return (statements, line) }
+                if checked, let first = at(j), !startsKey(first), stopAtBadHeader {
+                    return (statements, (line, "expected a table name (letters, digits, '_', '-' or a quoted name) after '['"))
+                }
                 while i < s.count && s[i] != "\n" { i += 1 }   // the rest of the header line
                 lineStart = false
                 continue
             }
             lineStart = false
+            if expectElement {
+                // toml++ asserts that an element does not start with `}` (found by fuzzing).
+                expectElement = false
+                if c == "}" && stopAtBadHeader { return (statements, (line, "expected a value or ']' in the array, found '}'")) }
+            }
             switch c {
             case "\"": let n = run(of: "\"", from: i); string = n >= 3 ? .multiBasic : .basic; i += n >= 3 ? 3 : 1
             case "'": let n = run(of: "'", from: i); string = n >= 3 ? .multiLiteral : .literal; i += n >= 3 ? 3 : 1
-            case "[", "{": depth += 1; i += 1
-            case "]", "}": depth = max(0, depth - 1); i += 1
+            case "[", "{": open.append(c); expectElement = c == "["; i += 1
+            case "]", "}": _ = open.popLast(); i += 1
+            case ",": expectElement = open.last == "["; i += 1
             default: i += 1
             }
         }
