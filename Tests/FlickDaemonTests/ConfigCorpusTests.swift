@@ -79,6 +79,21 @@ import Testing
         #expect(error("a = [{}]\n")?.message.hasPrefix("TOML syntax: expected a value") != true)
     }
 
+    /// toml++ asserts on a date-shaped value followed by a space and one digit (found by fuzzing).
+    @Test func aDateFollowedByALoneDigitIsASyntaxError() {
+        let cases = [("[scroll]\nx = 2024-01-01 5\n", 2), ("a = [1, 0008-09-4l 0 ]\n", 1), ("\u{FEFF}#c\nband=0008-09-4l 0 =00\n", 2),
+                     ("z = { d = 2_024-01-01 7,}\n", 1), ("d = 2024-01-01 5#x\n", 1)]
+        for (text, line) in cases {
+            let e = error(text)
+            #expect(e?.line == line && e?.message.hasPrefix("TOML syntax: expected a date-time") == true,
+                    "\(text.debugDescription): \(String(describing: e))")
+        }
+        // What toml++ reads itself: date-times with a space, dates alone, two digits after one.
+        for text in ["d = 2024-01-01 05:30:00\n", "d = 2024-01-01\n", "d = 2024-01-01 55\n", "s = \"2024-01-01 5\"\n", "d = 2024-01-01 5"] {
+            #expect(error(text)?.message.hasPrefix("TOML syntax: expected a date-time") != true, "\(text.debugDescription)")
+        }
+    }
+
     /// A NUL used to end the file silently where TOMLKit handed it to toml++ as a C string.
     @Test func aNulIsASyntaxErrorAtItsLine() {
         let e = error("[log]\nlevel = \"info\"\0\n[zoom]\nmaximum_scale = -1\n")
@@ -115,6 +130,10 @@ import Testing
             ("[scroll]\n\"a=b\" = 1\n", 2, "scroll.\"a=b\""),
             ("# a\n[\"s\\\\[[\"]\n", 2, "\"s\\\\[[\""),
             ("[scroll]\n\"\\u0041\\tb\" = 1\n", 2, "scroll.\"A\\u0009b\""),
+            // A combining mark after a quote is not part of it: TOML reads code points.
+            ("# a\n'\u{033F}$' = 1\n", 2, "\"\u{033F}$\""),
+            ("[\"\u{0301}s\"]\n", 1, "\"\u{0301}s\""),
+            ("[scroll]\n\"x\u{0301}.y\" = 1\n", 2, "scroll.\"x\u{0301}.y\""),
         ]
         for (text, line, key) in cases {
             let e = error(text)

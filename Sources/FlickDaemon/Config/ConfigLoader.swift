@@ -132,75 +132,74 @@ struct KeyLines {
         // Lines inside a multi-line string or array hold no names, whatever they look like.
         let statements = TOMLScan.statementLines(in: text)
         for (index, raw) in split.enumerated() where statements.contains(index + 1) {
+            // TOML is defined on code points, not on what Unicode draws as one character: a
+            // combining mark after a quote must not hide the quote (fuzzing found `'̿$' = …`
+            // given no line). So a line is read scalar by scalar.
             // toml++ skips a byte-order mark before the first line.
-            let line = raw.drop { $0 == " " || $0 == "\t" || (index == 0 && $0 == "\u{FEFF}") }
-            if line.hasPrefix("[") {
+            let line = raw.unicodeScalars.drop { $0 == " " || $0 == "\t" || (index == 0 && $0 == "\u{FEFF}") }
+            guard let first = line.first, first != "#" else { continue }
+            if first == "[" {
                 let header = line.drop { $0 == "[" }
-                section = Self.name(header[..<(Self.firstIndex(of: "]", outsideQuotesIn: header) ?? header.endIndex)])
+                section = Self.name(in: header, endingAt: "]") ?? Self.name(in: header, endingAt: nil) ?? ""
                 record(section, at: index + 1)
-            } else if !line.hasPrefix("#"), let equals = Self.firstIndex(of: "=", outsideQuotesIn: line) {
-                let key = Self.name(line[..<equals])
+            } else if let key = Self.name(in: line, endingAt: "=") {
                 record(section.isEmpty ? key : "\(section).\(key)", at: index + 1)
             }
         }
     }
 
-    /// The first `target` outside quoted parts: a header's name ends at the first `]` outside
-    /// quotes (`["a]b"]` names `a]b`), and a key at the first `=` outside them (`"a=b" = 1`;
-    /// fuzzing found `'…=' = '…'` given no line).
-    private static func firstIndex(of target: Character, outsideQuotesIn text: Substring) -> Substring.Index? {
-        var quote: Character?
-        var escaped = false
-        for i in text.indices {
-            let c = text[i]
-            if let q = quote {
-                if escaped { escaped = false } else if q == "\"" && c == "\\" { escaped = true } else if c == q { quote = nil }
-            } else if c == target {
-                return i
-            } else if c == "\"" || c == "'" {
-                quote = c
-            }
-        }
-        return nil
-    }
-
-    /// A dotted name without the spaces and quotes around its parts: `a . "b"` is `a.b`, and
-    /// `"a.b"` is the one part `a.b` (dots inside quotes do not split).
-    private static func name(_ text: Substring) -> String {
+    /// Reads the dotted name at the start of `text` up to the first `terminator` outside quotes
+    /// (a header's `]`, a key's `=`; `nil`: to the end), the one reader of names here.
+    ///
+    /// Parts are trimmed and unquoted: `a . "b"` is `a.b`, and `"a.b"` is the one part `a.b`
+    /// (dots inside quotes do not split); `["a]b"]` names `a]b`, and `"a=b" = 1` the key `a=b`.
+    /// A basic string's escapes are read as TOML reads them (`"s\\["` is `s\[`), so the name
+    /// matches TOMLKit's key (found by fuzzing).
+    ///
+    /// - Returns: the name, or `nil` when no terminator lies outside quotes.
+    private static func name(in text: Substring.UnicodeScalarView, endingAt terminator: Unicode.Scalar?) -> String? {
         var parts: [String] = []
-        var part = ""
-        var quote: Character?
+        var part = String.UnicodeScalarView()
+        var quote: Unicode.Scalar?
         var escaped = false
+        var ended = false
         for c in text {
             if let q = quote {
                 part.append(c)
                 if escaped { escaped = false } else if q == "\"" && c == "\\" { escaped = true } else if c == q { quote = nil }
+            } else if c == terminator {
+                ended = true
+                break
             } else if c == "." {
-                parts.append(part)
-                part = ""
+                parts.append(Self.part(part))
+                part = String.UnicodeScalarView()
             } else {
                 if c == "\"" || c == "'" { quote = c }
                 part.append(c)
             }
         }
-        parts.append(part)
-        return parts.map { part in
-            // One pair of quotes around a part, no more: `"'x"` is the name `'x`.
-            let trimmed = part.trimmingBlanks()
-            if trimmed.count >= 2 && trimmed.hasPrefix("'") && trimmed.hasSuffix("'") {
-                return String(trimmed.dropFirst().dropLast())
-            }
-            if trimmed.count >= 2 && trimmed.hasPrefix("\"") && trimmed.hasSuffix("\"") {
-                return unescaped(trimmed.dropFirst().dropLast())
-            }
-            return String(trimmed)
-        }.joined(separator: ".")
+        if terminator != nil && !ended { return nil }
+        parts.append(Self.part(part))
+        return parts.joined(separator: ".")
     }
 
-    /// A basic string's text with its escapes read as TOML reads them (`"s\\["` is `s\[`), so
-    /// the name matches TOMLKit's key (found by fuzzing). An escape TOML does not define stays.
-    private static func unescaped(_ text: Substring) -> String {
-        var out = ""
+    /// One part of a name: blanks around it dropped, then one pair of quotes, no more (`"'x"` is
+    /// the name `'x`).
+    private static func part(_ scalars: String.UnicodeScalarView) -> String {
+        var s = Substring(String(scalars)).unicodeScalars
+        while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
+        while let c = s.last, c == " " || c == "\t" { s.removeLast() }
+        if s.count >= 2, let q = s.first, q == "'" || q == "\"", s.last == q {
+            let inner = s.dropFirst().dropLast()
+            return q == "'" ? String(String.UnicodeScalarView(inner)) : unescaped(inner)
+        }
+        return String(String.UnicodeScalarView(s))
+    }
+
+    /// A basic string's text with its escapes read as TOML reads them. An escape TOML does not
+    /// define stays as written.
+    private static func unescaped(_ text: Substring.UnicodeScalarView) -> String {
+        var out = String.UnicodeScalarView()
         var i = text.startIndex
         while i < text.endIndex {
             let c = text[i]
@@ -218,8 +217,9 @@ struct KeyLines {
             case "\"", "\\": out.append(e)
             case "u", "U":
                 let digits = text[i...].prefix(e == "u" ? 4 : 8)
-                if digits.count == (e == "u" ? 4 : 8), let v = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(v) {
-                    out.unicodeScalars.append(scalar)
+                if digits.count == (e == "u" ? 4 : 8),
+                   let v = UInt32(String(String.UnicodeScalarView(digits)), radix: 16), let scalar = Unicode.Scalar(v) {
+                    out.append(scalar)
                     i = digits.endIndex
                 } else {
                     out.append("\\"); out.append(e)
@@ -227,7 +227,7 @@ struct KeyLines {
             default: out.append("\\"); out.append(e)
             }
         }
-        return out
+        return String(out)
     }
 
     /// Records the first line of a name and of each table above it (`a.b.c` also makes `a.b`, `a`).

@@ -1,10 +1,11 @@
 /// Reads TOML text as toml++ splits it into statements, without parsing values: which lines
 /// begin a statement (outside strings and multi-line arrays), for `KeyLines`; and any table
 /// header whose name starts with a character no TOML key starts with (`[!]`, `[ *x]`, `[` then
-/// the end of the line), or an array element that starts with `}` (`a = [}`, `[1, }`), before
-/// TOMLKit sees the text.
+/// the end of the line), an array element that starts with `}` (`a = [}`, `[1, }`), or a value
+/// shaped like a date followed by a space and one digit (`d = 2024-01-01 5`), before TOMLKit
+/// sees the text.
 ///
-/// TOMLKit's parser (toml++ 3) reaches such a header with an assertion, not an error: the
+/// TOMLKit's parser (toml++ 3) reaches each of these with an assertion, not an error: the
 /// process aborts (or, built with `NDEBUG`, runs into undefined behaviour). A daemon reloading
 /// a bad file must refuse it and keep running, so the loader refuses these first, as a syntax
 /// error on their line. Found by fuzzing (RELIABILITY.md, "Fuzzing"; Fuzz/Regressions/config).
@@ -28,6 +29,8 @@ enum TOMLScan {
         var line = 1, lineStart = true, string = InString.none
         // Open arrays and inline tables, innermost last; whether the next value starts an element.
         var open: [Unicode.Scalar] = [], expectElement = false
+        // Whether the next token is a value (after `=`).
+        var expectValue = false
         var statements = Set<Int>()
         func at(_ j: Int) -> Unicode.Scalar? { j < s.count ? s[j] : nil }
         func run(of quote: Unicode.Scalar, from j: Int) -> Int {
@@ -93,6 +96,10 @@ enum TOMLScan {
                 continue
             }
             lineStart = false
+            if (expectValue || expectElement) && stopAtBadHeader, let message = dateThenLoneDigit(s, at: i) {
+                return (statements, (line, message))
+            }
+            expectValue = false
             if expectElement {
                 // toml++ asserts that an element does not start with `}` (found by fuzzing).
                 expectElement = false
@@ -104,10 +111,30 @@ enum TOMLScan {
             case "[", "{": open.append(c); expectElement = c == "["; i += 1
             case "]", "}": _ = open.popLast(); i += 1
             case ",": expectElement = open.last == "["; i += 1
+            case "=": expectValue = true; i += 1
             default: i += 1
             }
         }
         return (statements, nil)
+    }
+
+    /// toml++ reads a value of ten characters with `-` as the fifth and eighth (`2024-01-01`,
+    /// underscores not counted) followed by a space and a digit as the start of a date-time with a
+    /// space for its `T`; if a whitespace, `]`, `}`, `,` or `#` follows that one digit, it asserts
+    /// (found by fuzzing: `band=0008-09-4l 0 =…`; `d = 2024-01-01 5` does it too). Such a value is
+    /// never valid TOML, whatever its letters, so it is refused when the shape matches.
+    private static func dateThenLoneDigit(_ s: [Unicode.Scalar], at start: Int) -> String? {
+        func ends(_ c: Unicode.Scalar) -> Bool { c.properties.isWhitespace || c == "]" || c == "}" || c == "," || c == "#" }
+        guard start < s.count, ("0"..."9").contains(s[start]) else { return nil }
+        var chars: [Unicode.Scalar] = []
+        var j = start
+        while j < s.count, !ends(s[j]) {
+            if s[j] != "_" { chars.append(s[j]) }
+            j += 1
+        }
+        guard chars.count == 10, chars[4] == "-", chars[7] == "-", j + 2 < s.count, s[j] == " ",
+              ("0"..."9").contains(s[j + 1]), ends(s[j + 2]) else { return nil }
+        return "expected a date-time such as 2024-01-01 05:30:00 or a date alone, found '\(String(String.UnicodeScalarView(s[start..<j + 2])))'"
     }
 
     /// Whether toml++ takes `c` as the start of a key, or handles it with an error of its own.
