@@ -42,13 +42,19 @@ final class LatencyRig {
     static let device = DeviceDescription.slotTouchscreen(name: "flickd-bench pipe panel", width: 4096, height: 4096,
                                                          slots: 10, resolution: 20)
 
-    init(content: Content) throws {
+    /// Frames committed, and of those the ones whose primary plane scanned out the content.
+    var framesCommitted: Int { display.renderLoop.committedFrameCount }
+    var framesScannedOut: Int { display.renderLoop.scannedOutFrameCount }
+
+    /// - Parameter overlayPlanes: the headless output's overlay planes: 2 as on a DRM card with
+    ///   them (frames at zoom 1 scan the content out), 0 as on fbdev (every frame composed).
+    init(content: Content, overlayPlanes: Int = 2) throws {
         // The writer blocks on its end of the input pipe; the loop's reads never block.
         (inputFD, writeFD) = try Self.pipe(nonBlockingRead: true, nonBlockingWrite: false)
         (ackRead, ackWrite) = try Self.pipe(nonBlockingRead: true, nonBlockingWrite: true)
 
         loop = try EventLoop()
-        guard let headless = HeadlessOutput(size: PixelSize(width: 1920, height: 1080)) else { throw RigError("headless output") }
+        guard let headless = HeadlessOutput(size: PixelSize(width: 1920, height: 1080), overlayPlanes: overlayPlanes) else { throw RigError("headless output") }
         output = TimedOutput(headless)
         display = DisplayTarget(output: output, compositor: Compositor(), content: content, background: .black)
         guard let transform = TouchTransform(description: Self.device, mapping: TouchMapping(), outputSize: display.viewSize) else {

@@ -14,12 +14,17 @@ final class TimedOutput: Output {
     var isFlipPending: Bool { inner.isFlipPending }
     var nextDeadline: Instant? { inner.nextDeadline }
     var refreshPeriod: Duration { inner.refreshPeriod }
-    var shownBuffer: PixelBuffer? { inner.shownBuffer }
+    var overlayPlaneCount: Int { inner.overlayPlaneCount }
+    func snapshot() -> PixelBuffer? { inner.snapshot() }
+    func makeLayerBuffer(_ size: PixelSize) throws -> LayerBuffer { try inner.makeLayerBuffer(size) }
+    func canScanOut(_ content: PixelBuffer) -> Bool { inner.canScanOut(content) }
 
     func withBackBuffer<R>(_ body: (PixelBuffer) throws -> R) throws -> R { try inner.withBackBuffer(body) }
 
-    func commit(now: Instant) throws {
-        try inner.commit(now: now)
+    func commit(now: Instant) throws { try commit(.composed, now: now) }
+
+    func commit(_ layers: FrameLayers, now: Instant) throws {
+        try inner.commit(layers, now: now)
         onCommit(EventLoop.monotonicNow())
     }
 

@@ -79,7 +79,8 @@ do {
     exit(1)
 }
 let latency = Stats(samples: rig.samples)
-print("\(rig.samples.count) reports timed, \(rig.arrivedDuringFlip) found a flip pending (excluded), \(rig.session.framesSubmitted) frames")
+print("\(rig.samples.count) reports timed, \(rig.arrivedDuringFlip) found a flip pending (excluded), \(rig.session.framesSubmitted) frames, "
+      + "\(rig.framesScannedOut) of \(rig.framesCommitted) committed scanned out from the content (two overlay planes)")
 print("  p50 \(fmt(latency.median)) µs, p99 \(fmt(latency.p99)) µs (\(fmt(latency.min))–\(fmt(latency.max)))")
 let wake = Stats(samples: rig.wakeSamples), work = Stats(samples: rig.workSamples)
 print("  of which stamp → loop reads the pipe: p50 \(fmt(wake.median)), p99 \(fmt(wake.p99)) µs; "
@@ -88,6 +89,17 @@ let cold = ColdFrameCopy.run(copies: max(50, plan.latencyMoves / 2))
 print("  peer: one frame's memcpy from memory no cache holds, same pauses: p50 \(fmt(cold.median)), p99 \(fmt(cold.p99)) µs"
       + " (\(fmt(cold.min))–\(fmt(cold.max))); the event path is ×\(fmt(work.median / cold.median, 2)) of it at p50")
 Verdicts.check("event → flip queued ≤ 1 ms (p99)", latency.p99 <= 1000 && !rig.samples.isEmpty, "\(fmt(latency.p99)) µs")
+// For boards without overlay planes (fbdev, legacy DRM): the same drag, every frame composed.
+do {
+    let composing = try LatencyRig(content: Content(image: bigPattern), overlayPlanes: 0)
+    try composing.measure(moves: plan.latencyMoves)
+    let all = Stats(samples: composing.samples)
+    print("  without overlay planes (every frame composed, \(composing.framesScannedOut) scanned out): p50 \(fmt(all.median)), "
+          + "p99 \(fmt(all.p99)) µs (information: the target is for outputs with planes, see BENCHMARKS.md)")
+} catch {
+    print("flickd-bench: latency rig without planes: \(error)")
+    exit(1)
+}
 
 // 4 and 5 run the real daemon.
 let flickd = DaemonBench.locateFlickd(arguments: arguments)

@@ -148,7 +148,7 @@ mount -t tmpfs tmp /new/tmp; mount -t tmpfs run /new/run
 mkdir -p /new/run/e2e; mount --bind /ctl /new/run/e2e
 workdir=$(cat /ctl/workdir); mkdir -p "/new$workdir"
 mount -t 9p -o $P work "/new$workdir" || { log "no work share"; finish; }
-modprobe vkms enable_writeback=0 || { log "modprobe vkms failed"; finish; }
+modprobe vkms enable_writeback=0 enable_overlay=1 || { log "modprobe vkms failed"; finish; }
 i=0; while [ ! -e /dev/dri/card0 ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 [ -e /dev/dri/card0 ] || { log "vkms made no /dev/dri/card0"; finish; }
 cut -d' ' -f1 /proc/uptime >/ctl/booted

@@ -108,7 +108,7 @@ public final class CommandHandler {
         guard !name.contains("/"), name != ".", name != "..", name.hasSuffix(".png") else {
             throw .badField(command: "snapshot", field: "path", expected: "a file name ending in .png (written into \(directory))")
         }
-        guard let buffer = display.output.shownBuffer else { throw .failed("the display is closed") }
+        guard let buffer = display.output.snapshot() else { throw .failed("the display is closed") }
         do {
             try PNGCodec.write(buffer, to: directory + "/" + name)
         } catch {

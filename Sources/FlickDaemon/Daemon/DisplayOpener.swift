@@ -21,7 +21,8 @@ public struct DisplayOpener {
     public struct Opened {
         /// The backend.
         public var output: any Output
-        /// One line for logs and `status`, e.g. `drm /dev/dri/card0 Virtual-1 1024x768@60`.
+        /// One line for logs and `status`, e.g.
+        /// `drm /dev/dri/card0 Virtual-1 1024x768@60 (atomic, 2 overlay planes)`.
         public var description: String
         /// Why earlier candidates of `auto` did not open.
         public var passedOver: [String]
@@ -61,7 +62,8 @@ public struct DisplayOpener {
         if let card { configuration.cardPath = card }
         do {
             let output = try DRMOutput(configuration)
-            return Opened(output: output, description: "drm \(output.cardPath) \(output.connector.name) \(output.mode)",
+            let planes = output.usesPlanes ? "atomic, \(output.overlayPlaneCount) overlay planes" : "no overlay planes: every frame composed"
+            return Opened(output: output, description: "drm \(output.cardPath) \(output.connector.name) \(output.mode) (\(planes))",
                           passedOver: [])
         } catch {
             throw Failure(reasons: ["drm: \(error)"])
@@ -81,7 +83,7 @@ public struct DisplayOpener {
     private func openHeadless(size: PixelSize?) throws(Failure) -> Opened {
         let size = size ?? headlessSize
         guard let output = HeadlessOutput(size: size, refreshRate: headlessRefreshRate, capture: capture) else {
-            throw Failure(reasons: ["headless: cannot allocate two \(size) buffers at \(headlessRefreshRate) Hz"])
+            throw Failure(reasons: ["headless: unusable size \(size) or refresh rate \(headlessRefreshRate) Hz"])
         }
         return Opened(output: output, description: "headless \(size)@\(headlessRefreshRate.formatted(maxFractionDigits: 2))",
                       passedOver: [])

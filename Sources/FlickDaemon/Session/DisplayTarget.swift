@@ -11,8 +11,11 @@ public final class DisplayTarget: FrameTarget, PresentationSource {
     public let renderLoop: RenderLoop
     /// The colour outside the content.
     public var background: Color
-    /// Receives output errors met while dispatching (a failed DRM read).
-    public var report: (String) -> Void = { _ in }
+    /// Receives output errors met while dispatching (a failed DRM read), and the render loop's
+    /// notice when it gives up the overlay planes.
+    public var report: (String) -> Void = { _ in } {
+        didSet { renderLoop.report = report }
+    }
 
     /// Wraps an output.
     public init(output: any Output, compositor: Compositor, content: Content?, background: Color) {

@@ -34,7 +34,8 @@ public final class Compositor {
     ///   - state: what to show; `state.boundsSize` should equal the logical size of `target`.
     ///   - content: the content pixels, or `nil` for background only.
     ///   - target: the back buffer (the physical panel).
-    public func compose(_ state: RenderState, content: PixelBuffer?, into target: PixelBuffer) {
+    ///   - indicators: whether to draw the scroll indicators (not when they go on overlay planes).
+    public func compose(_ state: RenderState, content: PixelBuffer?, into target: PixelBuffer, indicators: Bool = true) {
         let panel = target.size
         let logical = rotation.logicalSize(panel: panel)
         let view = PixelRect(x0: 0, y0: 0, x1: logical.width, y1: logical.height)
@@ -50,9 +51,23 @@ public final class Compositor {
         if !boxes.isEmpty {
             pixman_image_fill_boxes(PIXMAN_OP_SRC, target.image, &color, Int32(boxes.count), &boxes)
         }
+        guard indicators else { return }
         for bar in ScrollIndicators.bars(for: state, style: indicatorStyle) {
             drawIndicator(bar, into: target, logical: view)
         }
+    }
+
+    /// Where the panel's top-left lies in the content when the frame can be the content itself,
+    /// scanned out with no pixel copied: zoom 1, no panel rotation, opaque content covering the
+    /// whole panel at the whole-pixel offset `compose` would draw. `nil` otherwise (zoomed,
+    /// rotated, rubber-banded past an edge, content smaller than the panel).
+    public func scanOutOrigin(_ state: RenderState, content: PixelBuffer, panel: PixelSize) -> (x: Int, y: Int)? {
+        guard rotation == .none, content.format == .xrgb8888, abs(state.zoomScale - 1) < 1e-9,
+              state.contentOffset.isFinite else { return nil }
+        let x = state.contentOffset.x.rounded(), y = state.contentOffset.y.rounded()
+        guard x >= 0, y >= 0, x + Double(panel.width) <= Double(content.width),
+              y + Double(panel.height) <= Double(content.height) else { return nil }
+        return (Int(x), Int(y))
     }
 
     /// Draws the content; returns the logical rectangle it covers, or `nil` if nothing was drawn.
@@ -147,30 +162,47 @@ public final class Compositor {
 
     /// Blends one indicator bar (capsule-shaped, antialiased ends) over the frame.
     private func drawIndicator(_ bar: IndicatorBar, into target: PixelBuffer, logical view: PixelRect) {
+        let rotation = rotation
+        Self.forEachPixel(of: bar, style: indicatorStyle, within: view) { x, y, pixel in
+            let p = rotation == .none ? (x: x, y: y) : rotation.physicalPixel(x: x, y: y, panel: target.size)
+            let row = target.row(p.y)
+            row[p.x] = over(pixel, row[p.x])
+        }
+    }
+
+    /// The whole pixels a bar touches, within `view` (logical pixels).
+    static func pixelArea(of bar: IndicatorBar, within view: PixelRect) -> PixelRect {
         let f = bar.frame
-        let area = PixelRect(x0: Int(f.minX.rounded(.down)), y0: Int(f.minY.rounded(.down)),
-                             x1: Int(f.maxX.rounded(.up)), y1: Int(f.maxY.rounded(.up))).intersection(view)
+        return PixelRect(x0: Int(f.minX.rounded(.down)), y0: Int(f.minY.rounded(.down)),
+                         x1: Int(f.maxX.rounded(.up)), y1: Int(f.maxY.rounded(.up))).intersection(view)
+    }
+
+    /// Calls `body(x, y, pixel)` for each logical pixel of the bar within `view` that it covers,
+    /// with the bar's colour at that pixel's alpha, premultiplied; the one definition of a bar's
+    /// pixels, composed into a frame or drawn into an overlay strip.
+    static func forEachPixel(of bar: IndicatorBar, style: IndicatorStyle, within view: PixelRect,
+                             _ body: (Int, Int, UInt32) -> Void) {
+        let f = bar.frame
+        let area = pixelArea(of: bar, within: view)
         guard !area.isEmpty else { return }
         let radius = min(f.size.width, f.size.height) / 2
-        let c = indicatorStyle.color
+        let c = style.color
         let colour = UInt32(c.red) << 16 | UInt32(c.green) << 8 | UInt32(c.blue)
-        let bodyAlpha = UInt32((bar.alpha * 255).rounded())
+        let bodyPixel = premultiplied(colour, alpha: UInt32((bar.alpha * 255).rounded()))
         // The straight part, in whole pixels: fully covered, one alpha, no sampling.
-        let body = bar.axis == .vertical
+        let straight = bar.axis == .vertical
             ? PixelRect(x0: Int(f.minX.rounded(.up)), y0: Int((f.minY + radius).rounded(.up)),
                         x1: Int(f.maxX.rounded(.down)), y1: Int((f.maxY - radius).rounded(.down)))
             : PixelRect(x0: Int((f.minX + radius).rounded(.up)), y0: Int(f.minY.rounded(.up)),
                         x1: Int((f.maxX - radius).rounded(.down)), y1: Int(f.maxY.rounded(.down)))
         for y in area.y0..<area.y1 {
-            let rowInBody = y >= body.y0 && y < body.y1
+            let rowInStraight = y >= straight.y0 && y < straight.y1
             for x in area.x0..<area.x1 {
-                let alpha = rowInBody && x >= body.x0 && x < body.x1
-                    ? bodyAlpha
-                    : UInt32((bar.alpha * ScrollIndicators.coverage(x: x, y: y, frame: f) * 255).rounded())
-                guard alpha > 0 else { continue }
-                let p = rotation == .none ? (x: x, y: y) : rotation.physicalPixel(x: x, y: y, panel: target.size)
-                let row = target.row(p.y)
-                row[p.x] = blend(colour, over: row[p.x], alpha: alpha)
+                let pixel = rowInStraight && x >= straight.x0 && x < straight.x1
+                    ? bodyPixel
+                    : premultiplied(colour, alpha: UInt32((bar.alpha * ScrollIndicators.coverage(x: x, y: y, frame: f) * 255).rounded()))
+                guard pixel >> 24 > 0 else { continue }
+                body(x, y, pixel)
             }
         }
     }
@@ -195,15 +227,11 @@ private final class SourceWindow {
     deinit { pixman_image_unref(image) }
 }
 
-/// `src` at `alpha`/255 over `dst`, per channel, rounded; the result is opaque.
+/// `src` at `alpha`/255 over `dst`, as an indicator pixel is blended (premultiplied, then `over`);
+/// the result is opaque.
 @inline(__always)
 func blend(_ src: UInt32, over dst: UInt32, alpha: UInt32) -> UInt32 {
-    let inverse = 255 - alpha
-    @inline(__always) func channel(_ shift: UInt32) -> UInt32 {
-        let s = (src >> shift) & 0xFF, d = (dst >> shift) & 0xFF
-        return ((s * alpha + d * inverse + 127) / 255) << shift
-    }
-    return 0xFF00_0000 | channel(0) | channel(8) | channel(16)
+    over(premultiplied(src, alpha: alpha), dst)
 }
 
 /// A colour as pixman's 16-bit-per-channel opaque colour.

@@ -1,6 +1,7 @@
 /// The step of DRM setup or use that failed, for error messages.
 public enum DRMStep: String, Hashable, Sendable {
     case open, getResources, getConnector, getEncoder, getCRTC, createDumbBuffer, addFramebuffer, mapDumbBuffer,
+         atomicCommit,
          mmap, setCRTC, pageFlip, handleEvent, getFramebuffer
 }
 

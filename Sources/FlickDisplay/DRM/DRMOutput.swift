@@ -1,81 +1,24 @@
 import CDRM
+import Glibc
 import FlickCore
 
-/// A DRM card's file descriptor, closed exactly once when the last user lets go.
-final class DRMCard {
-    let path: String
-    let fd: Int32
-
-    init(path: String, fd: Int32) {
-        self.path = path
-        self.fd = fd
-    }
-
-    deinit { LibDRM.close(fd) }
-}
-
-/// One scan-out buffer: dumb buffer → framebuffer → mapping, released in reverse, once.
-final class DumbBuffer {
-    let card: DRMCard
-    let handle: UInt32
-    let framebuffer: UInt32
-    let mapping: UnsafeMutableRawPointer
-    let byteCount: Int
-    /// The pixels, drawn with the kernel's pitch (not width × 4).
-    let pixels: PixelBuffer
-
-    /// Builds the buffer, undoing the finished steps in reverse if a later one fails.
-    init(card: DRMCard, width: Int, height: Int) throws {
-        let fd = card.fd
-        let info: LibDRM.DumbBufferInfo
-        switch LibDRM.createDumb(fd, width: width, height: height) {
-        case .success(let value): info = value
-        case .failure(let errno): throw DRMError.call(card: card.path, step: .createDumbBuffer, errno: errno)
-        }
-        let framebuffer: UInt32
-        switch LibDRM.addFramebuffer(fd, width: width, height: height, pitch: info.pitch, handle: info.handle) {
-        case .success(let id): framebuffer = id
-        case .failure(let errno):
-            LibDRM.destroyDumb(fd, info.handle)
-            throw DRMError.call(card: card.path, step: .addFramebuffer, errno: errno)
-        }
-        let mapping: UnsafeMutableRawPointer
-        switch LibDRM.map(fd, handle: info.handle, size: info.size) {
-        case .success(let address): mapping = address
-        case .failure(let failure):
-            LibDRM.removeFramebuffer(fd, framebuffer)
-            LibDRM.destroyDumb(fd, info.handle)
-            throw DRMError.call(card: card.path, step: failure.step, errno: failure.errno)
-        }
-        guard let pixels = PixelBuffer(borrowing: mapping, width: width, height: height, stride: info.pitch) else {
-            LibDRM.unmap(mapping, size: info.size)
-            LibDRM.removeFramebuffer(fd, framebuffer)
-            LibDRM.destroyDumb(fd, info.handle)
-            throw DRMError.call(card: card.path, step: .mmap, errno: SystemErrno(rawValue: 22))
-        }
-        pixels.fill(0xFF00_0000)
-        self.card = card
-        self.handle = info.handle
-        self.framebuffer = framebuffer
-        self.mapping = mapping
-        self.byteCount = info.size
-        self.pixels = pixels
-    }
-
-    deinit {
-        LibDRM.unmap(mapping, size: byteCount)
-        LibDRM.removeFramebuffer(card.fd, framebuffer)
-        LibDRM.destroyDumb(card.fd, handle)
-    }
-}
-
-/// A DRM/KMS output using the legacy modeset and page-flip API (kmscube, drm-howto).
+/// A DRM/KMS output: a legacy modeset, then frames flipped with the atomic API where the driver
+/// has it (kmscube, drm-howto), else with the legacy page flip.
 ///
 /// Setup, one query per step: card (configured, or the first `/dev/dri/card*` with a connected
 /// connector) → resources → connector → mode → CRTC → two dumb buffers → save the CRTC →
-/// `drmModeSetCrtc` once. Frames are then shown with `drmModePageFlip(… PAGE_FLIP_EVENT …)`;
-/// the loop watches `pollDescriptor` and calls `dispatch(now:)`, which reads the flip event
-/// (`drmHandleEvent`) and reports `.presented(at:)` with the kernel's vblank time.
+/// `drmModeSetCrtc` once → the atomic API and the CRTC's planes (`DRMPlanes`), if any.
+///
+/// With planes, a frame is `FrameLayers`: the primary plane shows a composed buffer or, at zoom
+/// 1, a framebuffer viewing the content's own scan-out copy at the viewport's corner (no pixel
+/// copied), and two overlays show the indicator strips; one non-blocking atomic commit with
+/// `PAGE_FLIP_EVENT` queues it all. Without planes, frames are composed buffers flipped with
+/// `drmModePageFlip(… PAGE_FLIP_EVENT …)`. Either way the loop watches `pollDescriptor` and calls
+/// `dispatch(now:)`, which reads the flip event (`drmHandleEvent`) and reports
+/// `.presented(at:)` with the kernel's vblank time.
+///
+/// A frame's buffers live as long as it is pending or on screen: the objects of the frame
+/// replaced by a flip are released when the flip completes, never under the scan-out.
 public final class DRMOutput: Output {
     /// What to open.
     public struct Configuration: Hashable, Sendable {
@@ -111,17 +54,45 @@ public final class DRMOutput: Output {
         let hz = mode.refreshRate.isFinite && mode.refreshRate > 0 ? mode.refreshRate : 60
         return .nanoseconds(Int64((1e9 / hz).rounded()))
     }
-    /// The buffer being scanned out.
-    public var shownBuffer: PixelBuffer? { isClosed ? nil : buffers[front].pixels }
+    /// A copy of the frame on screen, its layers combined as the display controller does.
+    public func snapshot() -> PixelBuffer? {
+        guard !isClosed, let copy = PixelBuffer(width: size.width, height: size.height) else { return nil }
+        shown.layers.flatten(composed: buffers[front].pixels, into: copy)
+        return copy
+    }
+
+    /// Overlay planes for the indicator strips: two when the driver has them, else none (also
+    /// after the driver refused a frame of layers).
+    public var overlayPlaneCount: Int { planes == nil || planesRefused ? 0 : planes!.overlays.count }
+
+    /// Whether frames go through the atomic API with the CRTC's planes.
+    public var usesPlanes: Bool { overlayPlaneCount > 0 }
     /// DRM flips are reported through the card's fd, never by a timer.
     public var nextDeadline: Instant? { nil }
     /// The card's fd: readable when a flip event is waiting.
     public var pollDescriptor: Int32? { isClosed ? nil : card.fd }
 
+    /// A frame queued or on screen, with the objects it needs kept alive.
+    private struct Frame {
+        var layers: FrameLayers
+        var objects: [AnyObject]
+        /// The overlay planes it turns on.
+        var overlaysOn: Int
+    }
+
     private let card: DRMCard
     private var buffers: [DumbBuffer]
+    /// The composed buffer shown last; the other one is lent for drawing.
     private var front = 0
     private let saved: LibDRM.SavedCRTC?
+    private var planes: DRMPlanes?
+    private var planesRefused = false
+    private var shown = Frame(layers: .composed, objects: [], overlaysOn: 0)
+    private var pending: Frame?
+    /// The content's scan-out copy, made on first use.
+    private var scanout: ContentScanout?
+    /// Content the driver would not scan out (compared by identity), so it is not retried.
+    private weak var refusedContent: PixelBuffer?
     private var events: [OutputEvent] = []
     private var isClosed = false
 
@@ -173,6 +144,13 @@ public final class DRMOutput: Output {
         self.mode = mode
         self.crtc = crtc
         self.buffers = buffers
+        // Planes are an improvement, never a requirement: any failure keeps the legacy flips.
+        if LibDRM.enableAtomic(card.fd), case .success(let all) = LibDRM.planes(card.fd),
+           let index = resources.crtcs.firstIndex(of: crtc) {
+            self.planes = DRMPlanes.choose(from: all, crtcIndex: index)
+        } else {
+            self.planes = nil
+        }
     }
 
     /// Opens one card and finds its connector, or says why not.
@@ -203,18 +181,100 @@ public final class DRMOutput: Output {
         guard !isClosed else { throw OutputError.closed }
         // The back buffer is still on screen until the flip away from it completes.
         guard !isFlipPending else { throw OutputError.flipPending }
-        return try body(buffers[1 - front].pixels)
+        return try body(buffers[1 - front].pixels!)
+    }
+
+    public func makeLayerBuffer(_ size: PixelSize) throws -> LayerBuffer {
+        guard usesPlanes, !isClosed else { throw OutputError.unsupported }
+        let buffer = try DumbBuffer(card: card, width: size.width, height: size.height, use: .overlay)
+        return LayerBuffer(pixels: buffer.pixels!, backing: buffer)
+    }
+
+    /// Copies the content into the card's memory the first time it is shown; `false` when the
+    /// copy or a test commit of a view of it is refused (the content is then composed).
+    public func canScanOut(_ content: PixelBuffer) -> Bool {
+        guard usesPlanes, !isClosed, content.format == .xrgb8888, refusedContent !== content,
+              content.width >= size.width, content.height >= size.height else { return false }
+        if let scanout, scanout.source === content { return true }
+        do {
+            let copy = try ContentScanout(card: card, content: content)
+            let view = try ContentViewFramebuffer(content: copy, x: 0, y: 0, size: size)
+            guard let planes, let request = LibDRM.AtomicRequest() else { throw OutputError.unsupported }
+            DRMPlanes.set(planes.primary, framebuffer: view.id, crtc: crtc, x: 0, y: 0, size: size, in: request)
+            if case .failure(let errno) = request.commit(card.fd, flipEvent: false, nonBlocking: false, testOnly: true, userData: nil) {
+                throw DRMError.call(card: card.path, step: .atomicCommit, errno: errno)
+            }
+            scanout = copy
+            return true
+        } catch {
+            refusedContent = content
+            return false
+        }
     }
 
     public func commit(now: Instant) throws {
+        try commit(.composed, now: now)
+    }
+
+    public func commit(_ layers: FrameLayers, now: Instant) throws {
         guard !isClosed else { throw OutputError.closed }
         guard !isFlipPending else { throw OutputError.flipPending }
         let userData = Unmanaged.passUnretained(self).toOpaque()
-        if case .failure(let errno) = LibDRM.pageFlip(card.fd, crtc, framebuffer: buffers[1 - front].framebuffer, userData: userData) {
-            throw errno.isPermissionError ? DRMError.notMaster(card: card.path, step: .pageFlip, errno: errno)
-                                          : DRMError.call(card: card.path, step: .pageFlip, errno: errno)
+        guard let planes else {
+            guard layers.isComposedOnly else { throw OutputError.unsupported }
+            if case .failure(let errno) = LibDRM.pageFlip(card.fd, crtc, framebuffer: buffers[1 - front].framebuffer, userData: userData) {
+                throw errno.isPermissionError ? DRMError.notMaster(card: card.path, step: .pageFlip, errno: errno)
+                                              : DRMError.call(card: card.path, step: .pageFlip, errno: errno)
+            }
+            pending = Frame(layers: layers, objects: [buffers[1 - front]], overlaysOn: 0)
+            isFlipPending = true
+            return
         }
+        // After a refusal composed frames still go atomic: they turn the overlays off.
+        guard layers.isComposedOnly || !planesRefused, layers.overlays.count <= planes.overlays.count,
+              let request = LibDRM.AtomicRequest() else {
+            throw OutputError.unsupported
+        }
+        var objects: [AnyObject] = []
+        switch layers.primary {
+        case .composed:
+            objects.append(buffers[1 - front])
+            DRMPlanes.set(planes.primary, framebuffer: buffers[1 - front].framebuffer, crtc: crtc, x: 0, y: 0, size: size, in: request)
+        case .content(let content, let x, let y):
+            guard let scanout, scanout.source === content else { throw OutputError.unsupported }
+            let view = try reusedView(x: x, y: y) ?? ContentViewFramebuffer(content: scanout, x: x, y: y, size: size)
+            objects.append(view)
+            DRMPlanes.set(planes.primary, framebuffer: view.id, crtc: crtc, x: 0, y: 0, size: size, in: request)
+        }
+        for (index, plane) in planes.overlays.enumerated() {
+            if index < layers.overlays.count {
+                let overlay = layers.overlays[index]
+                guard let buffer = overlay.buffer.backing as? DumbBuffer else { throw OutputError.unsupported }
+                objects.append(buffer)
+                DRMPlanes.set(plane, framebuffer: buffer.framebuffer, crtc: crtc, x: overlay.x, y: overlay.y,
+                              size: overlay.buffer.pixels.size, in: request)
+            } else if index < shown.overlaysOn {
+                DRMPlanes.set(plane, framebuffer: 0, crtc: crtc, x: 0, y: 0, size: size, in: request)
+            }
+        }
+        if case .failure(let errno) = request.commit(card.fd, flipEvent: true, nonBlocking: true, userData: userData) {
+            if errno.isPermissionError { throw DRMError.notMaster(card: card.path, step: .atomicCommit, errno: errno) }
+            // A driver that refuses a plane setup refuses it every time: compose from now on,
+            // and if even a plain frame is refused with no overlay on, flip the legacy way.
+            if errno.rawValue == EINVAL || errno.rawValue == ERANGE || errno.rawValue == ENOSPC {
+                if !layers.isComposedOnly { planesRefused = true } else if shown.overlaysOn == 0 { self.planes = nil }
+            }
+            throw DRMError.call(card: card.path, step: .atomicCommit, errno: errno)
+        }
+        pending = Frame(layers: layers, objects: objects, overlaysOn: layers.overlays.count)
         isFlipPending = true
+    }
+
+    /// The view on screen when the corner has not moved (a frame where only the indicators fade).
+    private func reusedView(x: Int, y: Int) -> ContentViewFramebuffer? {
+        guard let view = shown.objects.first as? ContentViewFramebuffer, view.x == x, view.y == y,
+              view.content === scanout else { return nil }
+        return view
     }
 
     /// Reads the card's events (never blocks: the fd is non-blocking).
@@ -233,11 +293,13 @@ public final class DRMOutput: Output {
         return events
     }
 
-    /// The flip handler: the queued buffer is now on screen, the old one free to draw.
+    /// The flip handler: the queued frame is now on screen; what only the old one used is freed.
     private func flipCompleted(at time: Instant) {
-        guard isFlipPending else { return }
+        guard isFlipPending, let frame = pending else { return }
         isFlipPending = false
-        front = 1 - front
+        pending = nil
+        if case .composed = frame.layers.primary { front = 1 - front }
+        shown = frame
         events.append(.presented(at: time))
     }
 
@@ -252,10 +314,20 @@ public final class DRMOutput: Output {
             waited += 1
         }
         isClosed = true
+        if let planes, shown.overlaysOn > 0, let request = LibDRM.AtomicRequest() {
+            // The console's mode comes back through the legacy call, which leaves overlays alone.
+            for plane in planes.overlays.prefix(shown.overlaysOn) {
+                DRMPlanes.set(plane, framebuffer: 0, crtc: crtc, x: 0, y: 0, size: size, in: request)
+            }
+            _ = request.commit(card.fd, flipEvent: false, nonBlocking: false, userData: nil)
+        }
         if let saved {
             _ = LibDRM.setCRTC(card.fd, saved.id, framebuffer: saved.framebuffer, x: saved.x, y: saved.y,
                                connector: connector.id, mode: saved.mode)
         }
+        shown = Frame(layers: .composed, objects: [], overlaysOn: 0)
+        pending = nil
+        scanout = nil
         buffers.removeAll()
     }
 

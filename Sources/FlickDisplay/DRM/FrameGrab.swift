@@ -4,7 +4,7 @@ import Glibc
 /// Reads back what a CRTC is scanning out, from a second process, while another process (the
 /// DRM master: flickd) keeps the display.
 ///
-/// It looks up the CRTC's framebuffer (`drmModeGetCrtc`, `drmModeGetFB`), maps it as a dumb
+/// It looks up the CRTC's framebuffer (`drmModeGetCrtc`, `drmModeGetFB2`), maps it as a dumb
 /// buffer and copies it. Only root (`CAP_SYS_ADMIN`) gets a handle to another process's
 /// framebuffer. Works with dumb buffers (vkms, simple KMS drivers), which is what `DRMOutput`
 /// scans out.
@@ -19,6 +19,9 @@ public enum FrameGrab {
         public var framebuffer: UInt32
         /// A copy of the pixels, `xrgb8888`.
         public var pixels: PixelBuffer
+        /// Where the framebuffer starts in its buffer, in bytes: 0 for a whole buffer, more for
+        /// a view into a larger one (flickd's content scanned out at zoom 1).
+        public var offset: Int
     }
 
     /// Copies the frame on screen.
@@ -61,44 +64,46 @@ public enum FrameGrab {
             case .failure(let errno): throw DRMError.call(card: path, step: .getCRTC, errno: errno)
             }
             guard state.framebuffer != 0 else { continue }
-            let pixels: PixelBuffer
             switch LibDRM.copyFramebuffer(card.fd, state.framebuffer) {
-            case .success(let value): pixels = value
+            case .success(let copy):
+                return Frame(card: path, crtc: id, framebuffer: state.framebuffer, pixels: copy.pixels, offset: copy.offset)
             case .failure(let failure): throw DRMError.call(card: path, step: failure.step, errno: failure.errno)
             }
-            return Frame(card: path, crtc: id, framebuffer: state.framebuffer, pixels: pixels)
         }
         throw DRMError.noCRTC(card: path, connector: "any (no CRTC is showing a framebuffer)")
     }
 }
 
 extension LibDRM {
-    /// Copies a 32-bpp framebuffer's pixels: `drmModeGetFB` for its size, pitch and a handle,
+    /// Copies a 32-bpp framebuffer's pixels: `drmModeGetFB2` for its size, format, pitch, offset
+    /// and a handle (a framebuffer may view a buffer from an offset: flickd's content views),
     /// then `drmModeMapDumbBuffer` and a read-only `mmap`; the handle is closed after.
-    static func copyFramebuffer(_ fd: Int32, _ id: UInt32) -> Result<PixelBuffer, StepFailure> {
-        guard let fb = drmModeGetFB(fd, id) else { return .failure(StepFailure(step: .getFramebuffer, errno: .current)) }
+    static func copyFramebuffer(_ fd: Int32, _ id: UInt32) -> Result<(pixels: PixelBuffer, offset: Int), StepFailure> {
+        guard let fb = drmModeGetFB2(fd, id) else { return .failure(StepFailure(step: .getFramebuffer, errno: .current)) }
         let info = fb.pointee
-        drmModeFreeFB(fb)
+        drmModeFreeFB2(fb)
+        let handle = info.handles.0, pitch = Int(info.pitches.0), offset = Int(info.offsets.0)
         // Without CAP_SYS_ADMIN the kernel answers with handle 0: the pixels stay private.
-        guard info.handle != 0 else { return .failure(StepFailure(step: .getFramebuffer, errno: .notPermitted)) }
-        defer { _ = drmCloseBufferHandle(fd, info.handle) }
-        let width = Int(info.width), height = Int(info.height), pitch = Int(info.pitch)
-        guard info.bpp == 32, let copy = PixelBuffer(width: width, height: height) else {
+        guard handle != 0 else { return .failure(StepFailure(step: .getFramebuffer, errno: .notPermitted)) }
+        defer { _ = drmCloseBufferHandle(fd, handle) }
+        let width = Int(info.width), height = Int(info.height)
+        guard info.pixel_format == FourCC.xrgb8888 || info.pixel_format == FourCC.argb8888,
+              let copy = PixelBuffer(width: width, height: height) else {
             return .failure(StepFailure(step: .getFramebuffer, errno: SystemErrno(rawValue: EINVAL)))
         }
-        var offset: UInt64 = 0
-        let rc = drmModeMapDumbBuffer(fd, info.handle, &offset)
+        var mapOffset: UInt64 = 0
+        let rc = drmModeMapDumbBuffer(fd, handle, &mapOffset)
         if rc != 0 {
             return .failure(StepFailure(step: .mapDumbBuffer, errno: rc < -1 ? SystemErrno(rawValue: -rc) : .current))
         }
-        let size = pitch * height
-        let address = mmap(nil, size, PROT_READ, MAP_SHARED, fd, off_t(offset))
+        let size = offset + pitch * (height - 1) + width * 4
+        let address = mmap(nil, size, PROT_READ, MAP_SHARED, fd, off_t(mapOffset))
         guard let address, address != MAP_FAILED else { return .failure(StepFailure(step: .mmap, errno: .current)) }
         defer { munmap(address, size) }
-        guard let mapped = PixelBuffer(borrowing: address, width: width, height: height, stride: pitch) else {
+        guard let mapped = PixelBuffer(borrowing: address + offset, width: width, height: height, stride: pitch) else {
             return .failure(StepFailure(step: .mmap, errno: SystemErrno(rawValue: EINVAL)))
         }
         copy.copy(from: mapped)
-        return .success(copy)
+        return .success((copy, offset))
     }
 }

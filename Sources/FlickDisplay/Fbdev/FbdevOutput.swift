@@ -16,8 +16,13 @@ public final class FbdevOutput: Output {
     public var size: PixelSize { layout.size }
     /// Whether a commit awaits its `dispatch`.
     public var isFlipPending: Bool { presentedAt != nil }
-    /// The frame on screen (the shadow holds it too when single-buffered).
-    public var shownBuffer: PixelBuffer? { isClosed ? nil : shadow ?? screens[front] }
+    /// The frame on screen (the shadow holds it too when single-buffered), copied out of the
+    /// mapping.
+    public func snapshot() -> PixelBuffer? {
+        guard !isClosed, let copy = PixelBuffer(width: size.width, height: size.height) else { return nil }
+        copy.copy(from: shadow ?? screens[front])
+        return copy
+    }
     /// Due at once after a commit.
     public var nextDeadline: Instant? { presentedAt }
 

@@ -2,6 +2,12 @@ import FlickCore
 
 /// An output without a display: buffers in memory, a virtual vblank, PNG captures on request.
 ///
+/// It models a display controller with planes, as DRM has them: a primary plane showing either a
+/// composed buffer or the content itself from a whole-pixel corner, and `overlayPlanes` overlays
+/// (premultiplied ARGB) blended above it (`FrameLayers`). Composed buffers are allocated on first
+/// use, so a session that only scrolls at zoom 1 holds no frame buffer at all; the screen is put
+/// together from the layers only when someone looks at it (tests, captures, snapshots).
+///
 /// Paced like real hardware so that the render loop runs as it does on DRM: a frame committed at
 /// time *t* is presented at the first vblank at or after *t* (vblanks fall on whole multiples of
 /// the refresh period since `Instant.zero`), and never on the vblank that presented the previous
@@ -31,11 +37,20 @@ public final class HeadlessOutput: Output {
     /// The PNG files written so far, oldest first.
     public private(set) var capturedFiles: [String] = []
 
-    private var buffers: [PixelBuffer]
+    /// The overlay planes the virtual controller has.
+    public let overlayPlaneCount: Int
+
+    /// The two composed buffers, made when first drawn into.
+    private var buffers: [PixelBuffer?] = [nil, nil]
+    /// The composed buffer shown last; the other one is lent for drawing.
     private var front = 0
+    private var shown = FrameLayers.composed
+    private var pending: FrameLayers?
     private var pendingDeadline: Instant?
     private var captureRequested = false
     private var isClosed = false
+    /// The screen put together from its layers, and the frame it shows.
+    private var flattened: (buffer: PixelBuffer, frame: Int)?
 
     /// Creates a headless output.
     ///
@@ -43,15 +58,15 @@ public final class HeadlessOutput: Output {
     ///   - size: the panel size in pixels.
     ///   - refreshRate: the virtual refresh rate in Hz (positive).
     ///   - capture: when to write frames as PNG files.
-    /// - Returns: `nil` when the size or rate is unusable or the buffers cannot be allocated.
-    public init?(size: PixelSize, refreshRate: Double = 60, capture: Capture = .never) {
-        guard refreshRate > 0, refreshRate.isFinite,
-              let a = PixelBuffer(width: size.width, height: size.height),
-              let b = PixelBuffer(width: size.width, height: size.height) else { return nil }
+    ///   - overlayPlanes: the overlay planes to model (0: composed frames only, as fbdev).
+    /// - Returns: `nil` when the size or rate is unusable.
+    public init?(size: PixelSize, refreshRate: Double = 60, capture: Capture = .never, overlayPlanes: Int = 2) {
+        guard refreshRate > 0, refreshRate.isFinite, size.width > 0, size.height > 0,
+              size.width <= 1 << 16, size.height <= 1 << 16 else { return nil }
         self.size = size
         self.refreshPeriod = .nanoseconds(Int64((1e9 / refreshRate).rounded()))
         self.capture = capture
-        self.buffers = [a, b]
+        self.overlayPlaneCount = max(0, overlayPlanes)
     }
 
     /// Whether a committed frame awaits its virtual vblank.
@@ -60,20 +75,80 @@ public final class HeadlessOutput: Output {
     /// The virtual vblank of the pending frame, if any.
     public var nextDeadline: Instant? { pendingDeadline }
 
-    /// The frame on screen (the last presented one); readable by tests.
-    public var frontBuffer: PixelBuffer { buffers[front] }
-    /// The frame on screen.
-    public var shownBuffer: PixelBuffer? { isClosed ? nil : buffers[front] }
+    /// The frame on screen (the last presented one) as the panel shows it; readable by tests.
+    /// A composed frame is its own buffer; a frame of layers is put together into a buffer of
+    /// its own, once per presented frame. Stops the process if that buffer cannot be allocated.
+    public var frontBuffer: PixelBuffer {
+        guard let screen = screen() else { fatalError("headless output: cannot allocate a \(size) buffer") }
+        return screen
+    }
+
+    /// The frame on screen (the output's own buffer: valid until the next presentation); `nil`
+    /// once closed or when no memory is left for it.
+    public func snapshot() -> PixelBuffer? { isClosed ? nil : screen() }
+
+    /// Whether the frame on screen is the content itself, scanned out with no copy.
+    public var isScanningOutContent: Bool {
+        if case .content = shown.primary { return true }
+        return false
+    }
+
+    /// The overlays on screen, bottom first.
+    public var shownOverlays: [FrameLayers.Overlay] { shown.overlays }
+
+    /// How many panel-sized composed buffers exist (0 until a frame had to be composed).
+    public var composedBufferCount: Int { buffers.count { $0 != nil } }
+
+    private func screen() -> PixelBuffer? {
+        if shown.isComposedOnly { return try? composedBuffer(front) }
+        if let flattened, flattened.frame == presentedFrameCount { return flattened.buffer }
+        guard let target = flattened?.buffer ?? PixelBuffer(width: size.width, height: size.height) else { return nil }
+        shown.flatten(composed: buffers[front], into: target)
+        flattened = (target, presentedFrameCount)
+        return target
+    }
+
+    private func composedBuffer(_ index: Int) throws -> PixelBuffer {
+        if let buffer = buffers[index] { return buffer }
+        guard let buffer = PixelBuffer(width: size.width, height: size.height) else {
+            throw OutputError.allocationFailed(size)
+        }
+        buffers[index] = buffer
+        return buffer
+    }
 
     public func withBackBuffer<R>(_ body: (PixelBuffer) throws -> R) throws -> R {
         guard !isClosed else { throw OutputError.closed }
         guard pendingDeadline == nil else { throw OutputError.flipPending }
-        return try body(buffers[1 - front])
+        return try body(try composedBuffer(1 - front))
+    }
+
+    public func makeLayerBuffer(_ size: PixelSize) throws -> LayerBuffer {
+        guard overlayPlaneCount > 0 else { throw OutputError.unsupported }
+        guard let pixels = PixelBuffer(width: size.width, height: size.height, format: .argb8888) else {
+            throw OutputError.allocationFailed(size)
+        }
+        return LayerBuffer(pixels: pixels)
+    }
+
+    /// Memory is the virtual controller's memory: any opaque content can be scanned out as is.
+    public func canScanOut(_ content: PixelBuffer) -> Bool {
+        content.format == .xrgb8888 && !isClosed
     }
 
     public func commit(now: Instant) throws {
+        try commit(.composed, now: now)
+    }
+
+    public func commit(_ layers: FrameLayers, now: Instant) throws {
         guard !isClosed else { throw OutputError.closed }
         guard pendingDeadline == nil else { throw OutputError.flipPending }
+        guard layers.overlays.count <= overlayPlaneCount else { throw OutputError.unsupported }
+        if case .content(let content, let x, let y) = layers.primary {
+            guard content.format == .xrgb8888, x >= 0, y >= 0, x + size.width <= content.width,
+                  y + size.height <= content.height else { throw OutputError.unsupported }
+        }
+        pending = layers
         let period = refreshPeriod.nanoseconds
         var vblank = (now.nanoseconds + period - 1) / period * period
         if let last = lastPresentation, vblank <= last.nanoseconds { vblank = last.nanoseconds + period }
@@ -84,9 +159,11 @@ public final class HeadlessOutput: Output {
     ///
     /// - Throws: `PNGWriteError` when a capture cannot be written (the frame is presented anyway).
     public func dispatch(now: Instant) throws -> [OutputEvent] {
-        guard let deadline = pendingDeadline, now >= deadline else { return [] }
+        guard let deadline = pendingDeadline, now >= deadline, let frame = pending else { return [] }
         pendingDeadline = nil
-        front = 1 - front
+        pending = nil
+        if case .composed = frame.primary { front = 1 - front }
+        shown = frame
         presentedFrameCount += 1
         lastPresentation = deadline
         switch capture {
@@ -108,14 +185,16 @@ public final class HeadlessOutput: Output {
     ///
     /// - Throws: `PNGWriteError` naming `path`.
     public func writeFrontBuffer(toPNG path: String) throws {
-        try PNGCodec.write(frontBuffer, to: path)
+        guard let screen = screen() else { throw OutputError.allocationFailed(size) }
+        try PNGCodec.write(screen, to: path)
     }
 
     private func writeCapture(into directory: String) throws {
         let number = String(presentedFrameCount)
         let name = "frame-" + String(repeating: "0", count: max(0, 6 - number.count)) + number + ".png"
         let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-        try PNGCodec.write(frontBuffer, to: path)
+        guard let screen = screen() else { throw OutputError.allocationFailed(size) }
+        try PNGCodec.write(screen, to: path)
         capturedFiles.append(path)
     }
 
@@ -123,5 +202,6 @@ public final class HeadlessOutput: Output {
     public func close() {
         isClosed = true
         pendingDeadline = nil
+        pending = nil
     }
 }

@@ -12,17 +12,24 @@ public enum OutputError: Error, Hashable, Sendable, CustomStringConvertible {
     case flipPending
     /// The output has been closed.
     case closed
+    /// The backend has no planes for what was asked (an overlay, scanning out the content).
+    case unsupported
+    /// No memory for a buffer of this size.
+    case allocationFailed(PixelSize)
 
     public var description: String {
         switch self {
         case .flipPending: "a page flip is still pending: wait for the presented event"
         case .closed: "the output is closed"
+        case .unsupported: "the output has no plane for this layer"
+        case .allocationFailed(let size): "cannot allocate a \(size) buffer"
         }
     }
 }
 
 /// A display backend: a panel-sized pair of buffers, one shown and one lent for drawing
-/// (after wlroots' backend interface).
+/// (after wlroots' backend interface), and on backends with planes, frames made of layers
+/// (`FrameLayers`): the content scanned out directly, overlays above it.
 ///
 /// Outputs are passive, like libinput and libdrm: they never wait, sleep or start threads. A
 /// loop (sd-event in the daemon, a virtual loop in tests) watches `pollDescriptor` for
@@ -42,8 +49,9 @@ public protocol Output: AnyObject {
     var nextDeadline: Instant? { get }
     /// The time between two vblanks, for stepping animations to the frame after the next.
     var refreshPeriod: Duration { get }
-    /// The frame on screen, for snapshots; `nil` once closed.
-    var shownBuffer: PixelBuffer? { get }
+    /// A copy of the frame on screen as the panel shows it (every plane combined), for snapshots;
+    /// `nil` once closed. May allocate: never on the frame path.
+    func snapshot() -> PixelBuffer?
 
     /// Lends the back buffer for drawing a whole frame.
     ///
@@ -56,6 +64,27 @@ public protocol Output: AnyObject {
     /// - Parameter now: the current time (the headless backend derives its vblank from it).
     /// - Throws: `OutputError.flipPending`, or a backend error.
     func commit(now: Instant) throws
+
+    /// How many overlay planes the output can show above the primary one (0: it shows only
+    /// composed frames, and `commit(_:now:)` accepts only `FrameLayers.composed`).
+    var overlayPlaneCount: Int { get }
+
+    /// Makes a buffer for an overlay plane.
+    ///
+    /// - Throws: `OutputError.unsupported` without overlay planes, or a backend error.
+    func makeLayerBuffer(_ size: PixelSize) throws -> LayerBuffer
+
+    /// Whether the primary plane can scan out `content` itself (`FrameLayers.Primary.content`);
+    /// prepares it the first time (DRM copies it once into a scan-out buffer). `false` when the
+    /// backend cannot, or the preparation failed: the caller composes instead.
+    func canScanOut(_ content: PixelBuffer) -> Bool
+
+    /// Queues a frame made of layers to be shown at the next vblank. `FrameLayers.composed` is the
+    /// same as `commit(now:)`.
+    ///
+    /// - Throws: `OutputError.flipPending`, `OutputError.unsupported` for layers the backend
+    ///   cannot show, or a backend error.
+    func commit(_ layers: FrameLayers, now: Instant) throws
 
     /// Handles what is due (a readable descriptor, a reached deadline) and returns the events.
     ///
@@ -74,4 +103,15 @@ extension Output {
     public var pollDescriptor: Int32? { nil }
     /// 60 Hz, for backends that cannot tell (fbdev rarely can).
     public var refreshPeriod: Duration { .nanoseconds(16_666_667) }
+    /// No overlay planes.
+    public var overlayPlaneCount: Int { 0 }
+    /// No overlay planes.
+    public func makeLayerBuffer(_ size: PixelSize) throws -> LayerBuffer { throw OutputError.unsupported }
+    /// The primary plane shows composed frames only.
+    public func canScanOut(_ content: PixelBuffer) -> Bool { false }
+    /// Composed frames only.
+    public func commit(_ layers: FrameLayers, now: Instant) throws {
+        guard layers.isComposedOnly else { throw OutputError.unsupported }
+        try commit(now: now)
+    }
 }

@@ -4,7 +4,8 @@
 //     flickd-e2e-grab pattern OUT.png WIDTH HEIGHT
 //         writes the coordinate pattern (see CoordinatePattern) as content for flickd
 //     flickd-e2e-grab frame [--card CARD] [--png OUT.png]
-//         prints `fb ID WIDTHxHEIGHT top-left X,Y` for the frame on screen
+//         prints `fb ID WIDTHxHEIGHT top-left X,Y offset BYTES` for the frame on screen (BYTES > 0:
+//         a framebuffer viewing a larger buffer, flickd's content scanned out with no copy)
 //     flickd-e2e-grab expect --offset X,Y [--zoom Z] [--card CARD] [--png OUT.png]
 //         exits 1 unless the frame on screen shows the pattern at that offset and zoom
 //
@@ -60,7 +61,7 @@ if let png = options["png"] {
     }
 }
 let corner = CoordinatePattern.decode(frame.pixels[0, 0])
-print("fb \(frame.framebuffer) \(frame.pixels.size) top-left \(corner.x),\(corner.y)")
+print("fb \(frame.framebuffer) \(frame.pixels.size) top-left \(corner.x),\(corner.y) offset \(frame.offset)")
 
 if command == "expect" {
     guard let offset = pair(options["offset"]) else { fail(usage, code: 2) }

@@ -1,0 +1,145 @@
+import CDRM
+import FlickCore
+
+/// A DRM card's file descriptor, closed exactly once when the last user lets go.
+final class DRMCard {
+    let path: String
+    let fd: Int32
+
+    init(path: String, fd: Int32) {
+        self.path = path
+        self.fd = fd
+    }
+
+    deinit { LibDRM.close(fd) }
+}
+
+/// One buffer in the card's memory: dumb buffer → framebuffer → mapping, released in reverse,
+/// once.
+final class DumbBuffer {
+    /// What the buffer is for, which decides its framebuffer and first contents.
+    enum Use {
+        /// A whole composed frame: an `XRGB8888` framebuffer, black.
+        case frame
+        /// An overlay layer: an `ARGB8888` framebuffer, transparent.
+        case overlay
+        /// The content, scanned out through framebuffers that view parts of it
+        /// (`ContentViewFramebuffer`): none of its own, and mapped only to be filled.
+        case content
+    }
+
+    let card: DRMCard
+    let handle: UInt32
+    /// The framebuffer showing the whole buffer; 0 for `.content`.
+    let framebuffer: UInt32
+    let pitch: Int
+    private var mapping: UnsafeMutableRawPointer?
+    let byteCount: Int
+    /// The pixels, drawn with the kernel's pitch (not width × 4); `nil` once unmapped.
+    private(set) var pixels: PixelBuffer?
+
+    /// Builds the buffer, undoing the finished steps in reverse if a later one fails.
+    init(card: DRMCard, width: Int, height: Int, use: Use = .frame) throws {
+        let fd = card.fd
+        let info: LibDRM.DumbBufferInfo
+        switch LibDRM.createDumb(fd, width: width, height: height) {
+        case .success(let value): info = value
+        case .failure(let errno): throw DRMError.call(card: card.path, step: .createDumbBuffer, errno: errno)
+        }
+        var framebuffer: UInt32 = 0
+        let added: Result<UInt32, SystemErrno>? = switch use {
+        case .frame: LibDRM.addFramebuffer(fd, width: width, height: height, pitch: info.pitch, handle: info.handle)
+        case .overlay: LibDRM.addFramebuffer2(fd, width: width, height: height, format: LibDRM.FourCC.argb8888,
+                                              handle: info.handle, pitch: info.pitch, offset: 0)
+        case .content: nil
+        }
+        switch added {
+        case .success(let id): framebuffer = id
+        case .failure(let errno):
+            LibDRM.destroyDumb(fd, info.handle)
+            throw DRMError.call(card: card.path, step: .addFramebuffer, errno: errno)
+        case nil: break
+        }
+        let mapping: UnsafeMutableRawPointer
+        switch LibDRM.map(fd, handle: info.handle, size: info.size) {
+        case .success(let address): mapping = address
+        case .failure(let failure):
+            if framebuffer != 0 { LibDRM.removeFramebuffer(fd, framebuffer) }
+            LibDRM.destroyDumb(fd, info.handle)
+            throw DRMError.call(card: card.path, step: failure.step, errno: failure.errno)
+        }
+        let format: PixelFormat = use == .overlay ? .argb8888 : .xrgb8888
+        guard let pixels = PixelBuffer(borrowing: mapping, width: width, height: height, stride: info.pitch, format: format) else {
+            LibDRM.unmap(mapping, size: info.size)
+            if framebuffer != 0 { LibDRM.removeFramebuffer(fd, framebuffer) }
+            LibDRM.destroyDumb(fd, info.handle)
+            throw DRMError.call(card: card.path, step: .mmap, errno: SystemErrno(rawValue: 22))
+        }
+        switch use {
+        case .frame: pixels.fill(0xFF00_0000)
+        case .overlay: pixels.fill(0)
+        case .content: break
+        }
+        self.card = card
+        self.handle = info.handle
+        self.framebuffer = framebuffer
+        self.pitch = info.pitch
+        self.mapping = mapping
+        self.byteCount = info.size
+        self.pixels = pixels
+    }
+
+    /// Drops the process's mapping (the buffer stays in the card's memory): content is written
+    /// once and then only scanned out, so its pages need not count against the daemon.
+    func unmap() {
+        pixels = nil
+        if let mapping { LibDRM.unmap(mapping, size: byteCount) }
+        mapping = nil
+    }
+
+    deinit {
+        unmap()
+        if framebuffer != 0 { LibDRM.removeFramebuffer(card.fd, framebuffer) }
+        LibDRM.destroyDumb(card.fd, handle)
+    }
+}
+
+/// The content copied once into the card's memory, so the primary plane can scan it out.
+final class ContentScanout {
+    /// The content it copies (compared by identity).
+    weak var source: PixelBuffer?
+    let buffer: DumbBuffer
+
+    /// Copies `content` into a new dumb buffer of its size, then unmaps it.
+    init(card: DRMCard, content: PixelBuffer) throws {
+        let buffer = try DumbBuffer(card: card, width: content.width, height: content.height, use: .content)
+        buffer.pixels?.copy(from: content)
+        buffer.unmap()
+        self.source = content
+        self.buffer = buffer
+    }
+}
+
+/// A panel-sized framebuffer viewing the content from one corner: the content's buffer at a
+/// byte offset, with its pitch. Removed when the last frame showing it lets go.
+final class ContentViewFramebuffer {
+    let content: ContentScanout
+    let id: UInt32
+    let x: Int
+    let y: Int
+
+    init(content: ContentScanout, x: Int, y: Int, size: PixelSize) throws {
+        let card = content.buffer.card
+        switch LibDRM.addFramebuffer2(card.fd, width: size.width, height: size.height, format: LibDRM.FourCC.xrgb8888,
+                                      handle: content.buffer.handle, pitch: content.buffer.pitch,
+                                      offset: y * content.buffer.pitch + x * 4) {
+        case .success(let id): self.id = id
+        case .failure(let errno): throw DRMError.call(card: card.path, step: .addFramebuffer, errno: errno)
+        }
+        self.content = content
+        self.x = x
+        self.y = y
+    }
+
+    deinit { LibDRM.removeFramebuffer(content.buffer.card.fd, id) }
+}
