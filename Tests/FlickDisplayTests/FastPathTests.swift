@@ -68,3 +68,51 @@ func testPatternRowsEqualThePixelFunction(size: PixelSize) throws {
     #expect(content.image.format == .xrgb8888)
     for y in 0..<40 { for x in 0..<70 where content.image[x, y] != image[x, y] { Issue.record("(\(x), \(y))"); return } }
 }
+
+@Test func widenedRowsEqualTheByteWiseDefinition() {
+    // Every count around the four-pixel step, apart and in decodeOpaqueRows' in-place layout.
+    var seed: UInt32 = 7
+    for count in 0...13 {
+        let rgb = (0..<count * 3).map { _ -> UInt8 in seed = seed &* 1_103_515_245 &+ 12_345; return UInt8(seed >> 24) }
+        let expected = (0..<count).map { (x: Int) -> UInt32 in
+            let r = UInt32(rgb[3 * x]), g = UInt32(rgb[3 * x + 1]), b = UInt32(rgb[3 * x + 2])
+            return 0xFF00_0000 | r << 16 | g << 8 | b
+        }
+        var apart = [UInt32](repeating: 0, count: count)
+        rgb.withUnsafeBytes { src in apart.withUnsafeMutableBytes { PNGCodec.widen(src.baseAddress!, into: $0.baseAddress!, count: count) } }
+        #expect(apart == expected, "count \(count), apart")
+        var row = [UInt32](repeating: 0, count: count + 1)
+        row.withUnsafeMutableBytes { raw in
+            (raw.baseAddress! + count).copyMemory(from: rgb, byteCount: rgb.count)
+            PNGCodec.widen(raw.baseAddress! + count, into: raw.baseAddress!, count: count)
+        }
+        #expect(Array(row.prefix(count)) == expected, "count \(count), in place")
+    }
+}
+
+@Test func aDamagedImageChunkIsStillRefused() throws {
+    // The Adler-32 of the inflated data is not checked (PNGCodec.decode): the chunk CRC-32 is.
+    let dir = makeTemporaryDirectory()
+    let image = try #require(TestPattern.make(PixelSize(width: 64, height: 64)))
+    var png = try PNGCodec.encode(image)
+    let idat = try #require((0..<png.count - 4).first { png[$0..<$0 + 4].elementsEqual("IDAT".utf8) })
+    png[idat + 40] ^= 0x01
+    writeBytes(png, to: dir + "/damaged.png")
+    #expect(throws: ContentError.self) { try Content.load(file: dir + "/damaged.png", pixelBudget: 10_000) }
+}
+
+@Test func largeBuffersAreZeroAndOnHugePageBoundaries() throws {
+    // Over 4 MiB a buffer is its own mapping (PixelBuffer.mapHugeAligned); an odd size checks
+    // the rounding to whole pages, and many in a row that nothing leaks or double-frees.
+    for round in 0..<40 {
+        let buffer = try #require(PixelBuffer(width: 1021 + round, height: 1031))
+        #expect(Int(bitPattern: buffer.pixels) % (2 << 20) == 0)
+        for (x, y) in [(0, 0), (1020 + round, 1030), (500, 517)] {
+            #expect(buffer[x, y] == 0)
+            buffer[x, y] = 0xFF12_3456
+            #expect(buffer[x, y] == 0xFF12_3456)
+        }
+    }
+    let small = try #require(PixelBuffer(width: 100, height: 100))
+    #expect(small[99, 99] == 0)
+}

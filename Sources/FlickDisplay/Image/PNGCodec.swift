@@ -20,7 +20,12 @@ public enum PNGCodec {
     ///   - pixelBudget: the most pixels the image may have.
     /// - Throws: `ContentError` naming `path`.
     public static func decode(_ data: [UInt8], path: String, pixelBudget: Int) throws -> PixelBuffer {
-        guard let ctx = spng_ctx_new(0) else { throw ContentError(path: path, reason: .outOfMemory(width: 0, height: 0)) }
+        // zlib's Adler-32 of the inflated bytes was the largest single cost of a decode (15 %,
+        // Debian's zlib has no SIMD Adler-32); the chunks' CRC-32, still checked, already covers
+        // every compressed byte of the file, so a damaged file is still refused.
+        guard let ctx = spng_ctx_new(Int32(SPNG_CTX_IGNORE_ADLER32.rawValue)) else {
+            throw ContentError(path: path, reason: .outOfMemory(width: 0, height: 0))
+        }
         defer { spng_ctx_free(ctx) }
         let side = UInt32(clamping: min(pixelBudget, 1 << 16))
         spng_set_image_limits(ctx, side, side)
@@ -74,12 +79,37 @@ public enum PNGCodec {
             let rgb = row + width
             code = spng_decode_row(ctx, rgb, width * 3)
             guard code == 0 || (code == Int32(SPNG_EOI.rawValue) && y == buffer.height - 1) else { throw fail(code) }
-            for x in 0..<width {
-                let r = UInt32(rgb.load(fromByteOffset: 3 * x, as: UInt8.self))
-                let g = UInt32(rgb.load(fromByteOffset: 3 * x + 1, as: UInt8.self))
-                let b = UInt32(rgb.load(fromByteOffset: 3 * x + 2, as: UInt8.self))
-                row.storeBytes(of: 0xFF00_0000 | r << 16 | g << 8 | b, toByteOffset: 4 * x, as: UInt32.self)
-            }
+            widen(rgb, into: row, count: width)
+        }
+    }
+
+    /// Writes `count` RGB byte triples as `xrgb8888` words; `words` may start before `rgb` in
+    /// the same memory as long as word *x* ends before triple *x* + 4 begins (it does for
+    /// `decodeOpaqueRows`' layout). Four pixels at a time from three 32-bit loads: a third of
+    /// the loads of a byte-wise loop.
+    @inline(__always)
+    static func widen(_ rgb: UnsafeRawPointer, into words: UnsafeMutableRawPointer, count: Int) {
+        var x = 0
+        while x + 4 <= count {
+            let a = UInt32(littleEndian: rgb.loadUnaligned(fromByteOffset: 3 * x, as: UInt32.self))      // r0 g0 b0 r1
+            let b = UInt32(littleEndian: rgb.loadUnaligned(fromByteOffset: 3 * x + 4, as: UInt32.self))  // g1 b1 r2 g2
+            let c = UInt32(littleEndian: rgb.loadUnaligned(fromByteOffset: 3 * x + 8, as: UInt32.self))  // b2 r3 g3 b3
+            let p0 = (a & 0xFF) << 16 | (a & 0xFF00) | (a >> 16) & 0xFF
+            let p1 = (a >> 24) << 16 | (b & 0xFF) << 8 | (b >> 8) & 0xFF
+            let p2 = (b >> 16 & 0xFF) << 16 | (b >> 24) << 8 | (c & 0xFF)
+            let p3 = (c >> 8 & 0xFF) << 16 | (c >> 16 & 0xFF) << 8 | c >> 24
+            words.storeBytes(of: 0xFF00_0000 | p0, toByteOffset: 4 * x, as: UInt32.self)
+            words.storeBytes(of: 0xFF00_0000 | p1, toByteOffset: 4 * x + 4, as: UInt32.self)
+            words.storeBytes(of: 0xFF00_0000 | p2, toByteOffset: 4 * x + 8, as: UInt32.self)
+            words.storeBytes(of: 0xFF00_0000 | p3, toByteOffset: 4 * x + 12, as: UInt32.self)
+            x += 4
+        }
+        while x < count {
+            let r = UInt32(rgb.load(fromByteOffset: 3 * x, as: UInt8.self))
+            let g = UInt32(rgb.load(fromByteOffset: 3 * x + 1, as: UInt8.self))
+            let b = UInt32(rgb.load(fromByteOffset: 3 * x + 2, as: UInt8.self))
+            words.storeBytes(of: 0xFF00_0000 | r << 16 | g << 8 | b, toByteOffset: 4 * x, as: UInt32.self)
+            x += 1
         }
     }
 

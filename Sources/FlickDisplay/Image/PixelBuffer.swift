@@ -90,6 +90,27 @@ public final class PixelBuffer {
     /// The pixman image over `pixels`.
     let image: OpaquePointer
     private let ownsPixels: Bool
+    /// The length of an owned `mmap` (0: owned memory came from `calloc`).
+    private var mappedBytes = 0
+
+    private static let hugePage = 2 << 20
+
+    /// Anonymous zero pages starting on a 2 MiB boundary, advised as huge pages (where the
+    /// kernel has transparent huge pages; elsewhere plain pages, as before).
+    /// - Returns: the memory, whose length is `bytes` rounded up to whole pages.
+    private static func mapHugeAligned(_ bytes: Int) -> UnsafeMutableRawPointer? {
+        let bytes = (bytes + 4095) / 4096 * 4096
+        let span = bytes + hugePage
+        guard let raw = mmap(nil, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+              raw != MAP_FAILED else { return nil }
+        let start = (Int(bitPattern: raw) + hugePage - 1) / hugePage * hugePage
+        let head = start - Int(bitPattern: raw), tail = span - head - bytes
+        if head > 0 { munmap(raw, head) }
+        let aligned = raw + head
+        if tail > 0 { munmap(aligned + bytes, tail) }
+        _ = madvise(aligned, bytes, MADV_HUGEPAGE)
+        return aligned
+    }
 
     /// Allocates a zero-filled buffer (transparent black, or black for `.xrgb8888`).
     ///
@@ -98,10 +119,21 @@ public final class PixelBuffer {
         guard width > 0, height > 0, width <= 1 << 16, height <= 1 << 16 else { return nil }
         let (bytes, overflow) = (width * 4).multipliedReportingOverflow(by: height)
         guard !overflow else { return nil }
-        // calloc: large blocks come straight from mmap as zero pages, so a buffer that is about
-        // to be overwritten (decoded content, the test pattern) is not cleared first.
-        guard let memory = calloc(bytes, 1) else { return nil }
+        // Fresh pages are zero, so a buffer about to be overwritten (decoded content, the test
+        // pattern) is not cleared first. Large ones are mapped on huge-page boundaries and
+        // offered to transparent huge pages: a 4096² image is 32 page faults instead of 16 384,
+        // which were a fifth of the time to the first frame.
+        let memory: UnsafeMutableRawPointer
+        var mapped = 0
+        if bytes >= Self.hugePage * 2, let huge = Self.mapHugeAligned(bytes) {
+            memory = huge
+            mapped = (bytes + 4095) / 4096 * 4096
+        } else {
+            guard let block = calloc(bytes, 1) else { return nil }
+            memory = block
+        }
         self.init(pixels: memory, width: width, height: height, stride: width * 4, format: format, owns: true)
+        self.mappedBytes = mapped
         if self.imageFailed { return nil }
     }
 
@@ -137,7 +169,9 @@ public final class PixelBuffer {
 
     deinit {
         pixman_image_unref(image)
-        if ownsPixels { free(pixels) }
+        if ownsPixels {
+            if mappedBytes > 0 { munmap(pixels, mappedBytes) } else { free(pixels) }
+        }
     }
 
     /// The size in pixels.
