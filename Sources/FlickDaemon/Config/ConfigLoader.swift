@@ -191,7 +191,10 @@ struct KeyLines {
         while let c = s.last, c == " " || c == "\t" { s.removeLast() }
         if s.count >= 2, let q = s.first, q == "'" || q == "\"", s.last == q {
             let inner = s.dropFirst().dropLast()
-            return q == "'" ? String(String.UnicodeScalarView(inner)) : unescaped(inner)
+            guard q == "\"" else { return String(String.UnicodeScalarView(inner)) }
+            // TOMLKit passes names on as C strings: an escaped NUL (`\u0000`) ends the name
+            // there (found by fuzzing).
+            return String(unescaped(inner).unicodeScalars.prefix { $0 != "\0" })
         }
         return String(String.UnicodeScalarView(s))
     }
