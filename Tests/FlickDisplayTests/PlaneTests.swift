@@ -164,3 +164,53 @@ private final class RefusingOverlays: Output {
     wide.edgeInset = 10.5
     #expect(IndicatorStrips.rect(for: .horizontal, view: view, style: wide) == PixelRect(x0: 0, y0: 768 - 51, x1: 1024, y1: 768))
 }
+
+/// A headless output whose next `failures` commits of layers throw, as a busy card might.
+private final class FailingCommits: Output {
+    let inner: HeadlessOutput
+    var failures = 0
+    init(_ inner: HeadlessOutput) { self.inner = inner }
+    var size: PixelSize { inner.size }
+    var isFlipPending: Bool { inner.isFlipPending }
+    var nextDeadline: Instant? { inner.nextDeadline }
+    var overlayPlaneCount: Int { inner.overlayPlaneCount }
+    func snapshot() -> PixelBuffer? { inner.snapshot() }
+    func makeLayerBuffer(_ size: PixelSize) throws -> LayerBuffer { try inner.makeLayerBuffer(size) }
+    func canScanOut(_ content: PixelBuffer) -> Bool { inner.canScanOut(content) }
+    func withBackBuffer<R>(_ body: (PixelBuffer) throws -> R) throws -> R { try inner.withBackBuffer(body) }
+    func commit(now: Instant) throws { try commit(.composed, now: now) }
+    func commit(_ layers: FrameLayers, now: Instant) throws {
+        if failures > 0 { failures -= 1; throw OutputError.unsupported }
+        try inner.commit(layers, now: now)
+    }
+    func dispatch(now: Instant) throws -> [OutputEvent] { try inner.dispatch(now: now) }
+    func close() { inner.close() }
+}
+
+@Test func aFrameRetriedAfterAFailedCommitNeverDrawsIntoTheStripOnScreen() throws {
+    let headless = try #require(HeadlessOutput(size: panel))
+    let output = FailingCommits(headless)
+    let content = Content(image: try #require(TestPattern.make(contentSize)))
+    let loop = RenderLoop(output: output, compositor: Compositor(), content: content)
+    var now = Instant.zero
+    let first = state(x: 10, y: 40)
+    #expect(try loop.submit(first, now: now))
+    now = try #require(output.nextDeadline)
+    _ = loop.handle(try output.dispatch(now: now))
+    #expect(headless.isScanningOutContent && headless.shownOverlays.count == 2)
+    // The next frame fails twice, then goes through; what the planes on screen hold (put
+    // together afresh, not the output's cached picture) stays the first frame meanwhile.
+    output.failures = 2
+    let second = state(x: 10, y: 600)
+    for _ in 0..<2 {
+        #expect(throws: OutputError.unsupported) { try loop.submit(second, now: now) }
+        let shown = try #require(PixelBuffer(width: panel.width, height: panel.height))
+        FrameLayers(primary: .content(content.image, x: 10, y: 40), overlays: headless.shownOverlays)
+            .flatten(composed: nil, into: shown)
+        #expect(mismatches(shown, try composed(first, content.image)) == 0)
+    }
+    #expect(try loop.renderIfNeeded(now: now))
+    now = try #require(output.nextDeadline)
+    _ = loop.handle(try output.dispatch(now: now))
+    #expect(mismatches(headless.frontBuffer, try composed(second, content.image)) == 0)
+}

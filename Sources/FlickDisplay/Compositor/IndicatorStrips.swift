@@ -6,8 +6,8 @@ import FlickCore
 ///
 /// A frame at zoom 1 then needs no pixel copied: the primary plane scans out the content and
 /// only the few hundred pixels of a bar are drawn (DESIGN §4). Each strip is double-buffered like
-/// the frame: the buffer drawn for a frame is the one not used by the frame before it, which is
-/// free because one frame at most is in flight. Only the bar's previous area is cleared.
+/// the frame: the buffer drawn for a frame is the one not used by the last committed frame, which
+/// is free because one frame at most is in flight. Only the bar's previous area is cleared.
 final class IndicatorStrips {
     private struct Strip {
         var rect: PixelRect
@@ -18,6 +18,16 @@ final class IndicatorStrips {
     }
 
     private var strips: [Axis: Strip] = [:]
+    /// The strips drawn for the frame not yet committed.
+    private var pendingAxes: [Axis] = []
+
+    /// The frame of the last `overlays(…)` was committed: its buffers are now the ones on
+    /// screen (or about to be), and the next frame draws into the others. Until then a retried
+    /// frame draws into the same free buffers again.
+    func didCommit() {
+        for axis in pendingAxes { strips[axis]?.next ^= 1 }
+        pendingAxes = []
+    }
 
     /// The thinnest strip: display controllers refuse framebuffers and planes below a minimum
     /// size (vkms: 10 pixels), so a strip is never thinner than this whatever the bar.
@@ -40,6 +50,7 @@ final class IndicatorStrips {
     func overlays(for state: RenderState, style: IndicatorStyle, view: PixelSize,
                   output: any Output) throws -> [FrameLayers.Overlay] {
         var overlays: [FrameLayers.Overlay] = []
+        pendingAxes = []
         for bar in ScrollIndicators.bars(for: state, style: style) {
             let rect = Self.rect(for: bar.axis, view: view, style: style)
             guard !rect.isEmpty else { continue }
@@ -61,7 +72,7 @@ final class IndicatorStrips {
             let area = Compositor.pixelArea(of: bar, within: rect)
             strips[bar.axis]!.drawn[index] = area.isEmpty ? nil
                 : PixelRect(x0: area.x0 - rect.x0, y0: area.y0 - rect.y0, x1: area.x1 - rect.x0, y1: area.y1 - rect.y0)
-            strips[bar.axis]!.next = 1 - index
+            pendingAxes.append(bar.axis)
             overlays.append(FrameLayers.Overlay(buffer: strip.buffers[index], x: rect.x0, y: rect.y0))
         }
         return overlays

@@ -78,6 +78,7 @@ public final class RenderLoop {
         // A driver refusing a frame of planes is reported by the throw; DRM then offers no
         // overlay planes any more, so the next frame is composed.
         try output.commit(layers, now: now)
+        strips.didCommit()
         scheduler.didCommit(state)
         committedFrameCount += 1
         if case .content = layers.primary { scannedOutFrameCount += 1 }
