@@ -94,6 +94,19 @@ import Testing
         }
     }
 
+    /// toml++ asserts on a value starting with a non-ASCII whitespace character (found by fuzzing).
+    @Test func aValueStartingWithUnicodeWhitespaceIsASyntaxError() {
+        let cases = [("x=[\u{85}[[[[[", 1, "0085"), ("# c\nx = \u{2028}1\n", 2, "2028"), ("x = [1,\n \u{2029}]\n", 2, "2029"),
+                     ("z = { a = \u{A0}1 }\n", 1, "00A0")]
+        for (text, line, code) in cases {
+            let e = error(text)
+            #expect(e?.line == line && e?.message == "TOML syntax: expected a value, found the whitespace character U+\(code)",
+                    "\(text.debugDescription): \(String(describing: e))")
+        }
+        // Line breaks inside arrays, CRLF included, are TOML's own.
+        #expect(error("[content]\r\nload_directories = [\r\n  \"/srv\",\r\n]\r\n")?.message.hasPrefix("TOML syntax") != true)
+    }
+
     /// A NUL used to end the file silently where TOMLKit handed it to toml++ as a C string.
     @Test func aNulIsASyntaxErrorAtItsLine() {
         let e = error("[log]\nlevel = \"info\"\0\n[zoom]\nmaximum_scale = -1\n")

@@ -1,9 +1,9 @@
 /// Reads TOML text as toml++ splits it into statements, without parsing values: which lines
 /// begin a statement (outside strings and multi-line arrays), for `KeyLines`; and any table
 /// header whose name starts with a character no TOML key starts with (`[!]`, `[ *x]`, `[` then
-/// the end of the line), an array element that starts with `}` (`a = [}`, `[1, }`), or a value
-/// shaped like a date followed by a space and one digit (`d = 2024-01-01 5`), before TOMLKit
-/// sees the text.
+/// the end of the line), an array element that starts with `}` (`a = [}`, `[1, }`), a value
+/// shaped like a date followed by a space and one digit (`d = 2024-01-01 5`), or a value that
+/// starts with a non-ASCII whitespace character (`x = [\u{85}`), before TOMLKit sees the text.
 ///
 /// TOMLKit's parser (toml++ 3) reaches each of these with an assertion, not an error: the
 /// process aborts (or, built with `NDEBUG`, runs into undefined behaviour). A daemon reloading
@@ -96,8 +96,13 @@ enum TOMLScan {
                 continue
             }
             lineStart = false
-            if (expectValue || expectElement) && stopAtBadHeader, let message = dateThenLoneDigit(s, at: i) {
-                return (statements, (line, message))
+            if (expectValue || expectElement) && stopAtBadHeader {
+                // toml++ skips only spaces and tabs before a value and asserts that what follows
+                // is no whitespace: a non-ASCII one (U+0085, U+2028, …) aborted it (fuzzing).
+                if c.value > 0x7F && c.properties.isWhitespace {
+                    return (statements, (line, "expected a value, found the whitespace character U+\(hex4(c))"))
+                }
+                if let message = dateThenLoneDigit(s, at: i) { return (statements, (line, message)) }
             }
             expectValue = false
             if expectElement {
@@ -135,6 +140,12 @@ enum TOMLScan {
         guard chars.count == 10, chars[4] == "-", chars[7] == "-", j + 2 < s.count, s[j] == " ",
               ("0"..."9").contains(s[j + 1]), ends(s[j + 2]) else { return nil }
         return "expected a date-time such as 2024-01-01 05:30:00 or a date alone, found '\(String(String.UnicodeScalarView(s[start..<j + 2])))'"
+    }
+
+    /// A scalar's code as at least four upper-case hex digits.
+    private static func hex4(_ c: Unicode.Scalar) -> String {
+        let digits = String(c.value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     /// Whether toml++ takes `c` as the start of a key, or handles it with an error of its own.
