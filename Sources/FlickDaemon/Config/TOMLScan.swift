@@ -1,9 +1,10 @@
 /// Reads TOML text as toml++ splits it into statements, without parsing values: which lines
 /// begin a statement (outside strings and multi-line arrays), for `KeyLines`; and any table
 /// header whose name starts with a character no TOML key starts with (`[!]`, `[ *x]`, `[` then
-/// the end of the line), an array element that starts with `}` (`a = [}`, `[1, }`), a value
-/// shaped like a date followed by a space and one digit (`d = 2024-01-01 5`), or a value that
-/// starts with a non-ASCII whitespace character (`x = [\u{85}`), before TOMLKit sees the text.
+/// the end of the line), an array element that starts with `}` (`a = [}`, `[1, }`), a date or
+/// time value (`d = 2024-01-01 5` and other malformed ones abort toml++; flickd takes none), or
+/// a value that starts with a non-ASCII whitespace character (`x = [\u{85}`), before TOMLKit
+/// sees the text.
 ///
 /// TOMLKit's parser (toml++ 3) reaches each of these with an assertion, not an error: the
 /// process aborts (or, built with `NDEBUG`, runs into undefined behaviour). A daemon reloading
@@ -102,7 +103,7 @@ enum TOMLScan {
                 if c.value > 0x7F && c.properties.isWhitespace {
                     return (statements, (line, "expected a value, found the whitespace character U+\(hex4(c))"))
                 }
-                if let message = dateThenLoneDigit(s, at: i) { return (statements, (line, message)) }
+                if let message = dateOrTime(s, at: i) { return (statements, (line, message)) }
             }
             expectValue = false
             if expectElement {
@@ -123,23 +124,22 @@ enum TOMLScan {
         return (statements, nil)
     }
 
-    /// toml++ reads a value of ten characters with `-` as the fifth and eighth (`2024-01-01`,
-    /// underscores not counted) followed by a space and a digit as the start of a date-time with a
-    /// space for its `T`; if a whitespace, `]`, `}`, `,` or `#` follows that one digit, it asserts
-    /// (found by fuzzing: `band=0008-09-4l 0 =…`; `d = 2024-01-01 5` does it too). Such a value is
-    /// never valid TOML, whatever its letters, so it is refused when the shape matches.
-    private static func dateThenLoneDigit(_ s: [Unicode.Scalar], at start: Int) -> String? {
+    /// A value that toml++ would parse as a date or a time: one starting with a digit whose
+    /// token holds a `:`, or a `-` anywhere but right after an exponent's `e`. No valid number
+    /// does either. toml++'s date and time parsers assert on their malformed input instead of
+    /// reporting it (fuzzing found `d = 2024-01-01 5`, `2023-01-01t%-:+`, …, each aborting
+    /// flickd), and flickd takes no dates or times, so such a value is refused before TOMLKit
+    /// sees it, valid or not: the whole date parser is out of reach.
+    private static func dateOrTime(_ s: [Unicode.Scalar], at start: Int) -> String? {
         func ends(_ c: Unicode.Scalar) -> Bool { c.properties.isWhitespace || c == "]" || c == "}" || c == "," || c == "#" }
         guard start < s.count, ("0"..."9").contains(s[start]) else { return nil }
-        var chars: [Unicode.Scalar] = []
-        var j = start
+        var j = start, dateLike = false
         while j < s.count, !ends(s[j]) {
-            if s[j] != "_" { chars.append(s[j]) }
+            if s[j] == ":" || (s[j] == "-" && s[j - 1] != "e" && s[j - 1] != "E") { dateLike = true }
             j += 1
         }
-        guard chars.count == 10, chars[4] == "-", chars[7] == "-", j + 2 < s.count, s[j] == " ",
-              ("0"..."9").contains(s[j + 1]), ends(s[j + 2]) else { return nil }
-        return "expected a date-time such as 2024-01-01 05:30:00 or a date alone, found '\(String(String.UnicodeScalarView(s[start..<j + 2])))'"
+        guard dateLike else { return nil }
+        return "flickd takes no dates or times; expected a number, string, boolean, array or table, found '\(String(String.UnicodeScalarView(s[start..<j])))'"
     }
 
     /// A scalar's code as at least four upper-case hex digits.
