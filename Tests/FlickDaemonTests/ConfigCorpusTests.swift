@@ -69,7 +69,8 @@ import Testing
 
     /// toml++ asserted on an array element starting with `}`; the loader refuses it first.
     @Test func anArrayElementStartingWithABraceIsASyntaxError() {
-        for (text, line) in [("a = [}\n", 1), ("[scroll]\nx = [1, }\n", 2), ("a = [ # c\n}\n", 2), ("a = [[[\n\n  }\n", 3)] {
+        for (text, line) in [("a = [}\n", 1), ("[scroll]\nx = [1, }\n", 2), ("a = [ # c\n}\n", 2), ("a = [[[\n\n  }\n", 3),
+                             ("s=[\r\n \r\n}\r\n", 3), ("s=[1,\r\n}", 2)] {
             let e = error(text)
             #expect(e?.line == line && e?.key == "" && e?.message.hasPrefix("TOML syntax: expected a value or ']'") == true,
                     "\(text.debugDescription): \(String(describing: e))")

@@ -70,7 +70,9 @@ enum TOMLScan {
             case .none:
                 break
             }
-            if c == " " || c == "\t" {
+            // A CRLF is one line break, as toml++ reads it; the `\r` is not a token (fuzzing
+            // found `s=[\r\n}` slipping past the element check).
+            if c == " " || c == "\t" || (c == "\r" && at(i + 1) == "\n") {
                 i += 1
                 continue
             }
