@@ -92,8 +92,8 @@ enum DaemonBench {
             let zoomed = scroll(process, "set-zoom")
             usleep(300_000)
             _ = beyond(process.counters, zoomed ? "at rest zoomed to 2 (information)" : "after a zoom that failed")
-            print("  of which the headless output's two composed 1920×1080 buffers, made at the first zoomed frame: "
-                  + "\(fmt(Double(bufferBytes) / mib)) MiB (on DRM: the card's dumb buffers, outside the process on a Pi)")
+            print("  the headless output's composed 1920×1080 buffers are made when first drawn into, "
+                  + "\(fmt(Double(bufferBytes) / 2 / mib)) MiB each (on DRM: the card's dumb buffers, outside the process on a Pi)")
         }
         plain.stop()
         big.stop()

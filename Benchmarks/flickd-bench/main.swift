@@ -84,7 +84,7 @@ print("\(rig.samples.count) reports timed, \(rig.arrivedDuringFlip) found a flip
 print("  p50 \(fmt(latency.median)) µs, p99 \(fmt(latency.p99)) µs (\(fmt(latency.min))–\(fmt(latency.max)))")
 let wake = Stats(samples: rig.wakeSamples), work = Stats(samples: rig.workSamples)
 print("  of which stamp → loop reads the pipe: p50 \(fmt(wake.median)), p99 \(fmt(wake.p99)) µs; "
-      + "read → decode, recognise, model, compose, commit: p50 \(fmt(work.median)), p99 \(fmt(work.p99)) µs")
+      + "read → decode, recognise, model, draw, commit: p50 \(fmt(work.median)), p99 \(fmt(work.p99)) µs")
 let cold = ColdFrameCopy.run(copies: max(50, plan.latencyMoves / 2))
 print("  peer: one frame's memcpy from memory no cache holds, same pauses: p50 \(fmt(cold.median)), p99 \(fmt(cold.p99)) µs"
       + " (\(fmt(cold.min))–\(fmt(cold.max))); the event path is ×\(fmt(work.median / cold.median, 2)) of it at p50")
