@@ -118,27 +118,37 @@ private func mismatches(_ a: PixelBuffer, _ b: PixelBuffer) -> Int {
     #expect(output.isFlipPending)
 }
 
-/// A headless output whose overlay buffers cannot be made, as a card refusing them.
-private final class RefusingOverlays: Output {
+/// A headless output that misbehaves as a card might: it refuses to make overlay buffers, or
+/// its next `failures` commits throw.
+private final class Misbehaving: Output {
     let inner: HeadlessOutput
+    var refusesOverlays = false
+    var failures = 0
     init(_ inner: HeadlessOutput) { self.inner = inner }
     var size: PixelSize { inner.size }
     var isFlipPending: Bool { inner.isFlipPending }
     var nextDeadline: Instant? { inner.nextDeadline }
     var overlayPlaneCount: Int { inner.overlayPlaneCount }
     func snapshot() -> PixelBuffer? { inner.snapshot() }
-    func makeLayerBuffer(_ size: PixelSize) throws -> LayerBuffer { throw OutputError.allocationFailed(size) }
+    func makeLayerBuffer(_ size: PixelSize) throws -> LayerBuffer {
+        if refusesOverlays { throw OutputError.allocationFailed(size) }
+        return try inner.makeLayerBuffer(size)
+    }
     func canScanOut(_ content: PixelBuffer) -> Bool { inner.canScanOut(content) }
     func withBackBuffer<R>(_ body: (PixelBuffer) throws -> R) throws -> R { try inner.withBackBuffer(body) }
-    func commit(now: Instant) throws { try inner.commit(now: now) }
-    func commit(_ layers: FrameLayers, now: Instant) throws { try inner.commit(layers, now: now) }
+    func commit(now: Instant) throws { try commit(.composed, now: now) }
+    func commit(_ layers: FrameLayers, now: Instant) throws {
+        if failures > 0 { failures -= 1; throw OutputError.unsupported }
+        try inner.commit(layers, now: now)
+    }
     func dispatch(now: Instant) throws -> [OutputEvent] { try inner.dispatch(now: now) }
     func close() { inner.close() }
 }
 
 @Test func overlaysThatCannotBeMadeAreGivenUpOnceAndEveryFrameStillShows() throws {
     let headless = try #require(HeadlessOutput(size: panel))
-    let output = RefusingOverlays(headless)
+    let output = Misbehaving(headless)
+    output.refusesOverlays = true
     let content = Content(image: try #require(TestPattern.make(contentSize)))
     let loop = RenderLoop(output: output, compositor: Compositor(), content: content)
     var reports: [String] = []
@@ -165,31 +175,9 @@ private final class RefusingOverlays: Output {
     #expect(IndicatorStrips.rect(for: .horizontal, view: view, style: wide) == PixelRect(x0: 0, y0: 768 - 51, x1: 1024, y1: 768))
 }
 
-/// A headless output whose next `failures` commits of layers throw, as a busy card might.
-private final class FailingCommits: Output {
-    let inner: HeadlessOutput
-    var failures = 0
-    init(_ inner: HeadlessOutput) { self.inner = inner }
-    var size: PixelSize { inner.size }
-    var isFlipPending: Bool { inner.isFlipPending }
-    var nextDeadline: Instant? { inner.nextDeadline }
-    var overlayPlaneCount: Int { inner.overlayPlaneCount }
-    func snapshot() -> PixelBuffer? { inner.snapshot() }
-    func makeLayerBuffer(_ size: PixelSize) throws -> LayerBuffer { try inner.makeLayerBuffer(size) }
-    func canScanOut(_ content: PixelBuffer) -> Bool { inner.canScanOut(content) }
-    func withBackBuffer<R>(_ body: (PixelBuffer) throws -> R) throws -> R { try inner.withBackBuffer(body) }
-    func commit(now: Instant) throws { try commit(.composed, now: now) }
-    func commit(_ layers: FrameLayers, now: Instant) throws {
-        if failures > 0 { failures -= 1; throw OutputError.unsupported }
-        try inner.commit(layers, now: now)
-    }
-    func dispatch(now: Instant) throws -> [OutputEvent] { try inner.dispatch(now: now) }
-    func close() { inner.close() }
-}
-
 @Test func aFrameRetriedAfterAFailedCommitNeverDrawsIntoTheStripOnScreen() throws {
     let headless = try #require(HeadlessOutput(size: panel))
-    let output = FailingCommits(headless)
+    let output = Misbehaving(headless)
     let content = Content(image: try #require(TestPattern.make(contentSize)))
     let loop = RenderLoop(output: output, compositor: Compositor(), content: content)
     var now = Instant.zero
