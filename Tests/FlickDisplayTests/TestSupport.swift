@@ -26,6 +26,12 @@ func channels(_ p: UInt32) -> (r: Int, g: Int, b: Int) {
     (Int((p >> 16) & 0xFF), Int((p >> 8) & 0xFF), Int(p & 0xFF))
 }
 
+/// `src` at `alpha`/255 over `dst`, as an indicator pixel is blended (premultiplied, then
+/// `over`): the expected pixel under a bar.
+func blend(_ src: UInt32, over dst: UInt32, alpha: UInt32) -> UInt32 {
+    over(premultiplied(src, alpha: alpha), dst)
+}
+
 /// A headless output of `size` with one frame composed from `state` and presented.
 func renderOnce(_ state: RenderState, content: PixelBuffer?, panel: PixelSize,
                 rotation: PanelRotation = .none) throws -> PixelBuffer {

@@ -62,12 +62,17 @@ public final class Compositor {
     /// whole panel at the whole-pixel offset `compose` would draw. `nil` otherwise (zoomed,
     /// rotated, rubber-banded past an edge, content smaller than the panel).
     public func scanOutOrigin(_ state: RenderState, content: PixelBuffer, panel: PixelSize) -> (x: Int, y: Int)? {
-        guard rotation == .none, content.format == .xrgb8888, abs(state.zoomScale - 1) < 1e-9,
-              state.contentOffset.isFinite else { return nil }
-        let x = state.contentOffset.x.rounded(), y = state.contentOffset.y.rounded()
+        guard rotation == .none, content.format == .xrgb8888, let (x, y) = Self.wholePixelOffset(state) else { return nil }
         guard x >= 0, y >= 0, x + Double(panel.width) <= Double(content.width),
               y + Double(panel.height) <= Double(content.height) else { return nil }
         return (Int(x), Int(y))
+    }
+
+    /// At zoom 1 the offset rounded to whole pixels (as UIKit does at scale 1, which keeps text
+    /// sharp), the one place both drawing and scan-out decide it; `nil` at any other zoom.
+    private static func wholePixelOffset(_ state: RenderState) -> (x: Double, y: Double)? {
+        guard abs(state.zoomScale - 1) < 1e-9, state.contentOffset.isFinite else { return nil }
+        return (state.contentOffset.x.rounded(), state.contentOffset.y.rounded())
     }
 
     /// Draws the content; returns the logical rectangle it covers, or `nil` if nothing was drawn.
@@ -76,10 +81,11 @@ public final class Compositor {
         var zoom = state.zoomScale
         var offset = state.contentOffset
         guard zoom.isFinite, zoom > 1e-3, offset.isFinite else { return nil }
-        let unit = abs(zoom - 1) < 1e-9
-        if unit {
+        let whole = Self.wholePixelOffset(state)
+        let unit = whole != nil
+        if let whole {
             zoom = 1
-            offset = Point(x: offset.x.rounded(), y: offset.y.rounded())
+            offset = Point(x: whole.x, y: whole.y)
         }
         func edge(_ v: Double) -> Int { Int(min(max(v.rounded(), -1e9), 1e9)) }
         let logicalDest = PixelRect(x0: edge(-offset.x), y0: edge(-offset.y),
@@ -225,13 +231,6 @@ private final class SourceWindow {
     }
 
     deinit { pixman_image_unref(image) }
-}
-
-/// `src` at `alpha`/255 over `dst`, as an indicator pixel is blended (premultiplied, then `over`);
-/// the result is opaque.
-@inline(__always)
-func blend(_ src: UInt32, over dst: UInt32, alpha: UInt32) -> UInt32 {
-    over(premultiplied(src, alpha: alpha), dst)
 }
 
 /// A colour as pixman's 16-bit-per-channel opaque colour.
