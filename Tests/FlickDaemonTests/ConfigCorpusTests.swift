@@ -151,9 +151,9 @@ import Testing
             ("# a\n'\u{033F}$' = 1\n", 2, "\"\u{033F}$\""),
             ("[\"\u{0301}s\"]\n", 1, "\"\u{0301}s\""),
             ("[scroll]\n\"x\u{0301}.y\" = 1\n", 2, "scroll.\"x\u{0301}.y\""),
-            // TOMLKit ends a name at an escaped NUL, as a C string.
-            ("# a\n[\"s\\u0000t\"]\n", 2, "s"),
-            ("[scroll]\n\"k\\U00000000x\" = 1\n", 2, "scroll.k"),
+            // An escaped NUL is part of a name (TOMLKit, used before, ended names there).
+            ("# a\n[\"s\\u0000t\"]\n", 2, "\"s\\u0000t\""),
+            ("[scroll]\n\"k\\U00000000x\" = 1\n", 2, "scroll.\"k\\u0000x\""),
         ]
         for (text, line, key) in cases {
             let e = error(text)

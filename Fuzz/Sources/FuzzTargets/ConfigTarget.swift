@@ -1,7 +1,7 @@
 import FlickDaemon
 import Foundation
 
-/// TOML text through `ConfigLoader.parse`: TOMLKit's parser, the schema's readers and the
+/// TOML text through `ConfigLoader.parse`: toml++ (`CTOMLParser`), the schema's readers and the
 /// checks across keys, as `flickd check-config`, start-up and SIGHUP run them.
 ///
 /// Checks (the contract `flickd` relies on to exit with "file:line: key: what was expected"):

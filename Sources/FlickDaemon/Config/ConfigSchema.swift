@@ -1,12 +1,11 @@
 import FlickCore
 import FlickDisplay
 import FlickInput
-import TOMLKit
 
 /// Every key of the config file and how it is read into a `Configuration`. The loader rejects
 /// keys not listed here; a test checks that `config/flickd.toml` shows every one.
 enum ConfigSchema {
-    typealias Reader = @Sendable (any TOMLValueConvertible, inout Configuration) throws -> Void
+    typealias Reader = @Sendable (TOMLValue, inout Configuration) throws -> Void
 
     /// Keys by `section.key`.
     static let keys: [String: Reader] = {
@@ -186,26 +185,26 @@ enum ConfigSchema {
 
     // MARK: Readers
 
-    static func show(_ v: any TOMLValueConvertible) -> String {
+    static func show(_ v: TOMLValue) -> String {
         if let s = v.string { return "\"\(s)\"" }
         if let i = v.int { return String(i) }
         if let d = v.double { return String(d) }
         if let b = v.bool { return String(b) }
-        return "a \(v.type)"
+        return "a \(v.kindName)"
     }
 
-    static func number(_ v: any TOMLValueConvertible, _ expected: String) throws -> Double {
+    static func number(_ v: TOMLValue, _ expected: String) throws -> Double {
         if let d = v.double { return d }
         if let i = v.int { return Double(i) }
         throw ValueProblem(message: "expected \(expected), got \(show(v))")
     }
 
-    static func string(_ v: any TOMLValueConvertible, _ expected: String) throws -> String {
+    static func string(_ v: TOMLValue, _ expected: String) throws -> String {
         guard let s = v.string else { throw ValueProblem(message: "expected \(expected), got \(show(v))") }
         return s
     }
 
-    static func numbers(_ v: any TOMLValueConvertible, count: Int, _ expected: String) throws -> [Double] {
+    static func numbers(_ v: TOMLValue, count: Int, _ expected: String) throws -> [Double] {
         guard let a = v.array, a.count == count else { throw ValueProblem(message: "expected \(expected), got \(show(v))") }
         var out: [Double] = []
         for element in a {

@@ -1,12 +1,11 @@
-/// Reads TOML text as toml++ splits it into statements, without parsing values: which lines
-/// begin a statement (outside strings and multi-line arrays), for `KeyLines`; and any table
+/// Reads TOML text as toml++ splits it into statements, without parsing values, for any table
 /// header whose name starts with a character no TOML key starts with (`[!]`, `[ *x]`, `[` then
 /// the end of the line), an array element that starts with `}` (`a = [}`, `[1, }`), a date or
 /// time value (`d = 2024-01-01 5` and other malformed ones abort toml++; flickd takes none), or
-/// a value that starts with a non-ASCII whitespace character (`x = [\u{85}`), before TOMLKit
+/// a value that starts with a non-ASCII whitespace character (`x = [\u{85}`), before toml++
 /// sees the text.
 ///
-/// TOMLKit's parser (toml++ 3) reaches each of these with an assertion, not an error: the
+/// toml++ 3 reaches each of these with an assertion, not an error: the
 /// process aborts (or, built with `NDEBUG`, runs into undefined behaviour). A daemon reloading
 /// a bad file must refuse it and keep running, so the loader refuses these first, as a syntax
 /// error on their line. Found by fuzzing (RELIABILITY.md, "Fuzzing"; Fuzz/Regressions/config).
@@ -18,12 +17,7 @@ enum TOMLScan {
 
     /// What toml++ would abort on first, at its 1-based line and said as a syntax error; nil
     /// when there is none.
-    static func firstAbort(in text: String) -> (line: Int, message: String)? { scan(text, stopAtBadHeader: true).abort }
-
-    /// The 1-based lines on which a statement (a key or a table header) begins.
-    static func statementLines(in text: String) -> Set<Int> { scan(text, stopAtBadHeader: false).statements }
-
-    private static func scan(_ text: String, stopAtBadHeader: Bool) -> (statements: Set<Int>, abort: (line: Int, message: String)?) {
+    static func firstAbort(in text: String) -> (line: Int, message: String)? {
         let s = Array(text.unicodeScalars)
         // toml++ skips a byte-order mark at the start.
         var i = s.first == "\u{FEFF}" ? 1 : 0
@@ -32,7 +26,6 @@ enum TOMLScan {
         var open: [Unicode.Scalar] = [], expectElement = false
         // Whether the next token is a value (after `=`).
         var expectValue = false
-        var statements = Set<Int>()
         func at(_ j: Int) -> Unicode.Scalar? { j < s.count ? s[j] : nil }
         func run(of quote: Unicode.Scalar, from j: Int) -> Int {
             var n = 0
@@ -80,7 +73,6 @@ enum TOMLScan {
                 while i < s.count && s[i] != "\n" { i += 1 }
                 continue
             }
-            if lineStart { statements.insert(line) }
             if lineStart && c == "[" {
                 var j = i + 1
                 while at(j) == " " || at(j) == "\t" { j += 1 }
@@ -91,27 +83,27 @@ enum TOMLScan {
                     j += 1
                     while at(j) == " " || at(j) == "\t" { j += 1 }
                 }
-                if checked, let first = at(j), !startsKey(first), stopAtBadHeader {
-                    return (statements, (line, "expected a table name (letters, digits, '_', '-' or a quoted name) after '['"))
+                if checked, let first = at(j), !startsKey(first) {
+                    return (line, "expected a table name (letters, digits, '_', '-' or a quoted name) after '['")
                 }
                 while i < s.count && s[i] != "\n" { i += 1 }   // the rest of the header line
                 lineStart = false
                 continue
             }
             lineStart = false
-            if (expectValue || expectElement) && stopAtBadHeader {
+            if expectValue || expectElement {
                 // toml++ skips only spaces and tabs before a value and asserts that what follows
                 // is no whitespace: a non-ASCII one (U+0085, U+2028, …) aborted it (fuzzing).
                 if c.value > 0x7F && c.properties.isWhitespace {
-                    return (statements, (line, "expected a value, found the whitespace character U+\(hex4(c))"))
+                    return (line, "expected a value, found the whitespace character U+\(hex4(c))")
                 }
-                if let message = dateOrTime(s, at: i) { return (statements, (line, message)) }
+                if let message = dateOrTime(s, at: i) { return (line, message) }
             }
             expectValue = false
             if expectElement {
                 // toml++ asserts that an element does not start with `}` (found by fuzzing).
                 expectElement = false
-                if c == "}" && stopAtBadHeader { return (statements, (line, "expected a value or ']' in the array, found '}'")) }
+                if c == "}" { return (line, "expected a value or ']' in the array, found '}'") }
             }
             switch c {
             case "\"": let n = run(of: "\"", from: i); string = n >= 3 ? .multiBasic : .basic; i += n >= 3 ? 3 : 1
@@ -123,14 +115,14 @@ enum TOMLScan {
             default: i += 1
             }
         }
-        return (statements, nil)
+        return nil
     }
 
     /// A value that toml++ would parse as a date or a time: one starting with a digit whose
     /// token holds a `:`, or a `-` anywhere but right after an exponent's `e`. No valid number
     /// does either. toml++'s date and time parsers assert on their malformed input instead of
     /// reporting it (fuzzing found `d = 2024-01-01 5`, `2023-01-01t%-:+`, …, each aborting
-    /// flickd), and flickd takes no dates or times, so such a value is refused before TOMLKit
+    /// flickd), and flickd takes no dates or times, so such a value is refused before toml++
     /// sees it, valid or not: the whole date parser is out of reach.
     private static func dateOrTime(_ s: [Unicode.Scalar], at start: Int) -> String? {
         func ends(_ c: Unicode.Scalar) -> Bool { c.properties.isWhitespace || c == "]" || c == "}" || c == "," || c == "#" }
