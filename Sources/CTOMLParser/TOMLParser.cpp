@@ -30,8 +30,10 @@ extern "C" flick_toml_document *flick_toml_parse(const char *text, size_t length
         error->line = e.source().begin.line;
         error->column = e.source().begin.column;
         return nullptr;
-    } catch (const std::bad_alloc &) {
-        std::snprintf(error->message, sizeof error->message, "out of memory");
+    } catch (const std::exception &e) {
+        // toml++ throws only parse_error, but an exception must not cross into Swift (it would
+        // terminate the daemon): out of memory, or anything else, is a refusal too.
+        std::snprintf(error->message, sizeof error->message, "%s", e.what());
         error->line = error->column = 0;
         return nullptr;
     }
