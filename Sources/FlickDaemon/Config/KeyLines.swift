@@ -1,7 +1,7 @@
 /// Where each name is first written (`section`, `section.key`, `a.b.c` for nested tables), as
 /// toml++ read it: every key of a parsed document carries its line, whether it is a header, a
 /// dotted part, an inline table's key or a quoted name. (Before toml++ was reached directly, a
-/// hand-written reader guessed these lines from the text; fuzzing found seven ways it missed.)
+/// hand-written reader guessed these lines from the text; fuzzing found six ways it missed.)
 struct KeyLines {
     private var lines: [String: Int] = [:]
 
