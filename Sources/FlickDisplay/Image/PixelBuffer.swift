@@ -203,6 +203,21 @@ public final class PixelBuffer {
     /// Copies the pixels of a same-sized buffer, row by row (strides may differ).
     public func copy(from other: PixelBuffer) {
         precondition(other.width == width && other.height == height, "copy between different sizes")
-        for y in 0..<height { (pixels + y * stride).copyMemory(from: other.pixels + y * other.stride, byteCount: width * 4) }
+        copy(from: other, x: 0, y: 0, width: width, height: height)
+    }
+
+    /// Copies the `width`×`height` block of `source` whose top-left is (`x`, `y`) to (`toX`,
+    /// `toY`) here, one memcpy per row (strides may differ). The block lies inside both buffers.
+    public func copy(from source: PixelBuffer, x: Int, y: Int, width: Int, height: Int, toX: Int = 0, toY: Int = 0) {
+        precondition(x >= 0 && y >= 0 && x + width <= source.width && y + height <= source.height
+                     && toX >= 0 && toY >= 0 && toX + width <= self.width && toY + height <= self.height,
+                     "copy of a block outside a buffer")
+        var from = source.pixels + y * source.stride + x * 4
+        var to = pixels + toY * stride + toX * 4
+        for _ in 0..<height {
+            to.copyMemory(from: from, byteCount: width * 4)
+            from += source.stride
+            to += stride
+        }
     }
 }

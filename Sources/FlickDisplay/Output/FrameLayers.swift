@@ -78,10 +78,7 @@ public struct FrameLayers {
             let width = min(target.width, content.width - x), height = min(target.height, content.height - y)
             target.fill(0xFF00_0000)
             if width > 0, height > 0, x >= 0, y >= 0 {
-                for row in 0..<height {
-                    (target.pixels + row * target.stride)
-                        .copyMemory(from: content.pixels + (y + row) * content.stride + x * 4, byteCount: width * 4)
-                }
+                target.copy(from: content, x: x, y: y, width: width, height: height)
             }
         }
         for overlay in overlays {
