@@ -75,7 +75,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "flickctl",
-            dependencies: ["FlickControl", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["FlickControl", "FlickCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // Plays a scripted flick through the model and prints the delegate events.

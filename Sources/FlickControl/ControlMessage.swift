@@ -3,6 +3,9 @@ import FoundationEssentials
 
 /// One line the daemon sends: a reply to a request, or an event for a subscriber.
 ///
+/// Replies carry `id`, `ok` and `error` or `status`; a command that moves the view also carries
+/// `offset` and `zoomScale`: where the view goes, as the daemon applied the request.
+///
 /// Events use the same shape as `flickd replay --json`: `type`, `t` (seconds, kernel
 /// monotonic clock) and, where meaningful, `x`/`y` (content coordinates), `vx`/`vy` (px/s),
 /// `offset` ([x, y]), `zoomScale`, `willDecelerate`.
@@ -46,6 +49,16 @@ public struct ControlMessage: Codable, Hashable, Sendable {
         m.id = id
         m.ok = true
         m.status = status
+        return m
+    }
+
+    /// The success reply of a command that moves the view: `offset` and `zoomScale` say where
+    /// the view goes as the daemon applied the request (a zoom clamped to its limits, a
+    /// rectangle's offset clamped into the bounds), at the end of the animation if it animates.
+    public static func reply(id: Int?, applied offset: Point, zoomScale: Double) -> ControlMessage {
+        var m = reply(id: id)
+        m.offset = [offset.x, offset.y]
+        m.zoomScale = zoomScale
         return m
     }
 

@@ -1,4 +1,5 @@
 import FlickControl
+import FlickCore
 import Foundation
 
 /// One event as a line for people: the time, the event, and its fields that matter.
@@ -15,9 +16,6 @@ enum EventLine {
         return parts.joined(separator: "  ")
     }
 
-    /// At most one decimal.
-    static func short(_ x: Double) -> String {
-        let r = (x * 10).rounded() / 10
-        return r == r.rounded() ? String(Int(r)) : String(r)
-    }
+    /// At most one decimal (any value the daemon sends, however large: see `Double.brief`).
+    static func short(_ x: Double) -> String { x.brief }
 }

@@ -1,11 +1,15 @@
 // flickctl: steer a running flickd and hear what the user does, over its control socket.
 import ArgumentParser
 import FlickControl
+import FlickCore
 import Foundation
 
 struct SocketOptions: ParsableArguments {
-    @Option(name: .long, help: "The control socket (default: $FLICKD_SOCKET or /run/flickd/control.sock).")
-    var socket: String = ProcessInfo.processInfo.environment["FLICKD_SOCKET"] ?? "/run/flickd/control.sock"
+    @Option(name: .customLong("socket"), help: "The control socket (default: $FLICKD_SOCKET, else /run/flickd/control.sock).")
+    var socketOption: String?
+
+    /// The socket to talk to.
+    var socket: String { socketOption ?? ProcessInfo.processInfo.environment["FLICKD_SOCKET"] ?? "/run/flickd/control.sock" }
 
     @Flag(name: .long, help: "Print the raw JSON reply.")
     var json = false
@@ -21,6 +25,58 @@ struct SocketOptions: ParsableArguments {
             print(String(decoding: reply.line().dropLast(), as: UTF8.self))
         }
         if reply.ok == false { throw ValidationError(reply.error ?? "refused") }
+    }
+
+    /// Sends a command that moves the view; says so when the daemon applied something other
+    /// than what was asked (a zoom clamped to its limits, an offset clamped into the bounds).
+    func move(_ request: ControlRequest, asked offset: [Double]? = nil, scale: Double? = nil) throws {
+        let reply = try ControlClient(path: socket).call(request)
+        try show(reply)
+        guard !json, let applied = reply.offset, applied.count == 2, let zoom = reply.zoomScale else { return }
+        let offsetDiffers = offset.map { zip($0, applied).contains { abs($0 - $1) > 1e-6 } } ?? false
+        let scaleDiffers = scale.map { abs($0 - zoom) > 1e-9 } ?? false
+        if offsetDiffers || scaleDiffers {
+            print("applied: offset (\(applied[0].brief), \(applied[1].brief)), zoom \(zoom.brief)")
+        }
+    }
+}
+
+/// Numbers on the command line. Negative numbers are values, not options, so
+/// `flickctl set-offset -100 0` needs no `--`; NaN and infinities are refused here, since JSON
+/// cannot carry them.
+struct Numbers: ParsableArguments {
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The numbers, in the order shown.", valueName: "number"))
+    var values: [String] = []
+
+    /// The values as finite numbers, one per name.
+    /// - Throws: `ValidationError` naming the missing, extra or bad value.
+    func read(_ names: [String]) throws -> [Double] {
+        // A `--` before the numbers, as older scripts wrote it, is still understood.
+        let values = values.filter { $0 != "--" }
+        guard values.count == names.count else {
+            let expected = names.map { "<\($0)>" }.joined(separator: " ")
+            throw ValidationError("expected \(names.count) number\(names.count == 1 ? "" : "s") (\(expected)), got \(values.count)"
+                                  + (values.isEmpty ? "" : ": \(values.joined(separator: " "))"))
+        }
+        return try zip(names, values).map { name, text in
+            guard let value = Double(text) else { throw ValidationError("<\(name)>: '\(text)' is not a number") }
+            guard value.isFinite else { throw ValidationError("<\(name)>: '\(text)' is not a finite number") }
+            return value
+        }
+    }
+}
+
+/// The four numbers of a rectangle, for `scroll-rect-to-visible` and `zoom-to-rect`.
+struct RectArguments: ParsableArguments {
+    @OptionGroup var options: SocketOptions
+    @OptionGroup var animation: Animation
+    @OptionGroup var numbers: Numbers
+
+    /// Sends `cmd` with the rectangle.
+    func send(_ cmd: String) throws {
+        let n = try numbers.read(["x", "y", "width", "height"])
+        guard n[2] >= 0, n[3] >= 0 else { throw ValidationError("the width and height must be at least 0") }
+        try options.move(ControlRequest(cmd: cmd, x: n[0], y: n[1], width: n[2], height: n[3], animated: !animation.noAnimate))
     }
 }
 
@@ -69,49 +125,43 @@ struct FlickCtl: ParsableCommand {
     }
 
     struct SetOffset: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "set-offset", abstract: "Set the content offset (setContentOffset).")
+        static let configuration = CommandConfiguration(
+            commandName: "set-offset", abstract: "Set the content offset (setContentOffset): <x> <y> in px, negative allowed.")
         @OptionGroup var options: SocketOptions
         @OptionGroup var animation: Animation
-        @Argument(help: "Offset x, px.") var x: Double
-        @Argument(help: "Offset y, px.") var y: Double
-        func run() throws { try options.run(ControlRequest(cmd: "set-offset", x: x, y: y, animated: !animation.noAnimate)) }
+        @OptionGroup var numbers: Numbers
+        func run() throws {
+            let n = try numbers.read(["x", "y"])
+            try options.move(ControlRequest(cmd: "set-offset", x: n[0], y: n[1], animated: !animation.noAnimate), asked: n)
+        }
     }
 
     struct ScrollRectToVisible: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "scroll-rect-to-visible", abstract: "Scroll a rectangle into view (scrollRectToVisible).")
-        @OptionGroup var options: SocketOptions
-        @OptionGroup var animation: Animation
-        @Argument var x: Double
-        @Argument var y: Double
-        @Argument var width: Double
-        @Argument var height: Double
-        func run() throws {
-            try options.run(ControlRequest(cmd: "scroll-rect-to-visible", x: x, y: y, width: width, height: height, animated: !animation.noAnimate))
-        }
+        static let configuration = CommandConfiguration(
+            commandName: "scroll-rect-to-visible",
+            abstract: "Scroll a rectangle into view (scrollRectToVisible): <x> <y> <width> <height>, scaled content px.")
+        @OptionGroup var rect: RectArguments
+        func run() throws { try rect.send("scroll-rect-to-visible") }
     }
 
     struct SetZoom: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "set-zoom", abstract: "Set the zoom scale about the view's centre (setZoomScale).")
+        static let configuration = CommandConfiguration(
+            commandName: "set-zoom", abstract: "Set the zoom scale about the view's centre (setZoomScale): <scale>.")
         @OptionGroup var options: SocketOptions
         @OptionGroup var animation: Animation
-        @Argument var scale: Double
-        func validate() throws {
-            guard scale.isFinite, scale > 0 else { throw ValidationError("The scale must be a number greater than 0.") }
+        @OptionGroup var numbers: Numbers
+        func run() throws {
+            let scale = try numbers.read(["scale"])[0]
+            guard scale > 0 else { throw ValidationError("<scale>: the scale must be greater than 0") }
+            try options.move(ControlRequest(cmd: "set-zoom", scale: scale, animated: !animation.noAnimate), scale: scale)
         }
-        func run() throws { try options.run(ControlRequest(cmd: "set-zoom", scale: scale, animated: !animation.noAnimate)) }
     }
 
     struct ZoomToRect: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "zoom-to-rect", abstract: "Zoom to show a content rectangle (zoom(to:)).")
-        @OptionGroup var options: SocketOptions
-        @OptionGroup var animation: Animation
-        @Argument var x: Double
-        @Argument var y: Double
-        @Argument var width: Double
-        @Argument var height: Double
-        func run() throws {
-            try options.run(ControlRequest(cmd: "zoom-to-rect", x: x, y: y, width: width, height: height, animated: !animation.noAnimate))
-        }
+        static let configuration = CommandConfiguration(
+            commandName: "zoom-to-rect", abstract: "Zoom to show a content rectangle (zoom(to:)): <x> <y> <width> <height>, content px.")
+        @OptionGroup var rect: RectArguments
+        func run() throws { try rect.send("zoom-to-rect") }
     }
 
     struct Page: ParsableCommand {
@@ -119,13 +169,13 @@ struct FlickCtl: ParsableCommand {
         @OptionGroup var options: SocketOptions
         @OptionGroup var animation: Animation
         @Argument var number: Int
-        func run() throws { try options.run(ControlRequest(cmd: "page", page: number, animated: !animation.noAnimate)) }
+        func run() throws { try options.move(ControlRequest(cmd: "page", page: number, animated: !animation.noAnimate)) }
     }
 
     struct ScrollToTop: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "scroll-to-top", abstract: "Scroll to the top (scrollToTop).")
         @OptionGroup var options: SocketOptions
-        func run() throws { try options.run(ControlRequest(cmd: "scroll-to-top")) }
+        func run() throws { try options.move(ControlRequest(cmd: "scroll-to-top")) }
     }
 
     struct Stop: ParsableCommand {

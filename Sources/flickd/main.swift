@@ -111,8 +111,9 @@ struct ReplayCommand: ParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
+        let rest = summary.stillMoving ? "still moving when stopped" : "at rest"
         let done = "replayed \(recording): \(summary.events) events, \(summary.frames) frames, "
-            + "at rest after \(summary.duration.inSeconds.fixed(3)) s, offset (\(summary.offset.x.fixed(1)), "
+            + "\(rest) after \(summary.duration.inSeconds.fixed(3)) s, offset (\(summary.offset.x.fixed(1)), "
             + "\(summary.offset.y.fixed(1))), zoom \(summary.zoomScale.fixed(3))"
             + (common.snapshotDirectory.map { ", \(summary.snapshots) PNG frames in \($0)" } ?? "")
         writeStandardError(done + "\n")

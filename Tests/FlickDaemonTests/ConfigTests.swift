@@ -59,7 +59,7 @@ import Testing
     @Test func wrongTypesAndRangesAreErrors() throws {
         let cases: [(String, String, Int, String)] = [
             ("[scroll]\nbounces = \"yes\"\n", "scroll.bounces", 2, "expected true or false, got \"yes\""),
-            ("[zoom]\nmaximum_scale = -2\n", "zoom.maximum_scale", 2, "expected a number greater than 0, got -2.0"),
+            ("[zoom]\nmaximum_scale = -2\n", "zoom.maximum_scale", 2, "expected a scale from 0.001 to 1000, got -2.0"),
             ("[input]\nrotation = 45\n", "input.rotation", 2, "expected 0, 90, 180 or 270, got 45"),
             ("[input]\ncalibration = [1, 0, 0]\n", "input.calibration", 2, "expected [] or six numbers"),
             ("[display]\nbackground = \"red\"\n", "display.background", 2, "expected a colour \"#RRGGBB\", got \"red\""),
@@ -74,6 +74,11 @@ import Testing
             ("[content]\nload_directories = \"/srv\"\n", "content.load_directories", 2, "expected a list of absolute folder paths"),
             ("[kiosk]\nidle_reset_seconds = -5\n", "kiosk.idle_reset_seconds", 2, "expected seconds from 0 (off) to 86400, got -5"),
             ("[kiosk]\nscroll_to_top_strip_px = true\n", "kiosk.scroll_to_top_strip_px", 2, "expected a number of at least 0"),
+            // Absurd values that once stopped or hung the daemon (RELIABILITY.md, fuzzing #21–#24).
+            ("[indicators]\nfade_duration = 1e300\n", "indicators.fade_duration", 2, "expected a time in seconds from 0 to 60"),
+            ("[scroll]\nanimation_duration = 61\n", "scroll.animation_duration", 2, "expected a time in seconds from 0 to 60"),
+            ("[zoom]\nminimum_scale = 5e-324\n", "zoom.minimum_scale", 2, "expected a scale from 0.001 to 1000"),
+            ("[scroll]\nspring_mass = 5e-324\n", "scroll.spring_mass", 2, "a frequency √(stiffness/mass) from 0.1 to 10000"),
         ]
         for (text, key, line, message) in cases {
             let e = try #require(error(text), "\(key)")

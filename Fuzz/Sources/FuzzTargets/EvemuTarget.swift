@@ -5,7 +5,8 @@ import FlickInput
 ///
 /// Checks: a refused file names a line that exists; an accepted one writes back (through
 /// `EvemuWriter`) to the same events and axes, and replays to frames that keep `TouchFrame`'s
-/// promises, ending with no contact down.
+/// promises, ending with no contact down; those frames then drive the whole daemon path
+/// (`DaemonPath`) without a trap and with every event and journal entry written as text.
 enum EvemuTarget {
     static func run(_ bytes: UnsafeRawBufferPointer) {
         let text = String(decoding: bytes, as: UTF8.self)
@@ -37,14 +38,22 @@ enum EvemuTarget {
         fuzzCheck(again.description.absAxes == recording.description.absAxes, "axes differ after writing back")
     }
 
-    /// Replays through `RecordingSource`, as `flickd replay` does, to the end.
+    /// Replays through `RecordingSource`, as `flickd replay` does, to the end; then the frames
+    /// go through the rest of the daemon (recogniser, model, frames, journal and events) on a
+    /// small headless display the recording is mapped to.
     private static func replay(_ recording: EvemuRecording) {
-        guard let source = try? RecordingSource(recording: recording, start: .seconds(1000)) else { return }
+        let daemon = DaemonPath(start: .seconds(900))
+        guard let source = try? RecordingSource(recording: recording, outputSize: daemon.display.viewSize,
+                                                start: .seconds(1000)) else { return }
         var checks = FrameChecks()
-        for frame in source.dispatch(now: Instant(nanoseconds: .max)) { checks.check(frame) }
+        let frames = source.dispatch(now: Instant(nanoseconds: .max))
+        for frame in frames { checks.check(frame) }
         _ = source.takeDiagnostics()
         fuzzCheck(source.isFinished && source.nextDeadline == nil, "the replay did not finish")
         fuzzCheck(checks.isEmpty, "contacts still down after the recording ended")
+        // A recording may span years of virtual time; the daemon path needs only its touches.
+        guard let last = frames.last, last.time - frames[0].time < .seconds(60) else { return }
+        daemon.settle(frames: frames, seconds: (last.time - daemon.session.now).inSeconds + 5)
     }
 
     /// Short scripted sessions on the three kinds of panel, plus the demo's header.

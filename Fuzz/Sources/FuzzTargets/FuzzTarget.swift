@@ -1,10 +1,12 @@
 /// The four fuzz targets: what each feeds the fuzzer's bytes to, and the seeds it starts from.
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    /// Evemu text through `EvemuRecording.parse`, then replayed through the decoder.
+    /// Evemu text through `EvemuRecording.parse`, then replayed through the decoder and the
+    /// daemon path (recogniser, model, frames, journal, events).
     case evemu
     /// TOML text through `ConfigLoader.parse` and its validation.
     case config
-    /// A control-socket line through `ControlRequest.decode` and `ControlCommand.init`.
+    /// Control-socket lines through `ControlRequest.decode`, `ControlCommand.init` and the
+    /// daemon path (handler, model, frames, journal, events, reply).
     case control
     /// A device and raw (type, code, value) triples through `TouchDecoder` (`EventTriples`).
     case evdev

@@ -59,6 +59,7 @@ struct MotionSummary: Sendable {
         let extent = horizontal ? view.boundsSize.width : view.boundsSize.height
         let offset = horizontal ? view.contentOffset.x : view.contentOffset.y
         guard extent > 0, offset.isFinite else { return 0 }
-        return Int((offset / extent).rounded())
+        // An offset can be any finite number (a client's set-offset): saturate, never trap.
+        return Int(saturating: (offset / extent).rounded())
     }
 }

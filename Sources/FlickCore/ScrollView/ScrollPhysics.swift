@@ -59,6 +59,13 @@ public struct ScrollPhysics: Hashable, Sendable {
             throw .invalidTunable(name: "paging_distance_threshold", value: pagingDistanceThreshold,
                                   expected: "a fraction of a page between 0 and 1 (exclusive)")
         }
+        // A spring's frequency √(k/m) is what the motion feels like (10/s by default, settling in
+        // half a second); far outside this range it either never moves or never settles.
+        let frequency = (springStiffness / springMass).squareRoot()
+        if !(frequency >= 0.1 && frequency <= 10_000) {
+            throw .invalidTunable(name: "spring_stiffness", value: springStiffness,
+                                  expected: "with spring_mass \(springMass), a frequency √(stiffness/mass) from 0.1 to 10000 per second")
+        }
         if minimumFlingVelocity > maximumFlingVelocity {
             throw .invalidTunable(name: "minimum_fling_velocity", value: minimumFlingVelocity,
                                   expected: "at most maximum_fling_velocity (\(maximumFlingVelocity))")

@@ -1,4 +1,15 @@
 extension ScrollView {
+    /// Where the view comes to rest if nothing interrupts it: the end of an animation or of
+    /// momentum, else where it is. A control reply reports it, so a client sees what a clamped
+    /// request became.
+    public var destination: (offset: Point, zoomScale: Double) {
+        switch phase {
+        case let .animating(a): (a.toOffset, a.toScale)
+        case let .decelerating(m): (m.restOffset, zoomScale)
+        case .idle, .tracking, .dragging: (contentOffset, zoomScale)
+        }
+    }
+
     /// Enters `.animating`, or finishes at once when there is nothing to animate.
     mutating func startAnimation(_ a: ScrollAnimation) {
         if a.kind == .zoom { events.append(.willBeginZooming) }

@@ -105,11 +105,21 @@ public struct ScrollView: Sendable {
         contentInset = inset
     }
 
+    /// The zoom limits a scroll view takes: a thousandth to a thousand. Past them a screen
+    /// point's content coordinate (offset ÷ scale) stops being a number a client can be sent.
+    public static let zoomScaleLimitRange = 0.001...1000.0
+    /// `zoomScaleLimitRange` in words, for error messages.
+    public static let zoomScaleLimitText = "from 0.001 to 1000"
+
     /// Sets the zoom limits; the current scale is clamped into them, as UIKit does.
-    /// - Throws: `ScrollViewError` for a non-positive or non-finite limit, or minimum > maximum.
+    /// - Throws: `ScrollViewError` for a limit outside `zoomScaleLimitRange`, or minimum > maximum.
     public mutating func setZoomScaleLimits(minimum: Double, maximum: Double) throws(ScrollViewError) {
-        guard minimum.isFinite, minimum > 0 else { throw .invalidZoomScale(name: "minimum zoom scale", value: minimum) }
-        guard maximum.isFinite, maximum > 0 else { throw .invalidZoomScale(name: "maximum zoom scale", value: maximum) }
+        guard Self.zoomScaleLimitRange.contains(minimum) else {
+            throw .invalidZoomLimit(name: "minimum zoom scale", value: minimum)
+        }
+        guard Self.zoomScaleLimitRange.contains(maximum) else {
+            throw .invalidZoomLimit(name: "maximum zoom scale", value: maximum)
+        }
         guard minimum <= maximum else { throw .invalidZoomRange(minimum: minimum, maximum: maximum) }
         minimumZoomScale = minimum
         maximumZoomScale = maximum

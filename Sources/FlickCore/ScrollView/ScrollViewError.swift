@@ -10,6 +10,8 @@ public enum ScrollViewError: Error, Equatable, Sendable, CustomStringConvertible
     case invalidInsets(EdgeInsets)
     /// A zoom scale that is not a finite positive number.
     case invalidZoomScale(name: String, value: Double)
+    /// A zoom limit outside the range a scroll view takes.
+    case invalidZoomLimit(name: String, value: Double)
     /// `minimumZoomScale` greater than `maximumZoomScale`.
     case invalidZoomRange(minimum: Double, maximum: Double)
     /// A deceleration rate outside (0, 1).
@@ -29,6 +31,8 @@ public enum ScrollViewError: Error, Equatable, Sendable, CustomStringConvertible
             "content inset \(value) is invalid: expected finite edges"
         case let .invalidZoomScale(name, value):
             "\(name) \(value) is invalid: expected a finite number greater than 0"
+        case let .invalidZoomLimit(name, value):
+            "\(name) \(value) is invalid: expected a scale \(ScrollView.zoomScaleLimitText)"
         case let .invalidZoomRange(minimum, maximum):
             "minimum zoom scale \(minimum) is greater than maximum zoom scale \(maximum)"
         case let .invalidDecelerationRate(value):

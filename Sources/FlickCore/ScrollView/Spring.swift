@@ -45,10 +45,13 @@ public struct Spring: Hashable, Sendable {
             let e = Double.exp(-omega * t)
             return (a + bb * t) * e < distance && (c + omega * bb * t) * e < speed
         }
+        // A spring with no finite positive frequency has no motion to wait for.
+        guard omega.isFinite, omega > 0 else { return 0 }
         // The envelopes peak no later than 1/ω; past that, settled(t) is monotonic.
         var lo = 0.0, hi = 1 / omega
         if settled(0) { return 0 }
-        while !settled(hi) { lo = hi; hi *= 2; if hi > 3600 { return hi } }
+        // An hour is the most any spring is given; `!(hi <= …)` also ends on an infinite 1/ω.
+        while !settled(hi) { lo = hi; hi *= 2; if !(hi <= 3600) { return 3600 } }
         for _ in 0..<60 {
             let mid = (lo + hi) / 2
             if settled(mid) && mid >= 1 / omega { hi = mid } else { lo = mid }

@@ -26,4 +26,15 @@ extension Double {
         }
         return text.count < width ? String(repeating: " ", count: width - text.count) + text : text
     }
+
+    /// At most one decimal, no trailing zero, for log lines and event text: `919`, `2.5`,
+    /// `-1840`; beyond 10¹⁵ in Swift's exponent form (`1e+19`), and `nan`, `inf`, `-inf`. Any
+    /// value, however large, gives text: numbers in logs come from clients and must not trap.
+    public var brief: String {
+        guard isFinite else { return isNaN ? "nan" : (self < 0 ? "-inf" : "inf") }
+        guard abs(self) < 1e15 else { return String(self) }
+        let r = (self * 10).rounded() / 10
+        if r == r.rounded() { return String(Int64(r)) }
+        return String(r)
+    }
 }

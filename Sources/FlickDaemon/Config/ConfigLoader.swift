@@ -109,7 +109,11 @@ public enum ConfigLoader {
             try c.physics.validate()
         } catch {
             if case let .invalidTunable(name, _, _) = error {
-                let key = name.hasPrefix("indicator_") ? "indicators." + name.dropFirst("indicator_".count) : "scroll.\(name)"
+                var key = name.hasPrefix("indicator_") ? "indicators." + name.dropFirst("indicator_".count) : "scroll.\(name)"
+                // The spring's frequency is a rule of two keys: name the one written later.
+                if key == "scroll.spring_stiffness", lines.line(of: "scroll.spring_mass") > lines.line(of: key) {
+                    key = "scroll.spring_mass"
+                }
                 throw ConfigError(path: path, line: lines.nearestLine(of: key), key: key, message: error.description)
             }
             throw ConfigError(path: path, line: 0, key: "scroll", message: error.description)

@@ -44,8 +44,8 @@ enum ConfigSchema {
             c.physics.pagingDistanceThreshold = d
         }
         k["scroll.directional_lock_ratio"] = positive(\.physics.directionalLockRatio)
-        k["scroll.animation_duration"] = atLeastZero(\.physics.animationDuration)
-        k["scroll.zoom_bounce_duration"] = atLeastZero(\.physics.zoomBounceDuration)
+        k["scroll.animation_duration"] = seconds(\.physics.animationDuration)
+        k["scroll.zoom_bounce_duration"] = seconds(\.physics.zoomBounceDuration)
         k["scroll.rest_distance"] = positive(\.physics.restDistance)
         k["scroll.spring_rest_distance"] = positive(\.physics.springRestDistance)
         k["scroll.spring_rest_speed"] = positive(\.physics.springRestSpeed)
@@ -71,9 +71,9 @@ enum ConfigSchema {
         k["gestures.velocity_reset_gap_ms"] = milliseconds(\.gestures.velocityResetGap)
         k["gestures.pinch"] = bool(\.gestures.pinchEnabled)
         // [zoom]
-        k["zoom.minimum_scale"] = positive(\.minimumZoomScale)
-        k["zoom.maximum_scale"] = positive(\.maximumZoomScale)
-        k["zoom.double_tap_scale"] = positive(\.doubleTapScale)
+        k["zoom.minimum_scale"] = scale(\.minimumZoomScale)
+        k["zoom.maximum_scale"] = scale(\.maximumZoomScale)
+        k["zoom.double_tap_scale"] = scale(\.doubleTapScale)
         k["zoom.bounces_zoom"] = bool(\.bouncesZoom)
         // [input]
         k["input.device"] = { v, c throws in
@@ -156,8 +156,8 @@ enum ConfigSchema {
             guard (0...1).contains(d) else { throw ValueProblem(message: "expected an opacity from 0 to 1, got \(d)") }
             c.indicatorStyle.alpha = d
         }
-        k["indicators.fade_duration"] = atLeastZero(\.physics.indicatorFadeDuration)
-        k["indicators.flash_duration"] = atLeastZero(\.physics.indicatorFlashDuration)
+        k["indicators.fade_duration"] = seconds(\.physics.indicatorFadeDuration)
+        k["indicators.flash_duration"] = seconds(\.physics.indicatorFlashDuration)
         // [log]
         k["log.level"] = choice(["trace": "trace", "debug": "debug", "info": "info", "notice": "notice", "warning": "warning",
                                  "error": "error", "critical": "critical"], \.logLevel)
@@ -238,6 +238,27 @@ enum ConfigSchema {
         { v, c throws in
             let d = try number(v, "a number of at least 0")
             guard d.isFinite, d >= 0 else { throw ValueProblem(message: "expected a number of at least 0, got \(d)") }
+            c[keyPath: key] = d
+        }
+    }
+
+    /// A zoom scale, within what the scroll view takes (`ScrollView.zoomScaleLimitRange`).
+    static func scale(_ key: WritableKeyPath<Configuration, Double> & Sendable) -> Reader {
+        { v, c throws in
+            let expected = "a scale \(ScrollView.zoomScaleLimitText)"
+            let d = try number(v, expected)
+            guard ScrollView.zoomScaleLimitRange.contains(d) else { throw ValueProblem(message: "expected \(expected), got \(d)") }
+            c[keyPath: key] = d
+        }
+    }
+
+    /// A duration in seconds of something shown on screen: at most a minute. Longer is no
+    /// animation a visitor would wait for, and an absurd value (1e308) would keep frames coming
+    /// for ever.
+    static func seconds(_ key: WritableKeyPath<Configuration, Double> & Sendable) -> Reader {
+        { v, c throws in
+            let d = try number(v, "a time in seconds from 0 to 60")
+            guard (0...60).contains(d) else { throw ValueProblem(message: "expected a time in seconds from 0 to 60, got \(d)") }
             c[keyPath: key] = d
         }
     }

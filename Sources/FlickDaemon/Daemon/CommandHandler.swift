@@ -62,7 +62,7 @@ public final class CommandHandler {
         case let .showPage(page, animated):
             let pages = display.content?.pages ?? []
             guard !pages.isEmpty else { throw .failed("no content is loaded") }
-            guard page < pages.count else {
+            guard pages.indices.contains(page) else {
                 throw .badField(command: "page", field: "page", expected: "from 0 to \(pages.count - 1)")
             }
             let origin = pages[page].frame.origin
@@ -77,15 +77,21 @@ public final class CommandHandler {
         case .flashIndicators:
             session.update(at: now) { v in v.flashScrollIndicators(at: now) }
         case .subscribe:
-            break
+            return .reply(id: id)
         case .snapshot(let name):
             try snapshot(named: name)
+            return .reply(id: id)
         case .reload:
             if let problem = reload() { throw .failed(problem) }
+            return .reply(id: id)
         case .load(let path):
             if let problem = load(path) { throw .failed(problem) }
+            return .reply(id: id)
         }
-        return .reply(id: id)
+        // A command that moves the view answers with where it goes, as the model applied it
+        // (zoom clamped to its limits, a rectangle's offset clamped into the bounds).
+        let destination = session.recognizer.scrollView.destination
+        return .reply(id: id, applied: destination.offset, zoomScale: destination.zoomScale)
     }
 
     private func update(_ now: Instant,

@@ -337,7 +337,7 @@ public final class Daemon {
     static func idleReset(_ configuration: Configuration, view: ScrollView) -> IdleReset? {
         guard configuration.idleResetSeconds > 0 else { return nil }
         let home = IdleReset.home(of: view)
-        return IdleReset(delay: .nanoseconds(Int64(configuration.idleResetSeconds * 1e9)), offset: home.offset,
+        return IdleReset(delay: .seconds(double: configuration.idleResetSeconds), offset: home.offset,
                          zoomScale: home.zoomScale)
     }
 

@@ -95,6 +95,6 @@ extension Double {
     func formatted(maxFractionDigits digits: Int) -> String {
         let scale = (0..<digits).reduce(1.0) { acc, _ in acc * 10 }
         let rounded = (self * scale).rounded() / scale
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        return rounded == rounded.rounded() && abs(rounded) < 1e15 ? String(Int64(rounded)) : String(rounded)
     }
 }

@@ -18,6 +18,10 @@ public enum Replay {
         public var content: String?
         /// Where to write every frame as PNG, if anywhere.
         public var snapshotDirectory: String?
+        /// How long after the recording's last event a replay may run before it stops with
+        /// something still moving: a config whose motion never settles (a deceleration rate a
+        /// hair below 1) must not keep a replay going for ever.
+        public var settleLimit: Duration = .seconds(600)
 
         /// Creates options.
         public init(recording: String, size: PixelSize? = nil, content: String? = nil, snapshotDirectory: String? = nil) {
@@ -41,6 +45,8 @@ public enum Replay {
         public var zoomScale: Double
         /// PNG files written.
         public var snapshots: Int
+        /// Whether it stopped at `Options.settleLimit` with something still moving.
+        public var stillMoving: Bool
     }
 
     /// A replay that could not start.
@@ -111,17 +117,19 @@ public enum Replay {
         session.report = note
         display.report = note
         session.start()
-        let outcome = VirtualRunner.run(session, input: source, display: display)
+        let recorded = (recording.events.last?.time ?? .zero) - (recording.events.first?.time ?? .zero)
+        let outcome = VirtualRunner.run(session, input: source, display: display, limit: start + recorded + options.settleLimit)
         for line in source.takeDiagnostics() { note(line) }
         let v = session.recognizer.scrollView
         return Summary(duration: outcome.end - start, frames: session.framesSubmitted, events: events,
-                       offset: v.contentOffset, zoomScale: v.zoomScale, snapshots: output.capturedFiles.count)
+                       offset: v.contentOffset, zoomScale: v.zoomScale, snapshots: output.capturedFiles.count,
+                       stillMoving: outcome.hitLimit)
     }
 }
 
 extension PixelSize {
     /// Rounds a size to whole pixels (at least 1).
     init(size: Size) {
-        self.init(width: max(1, Int(size.width.rounded())), height: max(1, Int(size.height.rounded())))
+        self.init(width: max(1, Int(saturating: size.width.rounded())), height: max(1, Int(saturating: size.height.rounded())))
     }
 }

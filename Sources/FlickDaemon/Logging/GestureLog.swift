@@ -40,7 +40,7 @@ public enum GestureLog {
             let distance = ((rest.x - view.contentOffset.x) * (rest.x - view.contentOffset.x)
                             + (rest.y - view.contentOffset.y) * (rest.y - view.contentOffset.y)).squareRoot()
             let speed = (v.dx * v.dx + v.dy * v.dy).squareRoot()
-            message = "flick \(direction(v)) \(Int(speed.rounded())) px/s → rest \(Int(distance.rounded())) px in "
+            message = "flick \(direction(v)) \(speed.fixed(0)) px/s → rest \(distance.fixed(0)) px in "
                 + duration.fixed(1) + " s"
         case let .pinch(from, to):
             fields["SCALE_FROM"] = num(from); fields["SCALE_TO"] = num(to)
@@ -67,9 +67,6 @@ public enum GestureLog {
         abs(v.dy) >= abs(v.dx) ? (v.dy < 0 ? "up" : "down") : (v.dx < 0 ? "left" : "right")
     }
 
-    /// At most one decimal, no trailing zero: 919, 2.5, -1840.
-    static func num(_ x: Double) -> String {
-        let r = (x * 10).rounded() / 10
-        return r == r.rounded() ? String(Int(r)) : String(r)
-    }
+    /// At most one decimal, no trailing zero: 919, 2.5, -1840 (any value: see `Double.brief`).
+    static func num(_ x: Double) -> String { x.brief }
 }

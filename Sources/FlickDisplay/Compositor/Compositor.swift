@@ -143,7 +143,7 @@ public final class Compositor {
         if content.width <= limit && content.height <= limit { return (content.image, 0, 0) }
         func origin(_ low: Double, _ extent: Int) -> Int {
             guard extent > limit else { return 0 }
-            let wanted = Int(max(0, low)) / Self.windowAlign * Self.windowAlign
+            let wanted = Int(saturating: max(0, low)) / Self.windowAlign * Self.windowAlign
             return min(wanted, extent - limit)
         }
         let x = origin(visible.x0, content.width), y = origin(visible.y0, content.height)
@@ -169,11 +169,12 @@ public final class Compositor {
         }
     }
 
-    /// The whole pixels a bar touches, within `view` (logical pixels).
+    /// The whole pixels a bar touches, within `view` (logical pixels). A bar's frame follows the
+    /// config's style, which may be any finite size: its edges saturate rather than trap.
     static func pixelArea(of bar: IndicatorBar, within view: PixelRect) -> PixelRect {
         let f = bar.frame
-        return PixelRect(x0: Int(f.minX.rounded(.down)), y0: Int(f.minY.rounded(.down)),
-                         x1: Int(f.maxX.rounded(.up)), y1: Int(f.maxY.rounded(.up))).intersection(view)
+        return PixelRect(x0: Int(saturating: f.minX.rounded(.down)), y0: Int(saturating: f.minY.rounded(.down)),
+                         x1: Int(saturating: f.maxX.rounded(.up)), y1: Int(saturating: f.maxY.rounded(.up))).intersection(view)
     }
 
     /// Calls `body(x, y, pixel)` for each logical pixel of the bar within `view` that it covers,
@@ -187,19 +188,19 @@ public final class Compositor {
         let radius = min(f.size.width, f.size.height) / 2
         let c = style.color
         let colour = UInt32(c.red) << 16 | UInt32(c.green) << 8 | UInt32(c.blue)
-        let bodyPixel = premultiplied(colour, alpha: UInt32((bar.alpha * 255).rounded()))
+        let bodyPixel = premultiplied(colour, alpha: UInt32(saturating: (min(max(bar.alpha, 0), 1) * 255).rounded()))
         // The straight part, in whole pixels: fully covered, one alpha, no sampling.
         let straight = bar.axis == .vertical
-            ? PixelRect(x0: Int(f.minX.rounded(.up)), y0: Int((f.minY + radius).rounded(.up)),
-                        x1: Int(f.maxX.rounded(.down)), y1: Int((f.maxY - radius).rounded(.down)))
-            : PixelRect(x0: Int((f.minX + radius).rounded(.up)), y0: Int(f.minY.rounded(.up)),
-                        x1: Int((f.maxX - radius).rounded(.down)), y1: Int(f.maxY.rounded(.down)))
+            ? PixelRect(x0: Int(saturating: f.minX.rounded(.up)), y0: Int(saturating: (f.minY + radius).rounded(.up)),
+                        x1: Int(saturating: f.maxX.rounded(.down)), y1: Int(saturating: (f.maxY - radius).rounded(.down)))
+            : PixelRect(x0: Int(saturating: (f.minX + radius).rounded(.up)), y0: Int(saturating: f.minY.rounded(.up)),
+                        x1: Int(saturating: (f.maxX - radius).rounded(.down)), y1: Int(saturating: f.maxY.rounded(.down)))
         for y in area.y0..<area.y1 {
             let rowInStraight = y >= straight.y0 && y < straight.y1
             for x in area.x0..<area.x1 {
                 let pixel = rowInStraight && x >= straight.x0 && x < straight.x1
                     ? bodyPixel
-                    : premultiplied(colour, alpha: UInt32((bar.alpha * ScrollIndicators.coverage(x: x, y: y, frame: f) * 255).rounded()))
+                    : premultiplied(colour, alpha: UInt32(saturating: (min(max(bar.alpha, 0), 1) * ScrollIndicators.coverage(x: x, y: y, frame: f) * 255).rounded()))
                 guard pixel >> 24 > 0 else { continue }
                 body(x, y, pixel)
             }

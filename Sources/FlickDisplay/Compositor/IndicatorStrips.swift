@@ -36,7 +36,7 @@ final class IndicatorStrips {
     /// The strip holding `axis`'s bar, in view pixels: as deep as the inset plus the thickness,
     /// and at least `minimumDepth`.
     static func rect(for axis: Axis, view: PixelSize, style: IndicatorStyle) -> PixelRect {
-        let depth = Int(min(max(Double(minimumDepth), (style.edgeInset + style.thickness).rounded(.up)), 1e6))
+        let depth = Int(saturating: min(max(Double(minimumDepth), (style.edgeInset + style.thickness).rounded(.up)), 1e6))
         switch axis {
         case .vertical: return PixelRect(x0: max(0, view.width - depth), y0: 0, x1: view.width, y1: view.height)
         case .horizontal: return PixelRect(x0: 0, y0: max(0, view.height - depth), x1: view.width, y1: view.height)

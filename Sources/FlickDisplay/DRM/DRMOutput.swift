@@ -52,7 +52,7 @@ public final class DRMOutput: Output {
     /// One period of the chosen mode (60 Hz when the mode does not say).
     public var refreshPeriod: Duration {
         let hz = mode.refreshRate.isFinite && mode.refreshRate > 0 ? mode.refreshRate : 60
-        return .nanoseconds(Int64((1e9 / hz).rounded()))
+        return .seconds(double: 1 / hz)
     }
     /// A copy of the frame on screen, its layers combined as the display controller does.
     public func snapshot() -> PixelBuffer? {

@@ -64,7 +64,7 @@ public final class HeadlessOutput: Output {
         guard refreshRate > 0, refreshRate.isFinite, size.width > 0, size.height > 0,
               size.width <= 1 << 16, size.height <= 1 << 16 else { return nil }
         self.size = size
-        self.refreshPeriod = .nanoseconds(Int64((1e9 / refreshRate).rounded()))
+        self.refreshPeriod = .seconds(double: 1 / refreshRate)
         self.capture = capture
         self.overlayPlaneCount = max(0, overlayPlanes)
     }

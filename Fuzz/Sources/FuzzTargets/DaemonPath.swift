@@ -1,0 +1,102 @@
+import FlickControl
+import FlickCore
+import FlickDaemon
+import FlickDisplay
+import Foundation
+
+/// The daemon between its sockets and its devices, without the sockets and the devices: a
+/// session on a small headless display, the control commands, and everything that turns the
+/// model's outputs into text (journal entries, subscriber events). What a control line or a
+/// recording reaches in `flickd run`, one fuzz input at a time.
+///
+/// Checks, on every output: the journal entry and the event line exist as text (no trap on any
+/// number), and the event line is one JSON object with a `type` — never the `{}` an encoder
+/// writes when it meets a NaN or an infinity.
+final class DaemonPath {
+    let output: HeadlessOutput
+    let display: DisplayTarget
+    let session: Session
+    let commands: CommandHandler
+
+    /// The content every input starts from (read-only, so inputs share it): taller than the
+    /// view, wider at zoom 2, one page.
+    nonisolated(unsafe) private static let content = Content.testPattern(PixelSize(width: 50, height: 160))!
+
+    init(start: Instant = .seconds(100), paging: Bool = false) {
+        Self.encodedTypes.removeAll(keepingCapacity: true)
+        // Small: what is checked is the arithmetic of every frame, not its pixels.
+        output = HeadlessOutput(size: PixelSize(width: 40, height: 24))!
+        display = DisplayTarget(output: output, compositor: Compositor(), content: Self.content, background: .black)
+        var configuration = Configuration()
+        configuration.minimumZoomScale = 0.25
+        configuration.maximumZoomScale = 4
+        configuration.paging = paging
+        var view = try! ScrollView(boundsSize: display.viewSize, contentSize: Self.content.size)
+        try! configuration.apply(to: &view)
+        session = Session(recognizer: GestureRecognizer(scrollView: view, configuration: configuration.gestureConfiguration),
+                          target: display, at: start)
+        commands = CommandHandler(session: session, display: display)
+        commands.clock = { [unowned session] in session.now }
+        session.publish = { output, view in Self.check(output, view) }
+        session.start()
+    }
+
+    /// Answers one command as the control server would, and checks the reply.
+    func answer(_ command: ControlCommand, id: Int?) {
+        check(reply: commands.handle(command, id: id))
+    }
+
+    /// Runs the session on virtual time until everything rests or `seconds` have passed.
+    func settle(frames: [TouchFrame] = [], seconds: Double = 0.5) {
+        let source = Frames(frames)
+        _ = VirtualRunner.run(session, input: source, display: display, limit: session.now + .seconds(double: seconds))
+    }
+
+    /// One output through the journal's text and the subscribers' JSON. JSONEncoder fails only
+    /// on a non-finite number, so a line's numbers are checked directly, and one line of each
+    /// type per input is encoded and parsed for real (doing it for every `didScroll` of every
+    /// frame took nine tenths of the target's time).
+    static func check(_ output: GestureOutput, _ view: ScrollView) {
+        if let entry = GestureLog.entry(for: output, view: view) {
+            fuzzCheck(!entry.message.isEmpty, "an empty journal message for \(output)")
+        }
+        let message = ControlMessage.event(output, view: view)
+        let numbers = [message.t, message.x, message.y, message.vx, message.vy, message.zoomScale].compactMap { $0 }
+            + (message.offset ?? [])
+        fuzzCheck(numbers.allSatisfy(\.isFinite), "the event for \(output) holds \(numbers)")
+        guard let type = message.type, encodedTypes.insert(type).inserted else { return }
+        let line = message.line()
+        let object = try? JSONSerialization.jsonObject(with: line.dropLast()) as? [String: Any]
+        fuzzCheck(object?["type"] is String, "the event line for \(output) is \(String(decoding: line, as: UTF8.self))")
+    }
+
+    /// Event types already encoded for real in this input.
+    nonisolated(unsafe) private static var encodedTypes: Set<String> = []
+
+    /// A reply is one line holding one JSON object with `ok`; a success's numbers are finite.
+    func check(reply: ControlMessage) {
+        let line = reply.line()
+        fuzzCheck(line.last == 0x0A && line.dropLast().firstIndex(of: 0x0A) == nil, "the reply is not one line")
+        let object = try? JSONSerialization.jsonObject(with: line.dropLast()) as? [String: Any]
+        fuzzCheck(object?["ok"] is Bool, "the reply is not JSON with ok: \(String(decoding: line, as: UTF8.self))")
+        if let offset = reply.offset { fuzzCheck(offset.allSatisfy(\.isFinite), "a reply applied offset \(offset)") }
+    }
+
+    /// Touch frames handed out at their times, as a device would.
+    private final class Frames: TouchSource {
+        var frames: ArraySlice<TouchFrame>
+        init(_ frames: [TouchFrame]) { self.frames = frames[...] }
+        var name: String { "fuzz" }
+        var fileDescriptors: [Int32] { [] }
+        var nextDeadline: Instant? { frames.first?.time }
+        var isFinished: Bool { frames.isEmpty }
+        func dispatch(now: Instant) -> [TouchFrame] {
+            var out: [TouchFrame] = []
+            while let f = frames.first, f.time <= now {
+                out.append(f)
+                frames = frames.dropFirst()
+            }
+            return out
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import FlickControl
+import Foundation
+import Glibc
+import Testing
+
+/// The real `flickctl` against the real daemon: numbers as a person types them (negative ones
+/// without `--`), numbers JSON cannot carry refused before anything is sent, and a clamped
+/// request answered with what the daemon applied. The daemon outlives every one of them.
+@Suite struct FlickctlTests {
+    /// `flickctl ARGS --socket …`: its exit status, standard output and standard error.
+    static func flickctl(_ daemon: FlickdProcess, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+        let binary = URL(fileURLWithPath: FlickdProcess.binary).deletingLastPathComponent().appendingPathComponent("flickctl")
+        let process = Process()
+        process.executableURL = binary
+        // The socket right after the subcommand: after a `--` it would be taken as a value.
+        process.arguments = [arguments[0], "--socket", daemon.directory + "/control.sock"] + arguments.dropFirst()
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile(), error = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+    }
+
+    @Test func numbersAreTakenAsTypedAndTheDaemonSurvivesThem() throws {
+        let dir = try FlickdProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FlickdProcess.config(directory: dir).write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
+        let daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless"])
+        try daemon.waitUntilReady()
+
+        // The crash of issue 22: the daemon answers and keeps running.
+        #expect(try Self.flickctl(daemon, ["set-offset", "--no-animate", "1e19", "0"]).status == 0)
+        try daemon.waitForLog("bounce off the right edge, 9.999999999999998e+18 px past it")
+        // Negative numbers are values; `--` is still understood.
+        for arguments in [["set-offset", "--no-animate", "-100", "0"], ["set-offset", "--", "-100", "-5"],
+                          ["zoom-to-rect", "-5", "-5", "10", "10", "--no-animate"]] {
+            let run = try Self.flickctl(daemon, arguments)
+            #expect(run.status == 0, "\(arguments): \(run.err)")
+        }
+        // NaN and infinities are refused by name, and nothing is sent.
+        for (arguments, message) in [(["set-offset", "nan", "0"], "<x>: 'nan' is not a finite number"),
+                                     (["set-offset", "0", "-inf"], "<y>: '-inf' is not a finite number"),
+                                     (["set-zoom", "inf"], "<scale>: 'inf' is not a finite number"),
+                                     (["scroll-rect-to-visible", "0", "0", "1e999", "1"], "<width>: '1e999' is not a finite number"),
+                                     (["set-offset", "1"], "expected 2 numbers (<x> <y>), got 1"),
+                                     (["set-offset", "x", "1"], "<x>: 'x' is not a number")] {
+            let run = try Self.flickctl(daemon, arguments)
+            #expect(run.status != 0 && run.err.contains(message), "\(arguments): \(run.err)")
+        }
+        // A zoom beyond the limits (1 to 4 by default) is clamped, and flickctl says so.
+        let zoom = try Self.flickctl(daemon, ["set-zoom", "--no-animate", "1e300"])
+        #expect(zoom.status == 0 && zoom.out.contains("applied: offset (") && zoom.out.hasSuffix("zoom 4\n"), "\(zoom.out)")
+        let status = try daemon.client().call(ControlRequest(cmd: "status"))
+        #expect(status.status?.zoomScale == 4)
+        #expect(try daemon.terminate() == 0)
+    }
+}
