@@ -94,13 +94,17 @@ let package = Package(
         // The soak run (scripts/soak.sh, not in CI): the real daemon under a long 250 Hz stream.
         .executableTarget(name: "flickd-soak", dependencies: ["FlickInput", "FlickControl"], path: "Tests/Soak"),
 
+        // What the test targets share (not a product): the state tables of docs/ARCHITECTURE.md
+        // read back, so tests hold each machine to its documented table.
+        .target(name: "FlickTestSupport", dependencies: ["FlickCore"], path: "Tests/Support"),
+
         .testTarget(
             name: "FlickCoreTests",
-            dependencies: ["FlickCore", .product(name: "RealModule", package: "swift-numerics")]
+            dependencies: ["FlickCore", "FlickTestSupport", .product(name: "RealModule", package: "swift-numerics")]
         ),
-        .testTarget(name: "FlickInputTests", dependencies: ["FlickInput", "FlickCore"]),
-        .testTarget(name: "FlickDisplayTests", dependencies: ["FlickDisplay", "FlickCore"]),
-        .testTarget(name: "FlickDaemonTests", dependencies: ["FlickDaemon", "FlickControl", "FlickCore"]),
+        .testTarget(name: "FlickInputTests", dependencies: ["FlickInput", "FlickCore", "FlickTestSupport"]),
+        .testTarget(name: "FlickDisplayTests", dependencies: ["FlickDisplay", "FlickCore", "FlickTestSupport"]),
+        .testTarget(name: "FlickDaemonTests", dependencies: ["FlickDaemon", "FlickControl", "FlickCore", "FlickTestSupport"]),
         // The real flickd binary as a child process: headless, evemu input, its own config,
         // socket and state; also the systemd unit and the install script.
         .testTarget(name: "flickdTests", dependencies: ["FlickControl", "FlickInput", "FlickDisplay", "FlickCore"]),
