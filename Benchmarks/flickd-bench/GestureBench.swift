@@ -48,12 +48,11 @@ enum GestureBench {
             guard let frame = decoder.feed(event) else { continue }
             frames += 1
             while nextVblank <= frame.time {
-                if recognizer.scrollView.isAnimating { recognizer.advance(to: nextVblank) }
+                if recognizer.scrollView.isAnimating { outputs += recognizer.advance(to: nextVblank).count }
                 nextVblank = nextVblank + vblank
             }
-            recognizer.fireTimers(upTo: frame.time)
-            recognizer.handle(frame)
-            outputs += recognizer.takeOutputs().count
+            outputs += recognizer.fireTimers(upTo: frame.time).count
+            outputs += recognizer.handle(frame).count
         }
         return (monotonicNanoseconds() - start, frames, outputs)
     }

@@ -8,8 +8,8 @@ import Glibc
 #endif
 
 /// The daemon's live path on sd-event, in process: a pipe standing in for the touchscreen's fd,
-/// `TouchDecoder`, `Session`, `LiveRunner`, `DisplayTarget` and the compositor on a 1920×1080
-/// headless output. A writer thread plays a finger dragging up and down, one report at a time,
+/// `TouchDecoder`, the pipeline as `PipelineBuilder` assembles it (recogniser, model, frame
+/// presenter, compositor) and `LiveRunner`, on a 1920×1080 headless output. A writer thread plays a finger dragging up and down, one report at a time,
 /// each stamped with `CLOCK_MONOTONIC` just before the write, as the kernel stamps events.
 ///
 /// Event-to-flip latency is the time from that stamp to the output's `commit` (the flip queued).
@@ -17,13 +17,12 @@ import Glibc
 /// the loop is asleep in epoll when it lands): what is timed is the daemon's own path — wake-up,
 /// read, decode, recognise, model, compose, commit — not the wait for a vblank that one frame in
 /// flight implies by design. A report that still finds a flip pending is counted apart.
-final class LatencyRig {
+final class LatencyRig: PipelineSink {
     let loop: EventLoop
-    let session: Session
+    let pipeline: Pipeline
     let runner: LiveRunner
     private let source: PipeTouchSource
     private let output: TimedOutput
-    private let display: DisplayTarget
     private var inputFD: Int32 = -1
     private var writeFD: Int32 = -1
     private var ackRead: Int32 = -1
@@ -43,8 +42,8 @@ final class LatencyRig {
                                                          slots: 10, resolution: 20)
 
     /// Frames committed, and of those the ones whose primary plane scanned out the content.
-    var framesCommitted: Int { display.renderLoop.committedFrameCount }
-    var framesScannedOut: Int { display.renderLoop.scannedOutFrameCount }
+    var framesCommitted: Int { pipeline.presenter.composer.committedFrameCount }
+    var framesScannedOut: Int { pipeline.presenter.composer.scannedOutFrameCount }
 
     /// - Parameter overlayPlanes: the headless output's overlay planes: 2 as on a DRM card with
     ///   them (frames at zoom 1 scan the content out), 0 as on fbdev (every frame composed).
@@ -56,19 +55,19 @@ final class LatencyRig {
         loop = try EventLoop()
         guard let headless = HeadlessOutput(size: PixelSize(width: 1920, height: 1080), overlayPlanes: overlayPlanes) else { throw RigError("headless output") }
         output = TimedOutput(headless)
-        display = DisplayTarget(output: output, compositor: Compositor(), content: content, background: .black)
-        guard let transform = TouchTransform(description: Self.device, mapping: TouchMapping(), outputSize: display.viewSize) else {
+        let screen = Size(width: 1920, height: 1080)
+        guard let transform = TouchTransform(description: Self.device, mapping: TouchMapping(), outputSize: screen) else {
             throw RigError("touch transform")
         }
         source = PipeTouchSource(fd: inputFD, description: Self.device, transform: transform)
-        var view = try ScrollView(boundsSize: display.viewSize, contentSize: content.size)
-        try view.setZoomScaleLimits(minimum: 0.5, maximum: 4)
-        try view.setContentOffset(Point(x: 1000, y: 1500), animated: false, at: loop.now)
-        _ = view.takeEvents()
-        var gestures = GestureConfiguration()
-        gestures.pixelsPerMillimetre = transform.pixelsPerMillimetre
-        session = Session(recognizer: GestureRecognizer(scrollView: view, configuration: gestures), target: display, at: loop.now)
-        runner = try LiveRunner(loop: loop, session: session, input: source, display: display)
+        var configuration = Configuration()
+        configuration.minimumZoomScale = 0.5
+        configuration.maximumZoomScale = 4
+        configuration.background = .black
+        pipeline = try PipelineBuilder(configuration: configuration)
+            .build(output: output, content: content, input: .source(source, pixelsPerMillimetre: transform.pixelsPerMillimetre),
+                   at: loop.now, restore: (Point(x: 1000, y: 1500), 1))
+        runner = try LiveRunner(loop: loop, pipeline: pipeline)
 
         source.onFrame = { [unowned self] t in
             framesSeen += 1
@@ -81,14 +80,19 @@ final class LatencyRig {
             workSamples.append(Double((at - source.wokeAt).nanoseconds) / 1000)
             lastInput = nil
         }
-        let ack = ackWrite
-        runner.onPresented = { _ in
-            var byte: UInt8 = 1
-            _ = write(ack, &byte, 1)
-        }
-        session.start()
+        pipeline.sink = self
+        pipeline.start()
         runner.rearm()
     }
+
+    func pipeline(_ pipeline: Pipeline, emitted outputs: [GestureOutput], view: ScrollView) {}
+
+    func pipeline(_ pipeline: Pipeline, presentedAt vblank: Instant) {
+        var byte: UInt8 = 1
+        _ = write(ackWrite, &byte, 1)
+    }
+
+    func pipeline(_ pipeline: Pipeline, noted notice: Pipeline.Notice) {}
 
     deinit {
         for fd in [inputFD, writeFD, ackRead, ackWrite] where fd >= 0 { close(fd) }
@@ -112,7 +116,7 @@ final class LatencyRig {
     /// Runs the loop until no frame is in flight and nothing is scheduled (at most 3 s).
     func settle() throws {
         let deadline = monotonicNanoseconds() + 3_000_000_000
-        while (session.framePending || session.nextWakeup != nil) && monotonicNanoseconds() < deadline {
+        while (pipeline.presenter.state == .inFlight || pipeline.nextDeadline != nil) && monotonicNanoseconds() < deadline {
             try loop.runOnce(timeout: .milliseconds(100))
         }
     }

@@ -79,7 +79,7 @@ do {
     exit(1)
 }
 let latency = Stats(samples: rig.samples)
-print("\(rig.samples.count) reports timed, \(rig.arrivedDuringFlip) found a flip pending (excluded), \(rig.session.framesSubmitted) frames, "
+print("\(rig.samples.count) reports timed, \(rig.arrivedDuringFlip) found a flip pending (excluded), \(rig.framesCommitted) frames, "
       + "\(rig.framesScannedOut) of \(rig.framesCommitted) committed scanned out from the content (two overlay planes)")
 print("  p50 \(fmt(latency.median)) µs, p99 \(fmt(latency.p99)) µs (\(fmt(latency.min))–\(fmt(latency.max)))")
 let wake = Stats(samples: rig.wakeSamples), work = Stats(samples: rig.workSamples)

@@ -39,6 +39,14 @@ public struct ControlMessage: Codable, Hashable, Sendable {
     public var edge: String?
     /// For `page-change` gestures: the page now in view (0-based; `x` holds the one before).
     public var page: Int?
+    /// For `transition` lines (`flickd replay --json --trace`): the machine, the state before,
+    /// the event and the state after.
+    public var machine: String?
+    public var from: String?
+    public var on: String?
+    public var to: String?
+    /// For `diagnostic` lines: what made no sense.
+    public var message: String?
 
     /// Creates an empty message.
     public init() {}
@@ -202,6 +210,15 @@ extension ControlMessage {
             case .cancelled, .scrollToTop:
                 break
             }
+        case let .transition(step):
+            m.type = step.isInvalid ? "invalid-transition" : "transition"
+            m.machine = step.machine.rawValue
+            m.from = step.from
+            m.on = step.event
+            m.to = step.to
+        case let .diagnostic(note):
+            m.type = "diagnostic"
+            m.message = note
         }
         return m
     }

@@ -7,6 +7,8 @@ struct GestureHarness {
     var recognizer: GestureRecognizer
     var now: Instant = .seconds(100)
     var outputs: [GestureOutput] = []
+    /// Every diagnostic the recogniser returned (kept apart: `take()` does not drain them).
+    var diagnostics: [String] = []
     private var contacts: [ContactID: Contact] = [:]
     private var began: [ContactID] = []
     private var ended: [Contact] = []
@@ -52,8 +54,12 @@ struct GestureHarness {
         let frame = TouchFrame(time: now, contacts: contacts.values.sorted { $0.id < $1.id },
                                began: began, ended: ended, cancelled: cancelled)
         began = []; ended = []; cancelled = []
-        recognizer.handle(frame)
-        outputs += recognizer.takeOutputs()
+        keep(recognizer.handle(frame))
+    }
+
+    private mutating func keep(_ new: [GestureOutput]) {
+        for output in new { if case let .diagnostic(d) = output.kind { diagnostics.append(d) } }
+        outputs += new
     }
 
     /// Lets `ms` pass: timers fire at their deadlines, animations step at 60 Hz vblanks.
@@ -61,10 +67,9 @@ struct GestureHarness {
         let end = now + .seconds(double: ms / 1000)
         while now < end {
             let vblank = Swift.min(now + .seconds(double: 1.0 / 60), end)
-            recognizer.fireTimers(upTo: vblank)
+            keep(recognizer.fireTimers(upTo: vblank))
             now = vblank
-            if recognizer.scrollView.isAnimating { recognizer.advance(to: now) }
-            outputs += recognizer.takeOutputs()
+            if recognizer.scrollView.isAnimating { keep(recognizer.advance(to: now)) }
         }
     }
 

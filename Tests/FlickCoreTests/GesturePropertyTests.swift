@@ -62,6 +62,6 @@ import Testing
         #expect(h.view.clampedOffset(h.view.contentOffset).distance(to: h.view.contentOffset) < 0.5)
         #expect(scroll.contains(.willBeginDragging) && scroll.contains(.willBeginDecelerating), "seed \(seed)")
         if let violation = grammarViolation(scroll) { Issue.record("seed \(seed): \(violation)") }
-        #expect(h.recognizer.takeDiagnostics().filter { $0.hasPrefix("invalid") }.isEmpty, "seed \(seed)")
+        #expect(h.diagnostics.filter { $0.hasPrefix("invalid") }.isEmpty, "seed \(seed)")
     }
 }

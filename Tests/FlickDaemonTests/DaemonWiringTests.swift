@@ -48,70 +48,33 @@ import Testing
         #expect(throws: DisplayOpener.Failure.self) { try opener.open(.drm(card: "/nonexistent/card9")) }
     }
 
-    /// A session on the headless backend with a test-pattern content.
-    struct Rig {
-        let output: HeadlessOutput
-        let display: DisplayTarget
-        let session: Session
-        let content: Content
-
-        init(pages: Content? = nil) throws {
-            output = try #require(HeadlessOutput(size: PixelSize(width: 320, height: 200)))
-            content = try pages ?? #require(Content.testPattern(PixelSize(width: 1000, height: 3000)))
-            display = DisplayTarget(output: output, compositor: Compositor(), content: content, background: .black)
-            let view = try ScrollView(boundsSize: display.viewSize, contentSize: content.size)
-            session = Session(recognizer: GestureRecognizer(scrollView: view), target: display, at: .zero)
-            session.start()
-        }
-
-        func settle(_ frames: [TouchFrame] = []) {
-            let outcome = VirtualRunner.run(session, input: SessionTests.ScriptedTouches(frames), display: display, limit: .seconds(60))
-            #expect(!outcome.hitLimit)
-        }
-    }
-
     /// A frame queued between vblanks shows at the next vblank, as on DRM: the first frame at
     /// start and the first frame of a touch are not held back one refresh.
     @Test func aFrameQueuedBetweenVblanksShowsAtTheNextOne() throws {
-        let output = try #require(HeadlessOutput(size: PixelSize(width: 320, height: 200)))
-        let content = try #require(Content.testPattern(PixelSize(width: 1000, height: 3000)))
-        let display = DisplayTarget(output: output, compositor: Compositor(), content: content, background: .black)
-        let view = try ScrollView(boundsSize: display.viewSize, contentSize: content.size)
         let start = Instant(nanoseconds: 1_005_000_000)  // 5 ms after the vblank at 1 s (60 Hz)
-        let session = Session(recognizer: GestureRecognizer(scrollView: view), target: display, at: start)
-        session.start()
+        let rig = try PipelineRig(at: start)
         let next = Instant(nanoseconds: (start.nanoseconds / 16_666_667 + 1) * 16_666_667)
-        #expect(output.nextDeadline == next)
+        #expect(rig.output.nextDeadline == next)
         #expect(next.nanoseconds - start.nanoseconds < 16_666_667)
     }
 
     @Test func aFlickOnHeadlessRestsWhereTheFrameShowsIt() throws {
-        let rig = try Rig()
-        let start = Instant.seconds(1)
-        var frames = [TouchFrame(time: start, contacts: [Contact(id: ContactID(1), position: Point(x: 160, y: 180))],
-                                 began: [ContactID(1)])]
-        for i in 1...8 {
-            frames.append(TouchFrame(time: start + .milliseconds(8 * Int64(i)),
-                                     contacts: [Contact(id: ContactID(1), position: Point(x: 160, y: 180 - 12 * Double(i)))]))
-        }
-        frames.append(TouchFrame(time: start + .milliseconds(72), contacts: [],
-                                 ended: [Contact(id: ContactID(1), position: Point(x: 160, y: 84))]))
-        rig.settle(frames)
-        let offset = rig.session.recognizer.scrollView.contentOffset
+        let rig = try PipelineRig()
+        rig.settle(dragFrames(from: .seconds(1), at: 160, 180, by: 0, -12, steps: 8))
+        let offset = rig.view.contentOffset
         #expect(offset.y > 200 && offset.x == 0)
-        #expect(!rig.session.framePending && rig.session.nextWakeup == nil)
+        #expect(rig.pipeline.presenter.state == .idle && rig.pipeline.nextDeadline == nil)
         // At rest the screen is the content's crop at the (whole-pixel) offset, indicators gone.
         let y0 = Int(offset.y.rounded())
-        let front = rig.output.frontBuffer
+        let front = rig.output.inner.frontBuffer
         for (x, y) in [(0, 0), (17, 33), (319, 199), (160, 100)] {
             #expect(front[x, y] == rig.content.image[x, y + y0], "pixel (\(x), \(y))")
         }
     }
 
     @Test func commandsMoveTheViewAndStatusTellsIt() throws {
-        let rig = try Rig()
-        let handler = CommandHandler(session: rig.session, display: rig.display)
-        handler.clock = { rig.session.now }
+        let rig = try PipelineRig()
+        let handler = rig.commands()
         #expect(handler.handle(.setOffset(x: 0, y: 500, animated: false), id: 1).ok == true)
         let status = try #require(handler.handle(.status, id: 2).status)
         #expect(status.offset == [0, 500] && status.zoomScale == 1 && status.page == 0) // one image, one page
@@ -121,7 +84,7 @@ import Testing
         // An animated move ends where asked once settled.
         #expect(handler.handle(.setOffset(x: 100, y: 40, animated: true), id: 4).ok == true)
         rig.settle()
-        #expect(rig.session.recognizer.scrollView.contentOffset == Point(x: 100, y: 40))
+        #expect(rig.view.contentOffset == Point(x: 100, y: 40))
     }
 
     @Test func pagesAreShownByNumberAndReportedInStatus() throws {
@@ -135,9 +98,8 @@ import Testing
         }
         let pages = try Content.load(directory: dir, pageSize: PixelSize(width: 320, height: 200), background: .black,
                                      pixelBudget: 1 << 20)
-        let rig = try Rig(pages: pages)
-        let handler = CommandHandler(session: rig.session, display: rig.display)
-        handler.clock = { rig.session.now }
+        let rig = try PipelineRig(content: pages)
+        let handler = rig.commands()
         #expect(handler.handle(.showPage(2, animated: false), id: 1).ok == true)
         #expect(handler.status().page == 2 && handler.status().offset == [640, 0])
         let out = handler.handle(.showPage(3, animated: false), id: 2)
@@ -145,8 +107,8 @@ import Testing
     }
 
     @Test func snapshotsStayInsideTheirFolder() throws {
-        let rig = try Rig()
-        let handler = CommandHandler(session: rig.session, display: rig.display)
+        let rig = try PipelineRig()
+        let handler = rig.commands()
         #expect(handler.handle(.snapshot(path: "a.png"), id: 1).error?.contains("--snapshot-dir") == true)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("flickd-snap-\(UUID())").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

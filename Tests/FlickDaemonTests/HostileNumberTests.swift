@@ -17,43 +17,37 @@ import Testing
                                      .leastNonzeroMagnitude, -0.0, 9.223372036854775807e18, 0, -1]
 
     /// Every output's journal entry and event line, checked as the daemon writes them.
-    static func checkOutputs(_ session: Session) {
-        session.publish = { output, view in
-            if let entry = GestureLog.entry(for: output, view: view) {
-                #expect(!entry.message.isEmpty && !entry.fields.values.contains(""))
-            }
-            let line = ControlMessage.event(output, view: view).line()
-            let object = try? JSONSerialization.jsonObject(with: line.dropLast()) as? [String: Any]
-            #expect(object?["type"] is String, "\(output): \(String(decoding: line, as: UTF8.self))")
+    static func check(_ output: GestureOutput, _ view: ScrollView) {
+        if let entry = GestureLog.entry(for: output, view: view) {
+            #expect(!entry.message.isEmpty && !entry.fields.values.contains(""))
         }
+        let line = ControlMessage.event(output, view: view).line()
+        let object = try? JSONSerialization.jsonObject(with: line.dropLast()) as? [String: Any]
+        #expect(object?["type"] is String, "\(output): \(String(decoding: line, as: UTF8.self))")
     }
 
-    /// Runs until everything rests, a minute of virtual time at most from now.
-    static func settle(_ rig: DaemonWiringTests.Rig) {
-        let outcome = VirtualRunner.run(rig.session, input: SessionTests.ScriptedTouches([]), display: rig.display,
-                                        limit: rig.session.now + .seconds(60))
-        #expect(!outcome.hitLimit)
+    /// A rig whose every output is checked.
+    static func rig(configuration: Configuration = Configuration()) throws -> PipelineRig {
+        let rig = try PipelineRig(configuration: configuration)
+        rig.onOutput = check
+        return rig
     }
 
     @Test func theReportedCrashIsAnAnswer() throws {
-        let rig = try DaemonWiringTests.Rig()
-        Self.checkOutputs(rig.session)
-        let handler = CommandHandler(session: rig.session, display: rig.display)
-        handler.clock = { rig.session.now }
+        let rig = try Self.rig()
+        let handler = rig.commands()
         // `flickctl set-offset --no-animate 1e19 0` stopped the service with SIGILL.
         let reply = handler.handle(.setOffset(x: 1e19, y: 0, animated: false), id: 1)
         #expect(reply.ok == true && reply.offset == [1e19, 0])
         rig.settle()
         let entry = try #require(GestureLog.entry(for: GestureOutput(time: .zero, kind: .gesture(.bounce(edge: .right, distance: 1e19))),
-                                                  view: rig.session.recognizer.scrollView))
+                                                  view: rig.view))
         #expect(entry.message == "bounce off the right edge, 1e+19 px past it")
     }
 
     @Test func everyCommandTakesEveryExtremeNumber() throws {
-        let rig = try DaemonWiringTests.Rig()
-        Self.checkOutputs(rig.session)
-        let handler = CommandHandler(session: rig.session, display: rig.display)
-        handler.clock = { rig.session.now }
+        let rig = try Self.rig()
+        let handler = rig.commands()
         for a in Self.extremes {
             for b in Self.extremes.reversed() {
                 for animated in [false, true] {
@@ -70,7 +64,7 @@ import Testing
                         let line = reply.line()
                         let object = try? JSONSerialization.jsonObject(with: line.dropLast()) as? [String: Any]
                         #expect(object?["ok"] is Bool, "\(command): \(String(decoding: line, as: UTF8.self))")
-                        Self.settle(rig)
+                        rig.settle()
                     }
                 }
             }
@@ -78,8 +72,8 @@ import Testing
         // Afterwards the daemon still moves where it is asked.
         #expect(handler.handle(.setZoomScale(1, animated: false), id: 1).ok == true)
         #expect(handler.handle(.setOffset(x: 0, y: 40, animated: true), id: 2).ok == true)
-        Self.settle(rig)
-        #expect(rig.session.recognizer.scrollView.contentOffset == Point(x: 0, y: 40))
+        rig.settle()
+        #expect(rig.view.contentOffset == Point(x: 0, y: 40))
     }
 
     @Test func nonFiniteNumbersAreRefusedByName() {
@@ -95,24 +89,22 @@ import Testing
             }
         }
         // The model, reached without that check, refuses them too and stays where it was.
-        let handler = try? DaemonWiringTests.Rig()
-        if let rig = handler {
-            let commands = CommandHandler(session: rig.session, display: rig.display)
+        if let rig = try? Self.rig() {
+            let commands = rig.commands()
             for command: ControlCommand in [.setOffset(x: .nan, y: 0, animated: false), .setZoomScale(.infinity, animated: true),
                                             .zoomToRect(x: 0, y: .nan, width: 1, height: 1, animated: false)] {
                 #expect(commands.handle(command, id: 1).ok == false)
             }
-            #expect(rig.session.recognizer.scrollView.contentOffset == .zero)
+            #expect(rig.view.contentOffset == .zero)
         }
     }
 
     @Test func aClampedRequestIsAnsweredWithWhatWasApplied() throws {
-        let rig = try DaemonWiringTests.Rig()
-        var view = rig.session.recognizer.scrollView
-        try view.setZoomScaleLimits(minimum: 0.5, maximum: 3)
-        let session = Session(recognizer: GestureRecognizer(scrollView: view), target: rig.display, at: rig.session.now)
-        let handler = CommandHandler(session: session, display: rig.display)
-        handler.clock = { session.now }
+        var configuration = Configuration()
+        configuration.minimumZoomScale = 0.5
+        configuration.maximumZoomScale = 3
+        let rig = try Self.rig(configuration: configuration)
+        let handler = rig.commands()
         let zoom = handler.handle(.setZoomScale(1e300, animated: true), id: 1)
         #expect(zoom.ok == true && zoom.zoomScale == 3)
         // 1000×3000 content in a 320×200 view at zoom 1: the bottom is at offset 2800.
@@ -179,11 +171,13 @@ import Testing
                 var options = Replay.Options(recording: recording, size: PixelSize(width: 160, height: 100))
                 options.settleLimit = .seconds(5)
                 do {
-                    let summary = try Replay.run(options, configuration: configuration, emit: { output, view in
+                    let sink = KeptOutputs()
+                    sink.onOutput = { output, view in
                         _ = GestureLog.entry(for: output, view: view)
                         let line = ControlMessage.event(output, view: view).line()
                         #expect(line.count > 3, "\(key) = \(value): \(output) wrote \(String(decoding: line, as: UTF8.self))")
-                    }, note: { _ in })
+                    }
+                    let summary = try Replay.run(options, configuration: configuration, sink: sink, note: { _ in })
                     #expect(summary.offset.isFinite && summary.zoomScale.isFinite, "\(key) = \(value)")
                 } catch {
                     // A config the model cannot take (zoom limits crossed) is refused at start.

@@ -1,3 +1,4 @@
+import FlickControl
 import FlickCore
 @testable import FlickDaemon
 import Foundation
@@ -69,20 +70,25 @@ import Testing
     @Test func replayOfTheDemoEndsAtRestWithItsGestures() throws {
         let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("demo/flick-demo.event").path
-        var types: [String] = []
-        let summary = try Replay.run(Replay.Options(recording: demo), configuration: Configuration(),
-                                     emit: { output, view in types.append(ControlMessageType.of(output)) }, note: { _ in })
+        let sink = KeptOutputs()
+        let summary = try Replay.run(Replay.Options(recording: demo), configuration: Configuration(), sink: sink, note: { _ in })
+        let types = sink.outputs.map { ControlMessage.event($0, view: sink.view!).type ?? "?" }
         #expect(summary.frames > 100 && summary.zoomScale == 2)
         #expect(types.contains("didEndDecelerating") && types.contains("didEndZooming") && types.contains("tap"))
+        #expect(summary.events == sink.outputs.count { $0.isEvent })
     }
 }
 
-enum ControlMessageType {
-    static func of(_ output: GestureOutput) -> String {
-        switch output.kind {
-        case .scroll(let e): e.name
-        case .content(let c): c.name
-        case .gesture(let g): g.name
-        }
+/// A sink that keeps what a replay emits.
+final class KeptOutputs: PipelineSink {
+    var outputs: [GestureOutput] = []
+    var view: ScrollView?
+    var onOutput: ((GestureOutput, ScrollView) -> Void)?
+    func pipeline(_ pipeline: Pipeline, emitted outputs: [GestureOutput], view: ScrollView) {
+        self.outputs += outputs
+        self.view = view
+        if let onOutput { for output in outputs { onOutput(output, view) } }
     }
+    func pipeline(_ pipeline: Pipeline, presentedAt vblank: Instant) {}
+    func pipeline(_ pipeline: Pipeline, noted notice: Pipeline.Notice) {}
 }

@@ -12,62 +12,150 @@ private func scriptedState(at t: Instant) -> RenderState {
                        contentSize: Size(width: 80, height: 1000), indicatorOpacity: opacity)
 }
 
+/// A model the presenter asks for frames: the scripted scene, or any state a test sets; it
+/// counts how often it was stepped and keeps what the presenter noted.
+private final class ScriptedModel: FramePresenterDelegate {
+    var state: ((Instant) -> RenderState) = scriptedState(at:)
+    var moving: (Instant) -> Bool = { $0.seconds < 0.8 }
+    var steps: [Instant] = []
+    var presented: [Instant] = []
+    var notes: [FramePresenter.Note] = []
+
+    func presenter(_ presenter: FramePresenter, frameFor t: Instant) -> RenderState {
+        steps.append(t)
+        return state(t)
+    }
+    func presenter(_ presenter: FramePresenter, nextFrameAfter t: Instant) -> Instant? { moving(t) ? t : nil }
+    func presenter(_ presenter: FramePresenter, didPresentAt vblank: Instant) { presented.append(vblank) }
+    func presenter(_ presenter: FramePresenter, didNote note: FramePresenter.Note) { notes.append(note) }
+}
+
+/// Runs the presenter on virtual time until it asks for nothing (or `limit`).
+private func runVirtually(_ presenter: FramePresenter, until limit: Instant = .seconds(60)) {
+    while let next = presenter.nextDeadline, next <= limit {
+        presenter.dispatch(now: max(next, presenter.now))
+    }
+}
+
 @Test func stillSceneProducesNoFramesAfterTheIndicatorsFade() throws {
     let output = try #require(HeadlessOutput(size: PixelSize(width: 80, height: 60), refreshRate: 60))
     let content = Content(image: try #require(TestPattern.make(PixelSize(width: 80, height: 1000))))
-    let loop = RenderLoop(output: output, compositor: Compositor(), content: content)
-    // A virtual loop: the input starts the model at t = 0, then only vblanks wake it.
-    var now = Instant.zero
-    try loop.submit(scriptedState(at: now), now: now)
-    var presentedAt: [Instant] = []
-    while let deadline = output.nextDeadline, presentedAt.count < 1000 {
-        now = deadline
-        for vblank in loop.handle(try output.dispatch(now: now)) {
-            presentedAt.append(vblank)
-            // The model steps to the next vblank, when the next frame would show, and submits.
-            try loop.submit(scriptedState(at: vblank + output.refreshPeriod), now: now)
-        }
-    }
+    let presenter = FramePresenter(composer: FrameComposer(output: output, compositor: Compositor(), content: content),
+                                   background: .black, at: .zero)
+    let model = ScriptedModel()
+    presenter.delegate = model
+    // The input starts the model at t = 0; then only vblanks wake the presenter.
+    presenter.setNeedsDisplay(at: .zero)
+    runVirtually(presenter)
     // Moving 0.5 s + fading 0.3 s at 60 Hz ≈ 49 frames, then the state stops changing.
-    #expect(presentedAt.count >= 47 && presentedAt.count <= 51, "\(presentedAt.count) frames")
-    #expect(presentedAt.last.map { $0.seconds <= 0.85 } == true)
-    #expect(output.nextDeadline == nil)
-    #expect(!output.isFlipPending)
-    #expect(!loop.scheduler.needsDisplay)
+    #expect(model.presented.count >= 47 && model.presented.count <= 51, "\(model.presented.count) frames")
+    #expect(model.presented.last.map { $0.seconds <= 0.85 } == true)
+    #expect(presenter.nextDeadline == nil && presenter.state == .idle && !output.isFlipPending)
+    // The model was stepped once per frame: each step for the vblank after the one presented.
+    #expect(Set(model.steps).count == model.steps.count, "\(model.steps.prefix(8).map(\.nanoseconds))")
+    for vblank in model.presented.dropLast() { #expect(model.steps.contains(vblank + output.refreshPeriod)) }
     // Later wake-ups with the same state change nothing.
     let frames = output.presentedFrameCount
-    for t in [1.0, 2.0, 10.0] {
-        #expect(try loop.submit(scriptedState(at: .seconds(t)), now: .seconds(t)) == false)
-        #expect(try output.dispatch(now: .seconds(t)).isEmpty)
-    }
-    #expect(output.presentedFrameCount == frames)
-    #expect(output.nextDeadline == nil)
+    for t in [1.0, 2.0, 10.0] { presenter.setNeedsDisplay(at: .seconds(t)) }
+    #expect(output.presentedFrameCount == frames && output.nextDeadline == nil)
     // Vblanks are one refresh apart: one frame per vblank, never two.
-    let gaps = zip(presentedAt.dropFirst(), presentedAt).map { ($0 - $1).inMilliseconds }
+    let gaps = zip(model.presented.dropFirst(), model.presented).map { ($0 - $1).inMilliseconds }
     #expect(gaps.allSatisfy { abs($0 - 1000.0 / 60) < 0.01 })
     // The last frame shows the resting content without indicators.
     #expect(output.frontBuffer[77, 30] == content.image[77, 330])
 }
 
-@Test func schedulerComposesOnlyChangesWithOneFlipInFlight() {
-    var scheduler = FrameScheduler()
-    let a = scriptedState(at: .zero), b = scriptedState(at: .seconds(0.1)), c = scriptedState(at: .seconds(0.2))
-    scheduler.submit(a)
-    #expect(scheduler.stateToCompose == a)
-    scheduler.didCommit(a)
-    scheduler.submit(b)
-    #expect(scheduler.needsDisplay && scheduler.stateToCompose == nil)  // flip in flight
-    scheduler.submit(c)
-    let another = scheduler.didPresent()
-    #expect(another)
-    #expect(scheduler.stateToCompose == c)  // the newest, not the one in between
-    scheduler.didCommit(c)
-    scheduler.submit(c)
-    let more = scheduler.didPresent()
-    #expect(!more)
-    #expect(scheduler.stateToCompose == nil)
-    scheduler.invalidate()
-    #expect(scheduler.stateToCompose == c)
+@Test func onlyChangesAreDrawnOneFrameInFlightTheNewestState() throws {
+    let output = try #require(HeadlessOutput(size: PixelSize(width: 80, height: 60), refreshRate: 50))
+    let content = Content(image: try #require(TestPattern.make(PixelSize(width: 80, height: 1000))))
+    let presenter = FramePresenter(composer: FrameComposer(output: output, compositor: Compositor(), content: content),
+                                   background: .black, at: .zero)
+    let model = ScriptedModel()
+    model.moving = { _ in false }
+    var y = 0.0
+    model.state = { _ in RenderState(boundsSize: Size(width: 80, height: 60), contentOffset: Point(x: 0, y: y),
+                                     contentSize: Size(width: 80, height: 1000)) }
+    presenter.delegate = model
+    presenter.setNeedsDisplay(at: .milliseconds(5))
+    #expect(presenter.state == .inFlight && output.nextDeadline == .milliseconds(20))
+    // Changes while the frame is in flight wait for it; the newest one is drawn, not those between.
+    y = 10
+    presenter.setNeedsDisplay(at: .milliseconds(8))
+    y = 20
+    presenter.setNeedsDisplay(at: .milliseconds(9))
+    #expect(output.presentedFrameCount == 0 && model.steps.count == 1)
+    presenter.dispatch(now: .milliseconds(20))
+    #expect(presenter.state == .inFlight && model.steps.count == 2)
+    presenter.dispatch(now: .milliseconds(40))
+    #expect(output.frontBuffer[5, 0] == content.image[5, 20])
+    // Nothing new: nothing drawn, nothing asked for.
+    #expect(presenter.state == .idle && presenter.nextDeadline == nil)
+    presenter.setNeedsDisplay(at: .milliseconds(50))
+    #expect(presenter.state == .idle && output.nextDeadline == nil)
+    // A redraw the model does not know of is drawn even so.
+    presenter.setNeedsDisplay(at: .milliseconds(51), redraw: true)
+    #expect(presenter.state == .inFlight)
+}
+
+/// Issue 18: a reload that changes only the indicator style was never drawn, since nothing the
+/// model reports changed. It is drawn whether it comes with no frame in flight or during one.
+@Test func anIndicatorStyleChangeAloneIsDrawn() throws {
+    let output = try #require(HeadlessOutput(size: PixelSize(width: 80, height: 60), refreshRate: 60, overlayPlanes: 0))
+    let content = Content(image: try #require(TestPattern.make(PixelSize(width: 80, height: 1000))))
+    let presenter = FramePresenter(composer: FrameComposer(output: output, compositor: Compositor(), content: content),
+                                   background: .black, at: .zero)
+    let model = ScriptedModel()
+    model.moving = { _ in false }
+    // At rest, indicators showing (a flash's hold).
+    model.state = { _ in RenderState(boundsSize: Size(width: 80, height: 60), contentOffset: Point(x: 0, y: 100),
+                                     contentSize: Size(width: 80, height: 1000), indicatorOpacity: 1) }
+    presenter.delegate = model
+    presenter.setNeedsDisplay(at: .zero)
+    runVirtually(presenter)
+    let bar = try #require(ScrollIndicators.bars(for: model.state(.zero)).first).frame
+    let (x, y) = (Int(bar.mid.x), Int(bar.mid.y))
+    let before = output.frontBuffer[x, y]
+    for (colour, whileInFlight) in [(Color(rgb: 0xFF0000), false), (Color(rgb: 0x00FF00), true)] {
+        if whileInFlight {
+            presenter.setNeedsDisplay(at: presenter.now, redraw: true)
+            #expect(presenter.state == .inFlight)
+        }
+        var style = IndicatorStyle()
+        style.color = colour
+        style.alpha = 1
+        presenter.setAppearance(background: .black, indicatorStyle: style, at: presenter.now)
+        runVirtually(presenter)
+        #expect(output.frontBuffer[x, y] == colour.pixel, "\(colour) while in flight: \(whileInFlight)")
+    }
+    #expect(before != output.frontBuffer[x, y])
+}
+
+@Test func overlaysGivenUpAreNotedOnce() throws {
+    final class NoOverlays: Output {
+        let inner: HeadlessOutput
+        init(_ inner: HeadlessOutput) { self.inner = inner }
+        var size: PixelSize { inner.size }
+        var isFlipPending: Bool { inner.isFlipPending }
+        var nextDeadline: Instant? { inner.nextDeadline }
+        var overlayPlaneCount: Int { 2 }
+        func snapshot() -> PixelBuffer? { inner.snapshot() }
+        func makeLayerBuffer(_ size: PixelSize) throws -> LayerBuffer { throw OutputError.allocationFailed(size) }
+        func withBackBuffer<R>(_ body: (PixelBuffer) throws -> R) throws -> R { try inner.withBackBuffer(body) }
+        func commit(now: Instant) throws { try inner.commit(now: now) }
+        func commit(_ layers: FrameLayers, now: Instant) throws { try inner.commit(layers, now: now) }
+        func dispatch(now: Instant) throws -> [OutputEvent] { try inner.dispatch(now: now) }
+        func close() { inner.close() }
+    }
+    let output = NoOverlays(try #require(HeadlessOutput(size: PixelSize(width: 80, height: 60))))
+    let content = Content(image: try #require(TestPattern.make(PixelSize(width: 80, height: 1000))))
+    let presenter = FramePresenter(composer: FrameComposer(output: output, compositor: Compositor(), content: content),
+                                   background: .black, at: .zero)
+    let model = ScriptedModel()
+    presenter.delegate = model
+    presenter.setNeedsDisplay(at: .zero)
+    runVirtually(presenter)
+    let given = model.notes.filter { if case .planesGivenUp = $0 { true } else { false } }
+    #expect(given.count == 1 && model.presented.count > 40)
 }
 
 @Test func headlessPresentsAtTheNextVblank() throws {

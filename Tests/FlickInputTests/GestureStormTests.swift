@@ -48,6 +48,8 @@ import Testing
         var decoder: TouchDecoder
         var replug = 0
         var recognizer: GestureRecognizer
+        /// What the recogniser returned since the last check.
+        var pending: [GestureOutput] = []
         var grammar = DelegateGrammar()
         var nextVblank: Instant
         var fingers: [Int32: (id: Int32, x: Int32, y: Int32)] = [:]
@@ -86,8 +88,8 @@ import Testing
         /// Fires timers and steps animations up to `t`, as the daemon's loop does between inputs.
         mutating func run(until t: Instant) {
             while nextVblank <= t {
-                recognizer.fireTimers(upTo: nextVblank)
-                if recognizer.scrollView.isAnimating { recognizer.advance(to: nextVblank) }
+                pending += recognizer.fireTimers(upTo: nextVblank)
+                if recognizer.scrollView.isAnimating { pending += recognizer.advance(to: nextVblank) }
                 check()
                 nextVblank = nextVblank + vblank
             }
@@ -96,7 +98,7 @@ import Testing
         mutating func deliver(_ frame: TouchFrame?) {
             guard let frame else { return }
             run(until: frame.time)
-            recognizer.handle(frame)
+            pending += recognizer.handle(frame)
             frames += 1
             check()
         }
@@ -113,11 +115,11 @@ import Testing
 
         /// The invariants after every step.
         mutating func check() {
-            for output in recognizer.takeOutputs() {
+            for output in pending {
                 guard case let .scroll(event) = output.kind else { continue }
                 if let violation = grammar.accept(event) { problem(violation) }
             }
-            _ = recognizer.takeDiagnostics()
+            pending.removeAll(keepingCapacity: true)
             let v = recognizer.scrollView
             guard v.contentOffset.isFinite, v.zoomScale.isFinite, v.zoomScale > 0 else {
                 return problem("non-finite view: offset \(v.contentOffset), zoom \(v.zoomScale)")

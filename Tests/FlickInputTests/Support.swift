@@ -62,13 +62,11 @@ func gestures(_ frames: [TouchFrame], view size: Size, pixelsPerMillimetre: Doub
     var recognizer = GestureRecognizer(scrollView: view, configuration: configuration)
     var outputs: [GestureOutput] = []
     for frame in frames {
-        recognizer.handle(frame)
-        outputs += recognizer.takeOutputs()
+        outputs += recognizer.handle(frame)
     }
     let end = (frames.last?.time ?? .zero) + .seconds(10)
-    recognizer.fireTimers(upTo: end)
-    recognizer.advance(to: end)
-    outputs += recognizer.takeOutputs()
+    outputs += recognizer.fireTimers(upTo: end)
+    outputs += recognizer.advance(to: end)
     return outputs
 }
 

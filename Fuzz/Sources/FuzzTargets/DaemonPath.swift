@@ -12,11 +12,11 @@ import Foundation
 /// Checks, on every output: the journal entry and the event line exist as text (no trap on any
 /// number), and the event line is one JSON object with a `type` — never the `{}` an encoder
 /// writes when it meets a NaN or an infinity.
-final class DaemonPath {
+final class DaemonPath: PipelineSink {
     let output: HeadlessOutput
-    let display: DisplayTarget
-    let session: Session
+    let pipeline: Pipeline
     let commands: CommandHandler
+    private let touches = Frames()
 
     /// The content every input starts from (read-only, so inputs share it): taller than the
     /// view, wider at zoom 2, one page.
@@ -26,31 +26,38 @@ final class DaemonPath {
         Self.encodedTypes.removeAll(keepingCapacity: true)
         // Small: what is checked is the arithmetic of every frame, not its pixels.
         output = HeadlessOutput(size: PixelSize(width: 40, height: 24))!
-        display = DisplayTarget(output: output, compositor: Compositor(), content: Self.content, background: .black)
         var configuration = Configuration()
         configuration.minimumZoomScale = 0.25
         configuration.maximumZoomScale = 4
         configuration.paging = paging
-        var view = try! ScrollView(boundsSize: display.viewSize, contentSize: Self.content.size)
-        try! configuration.apply(to: &view)
-        session = Session(recognizer: GestureRecognizer(scrollView: view, configuration: configuration.gestureConfiguration),
-                          target: display, at: start)
-        commands = CommandHandler(session: session, display: display)
-        commands.clock = { [unowned session] in session.now }
-        session.publish = { output, view in Self.check(output, view) }
-        session.start()
+        pipeline = try! PipelineBuilder(configuration: configuration)
+            .build(output: output, content: Self.content, input: .source(touches, pixelsPerMillimetre: nil), at: start)
+        commands = CommandHandler(pipeline: pipeline)
+        pipeline.sink = self
+        pipeline.start()
     }
+
+    /// The view's size, for mapping a recording onto it.
+    var viewSize: Size { pipeline.presenter.viewSize }
 
     /// Answers one command as the control server would, and checks the reply.
     func answer(_ command: ControlCommand, id: Int?) {
         check(reply: commands.handle(command, id: id))
     }
 
-    /// Runs the session on virtual time until everything rests or `seconds` have passed.
+    /// Runs the pipeline on virtual time until everything rests or `seconds` have passed.
     func settle(frames: [TouchFrame] = [], seconds: Double = 0.5) {
-        let source = Frames(frames)
-        _ = VirtualRunner.run(session, input: source, display: display, limit: session.now + .seconds(double: seconds))
+        touches.frames += frames
+        _ = VirtualRunner.run(pipeline, limit: pipeline.now + .seconds(double: seconds))
     }
+
+    func pipeline(_ pipeline: Pipeline, emitted outputs: [GestureOutput], view: ScrollView) {
+        for output in outputs { Self.check(output, view) }
+    }
+
+    func pipeline(_ pipeline: Pipeline, presentedAt vblank: Instant) {}
+
+    func pipeline(_ pipeline: Pipeline, noted notice: Pipeline.Notice) {}
 
     /// One output through the journal's text and the subscribers' JSON. JSONEncoder fails only
     /// on a non-finite number, so a line's numbers are checked directly, and one line of each
@@ -84,8 +91,7 @@ final class DaemonPath {
 
     /// Touch frames handed out at their times, as a device would.
     private final class Frames: TouchSource {
-        var frames: ArraySlice<TouchFrame>
-        init(_ frames: [TouchFrame]) { self.frames = frames[...] }
+        var frames: ArraySlice<TouchFrame> = []
         var name: String { "fuzz" }
         var fileDescriptors: [Int32] { [] }
         var nextDeadline: Instant? { frames.first?.time }

@@ -43,7 +43,7 @@ enum EvemuTarget {
     /// small headless display the recording is mapped to.
     private static func replay(_ recording: EvemuRecording) {
         let daemon = DaemonPath(start: .seconds(900))
-        guard let source = try? RecordingSource(recording: recording, outputSize: daemon.display.viewSize,
+        guard let source = try? RecordingSource(recording: recording, outputSize: daemon.viewSize,
                                                 start: .seconds(1000)) else { return }
         var checks = FrameChecks()
         let frames = source.dispatch(now: Instant(nanoseconds: .max))
@@ -53,7 +53,7 @@ enum EvemuTarget {
         fuzzCheck(checks.isEmpty, "contacts still down after the recording ended")
         // A recording may span years of virtual time; the daemon path needs only its touches.
         guard let last = frames.last, last.time - frames[0].time < .seconds(60) else { return }
-        daemon.settle(frames: frames, seconds: (last.time - daemon.session.now).inSeconds + 5)
+        daemon.settle(frames: frames, seconds: (last.time - daemon.pipeline.now).inSeconds + 5)
     }
 
     /// Short scripted sessions on the three kinds of panel, plus the demo's header.

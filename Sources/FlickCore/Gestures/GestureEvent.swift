@@ -89,6 +89,10 @@ public struct GestureOutput: Hashable, Sendable {
         case scroll(ScrollEvent)
         /// A recognised gesture, for the journal.
         case gesture(Gesture)
+        /// A step of one of the machines (only while tracing).
+        case transition(Transition)
+        /// A call that made no sense in a machine's state (a bug upstream), for the log.
+        case diagnostic(String)
     }
 
     /// The kernel time of the frame (or timer, or vblank) that caused it.

@@ -1,43 +1,86 @@
 /// Turns touch frames into exactly one meaning per touch — a tap for the content, or motion of
 /// the content — and drives the `ScrollView` with it.
 ///
-/// Owns the tap/drag classifier, the velocity tracker and the pinch tracker. It is synchronous
-/// and never reads a clock: feed it frames with `handle(_:)`, arm a timer for `nextDeadline`
-/// and call `fireTimers(upTo:)` when it expires, call `advance(to:)` at each vblank while
-/// `scrollView.isAnimating`, and read everything that happened, in order, from `takeOutputs()`.
-/// Timers due at or before a frame's time fire before the frame (libinput's flush by event
-/// time), so a replay decides exactly as the live run did.
+/// Which fingers make the gesture is a state machine (`Phase`; its table is `### gesture` in
+/// docs/gesture-recognizer.md, which `GestureTableTests` holds the code to): nothing down, one
+/// finger followed, or two fingers pinching. What one touch means is the tap/drag classifier's
+/// machine, and the scroll view has its own two.
+///
+/// It is synchronous and never reads a clock. Every call that drives it — a frame
+/// (`handle(_:)`), the timer it asked for (`fireTimers(upTo:)`), a frame of the display
+/// (`advance(to:)`), a programmatic change (`update(at:_:)`) — returns everything that call
+/// caused, in order, once: content touches, delegate messages, gestures for the journal,
+/// diagnostics and, while `tracing`, the machines' steps. Timers due at or before a frame's time
+/// fire before the frame (libinput's flush by event time), so a replay decides exactly as the
+/// live run did.
 public struct GestureRecognizer: Sendable {
-    /// The scroll view it drives. Change it through `updateScrollView(at:_:)` so its messages
-    /// keep their place in the output.
+    /// The scroll view it drives. Change it through `update(at:_:)` so its messages keep their
+    /// place in the output.
     public private(set) var scrollView: ScrollView
     /// The tunables.
     public private(set) var configuration: GestureConfiguration
+    /// Whether every machine's steps are reported (`Transition`s in the output).
+    public var tracing = false {
+        didSet { scrollView.tracing = tracing }
+    }
 
-    private var classifier: TapDragClassifier
+    /// Which fingers make the gesture.
+    enum Phase: Hashable, Sendable {
+        /// No finger is followed.
+        case idle
+        /// One finger is followed; the classifier decides whether it taps or scrolls.
+        case following(Touch)
+        /// Two fingers pinch, and pan with their centroid.
+        case pinching(Touch, Pinch)
+
+        var name: String {
+            switch self {
+            case .idle: "idle"
+            case .following: "following"
+            case .pinching: "pinching"
+            }
+        }
+    }
+
+    /// What a gesture remembers from its first finger down to its last lift.
+    struct Touch: Hashable, Sendable {
+        /// The finger the gesture follows (after a pinch, the one that stayed).
+        var primary: ContactID
+        /// When the gesture began (for double taps).
+        var since: Instant
+        /// The gesture began by stopping moving content: it is never a tap.
+        var stoppedMotion: Bool
+        /// The gesture began in the scroll-to-top strip: the content never hears of it.
+        var inTopStrip: Bool
+        /// The last pan point (the finger, or the pinch's centroid), screen pixels; nil when the
+        /// pan point moved to a finger whose position is not known yet (both pinch fingers
+        /// lifted in one frame): its next position is taken as is, so nothing jumps.
+        var anchor: Point?
+        /// The pan point's travel since touch-down, continuous across finger changes; the
+        /// velocity tracker follows it.
+        var travel: Point
+    }
+
+    /// The two fingers of a pinch and the scale it started from.
+    struct Pinch: Hashable, Sendable {
+        var tracker: PinchTracker
+        var startScale: Double
+    }
+
+    /// The current phase.
+    private(set) var phase: Phase = .idle
+    /// One touch: the content's or the scroll's (its own machine).
+    var classifier: TapDragClassifier
     private var velocity: VelocityTracker
-    /// The pan point moved to another finger without a position yet: take its next one as is.
-    private var reanchorPan = false
-    /// The finger the gesture follows, while there is one.
-    private var primary: ContactID?
-    private var pinch: PinchTracker?
-    private var pinchStartScale: Double = 1
-    /// The last pan point (the primary finger, or the pinch's centroid), screen pixels.
-    private var panAnchor: Point = .zero
-    /// The pan point's travel since touch-down, continuous across finger changes; the velocity
-    /// tracker follows it.
-    private var panTravel: Point = .zero
-    /// Fingers that joined beyond the gesture's needs; ignored until they lift.
+    /// Fingers that are down and not followed (palms, fingers beyond the gesture's needs); they
+    /// are forgotten when they lift.
     private var ignored: Set<ContactID> = []
-    private var touchDownTime: Instant = .zero
-    private var stoppedMotion = false
-    private var lastTap: (time: Instant, point: Point)?
-    /// The gesture began in the scroll-to-top strip: the content never hears of it, and a tap
-    /// scrolls to the top.
-    private var inTopStrip = false
+    /// The last tap, for double taps.
+    var lastTap: (time: Instant, point: Point)?
+    /// What a motion amounted to, for the journal (it spans gestures: momentum outlives a lift).
     private var motion = MotionSummary()
-    private var outputs: [GestureOutput] = []
-    private var diagnostics: [String] = []
+    /// What the current call caused so far.
+    private var outbox: [GestureOutput] = []
 
     /// Creates a recogniser driving `scrollView`.
     public init(scrollView: ScrollView, configuration: GestureConfiguration = GestureConfiguration()) {
@@ -54,55 +97,13 @@ public struct GestureRecognizer: Sendable {
     public var nextDeadline: Instant? { classifier.deadline }
 
     /// Whether a gesture is in progress (some finger is down and followed).
-    public var isTouching: Bool { primary != nil }
-
-    /// Fires every timer due at or before `t`, each at its own deadline.
-    public mutating func fireTimers(upTo t: Instant) {
-        while let deadline = classifier.deadline, deadline <= t {
-            classify(.timer, at: deadline)
-        }
-    }
-
-    /// Steps the scroll view's animations to `t` (a vblank).
-    public mutating func advance(to t: Instant) {
-        scrollView.advance(to: t)
-        drainScrollView(at: t)
-    }
-
-    /// Applies a programmatic change to the scroll view (set offset, zoom, scroll to top, …) and
-    /// keeps its delegate messages in order with the gestures'.
-    public mutating func updateScrollView<T>(at t: Instant, _ body: (inout ScrollView) throws -> T) rethrows -> T {
-        defer { drainScrollView(at: t) }
-        return try body(&scrollView)
-    }
-
-    /// Replaces the tunables. A gesture in progress keeps the ones it started with.
-    public mutating func setConfiguration(_ configuration: GestureConfiguration) {
-        self.configuration = configuration
-        if primary == nil { classifier = TapDragClassifier(configuration: configuration) }
-    }
-
-    /// Everything that happened since the last call, oldest first.
-    public mutating func takeOutputs() -> [GestureOutput] {
-        defer { outputs.removeAll(keepingCapacity: true) }
-        return outputs
-    }
-
-    /// Calls that made no sense in the current state (bugs upstream), for the log.
-    public mutating func takeDiagnostics() -> [String] {
-        diagnostics += scrollView.takeDiagnostics()
-        defer { diagnostics.removeAll() }
-        return diagnostics
-    }
-
-    // MARK: Frames
+    public var isTouching: Bool { phase != .idle }
 
     /// Consumes one frame: timers due before it fire first, then new fingers, motion, lifts.
-    public mutating func handle(_ frame: TouchFrame) {
+    /// - Returns: everything it caused, in order.
+    public mutating func handle(_ frame: TouchFrame) -> [GestureOutput] {
         let t = frame.time
-        fireTimers(upTo: t)
-        scrollView.advance(to: t)
-        drainScrollView(at: t)
+        fire(upTo: t)
         for id in frame.began {
             guard let contact = frame.contacts.first(where: { $0.id == id }) ?? frame.ended.first(where: { $0.id == id })
             else { continue }
@@ -110,19 +111,61 @@ public struct GestureRecognizer: Sendable {
         }
         // A finger that turns into a palm mid-touch leaves the gesture as if cancelled.
         for contact in frame.contacts where contact.tool == .palm && isFollowed(contact.id) {
-            fingerUp(contact, cancelled: true, remaining: frame.contacts, at: t)
+            fingerUp(contact, event: "palm", cancelled: true, remaining: frame.contacts, at: t)
         }
         motion(frame.contacts, at: t)
         for contact in frame.ended {
             if ignored.remove(contact.id) != nil { continue }
             guard isFollowed(contact.id) else { continue }
-            fingerUp(contact, cancelled: frame.cancelled.contains(contact.id), remaining: frame.contacts, at: t)
+            let cancelled = frame.cancelled.contains(contact.id)
+            fingerUp(contact, event: cancelled ? "cancel" : "lift", cancelled: cancelled, remaining: frame.contacts, at: t)
         }
-        drainScrollView(at: t)
+        return takeOutbox()
     }
 
+    /// Fires every timer due at or before `t`, each at its own deadline.
+    /// - Returns: everything it caused, in order.
+    public mutating func fireTimers(upTo t: Instant) -> [GestureOutput] {
+        fire(upTo: t)
+        return takeOutbox()
+    }
+
+    /// Steps the scroll view's animations to `t`, the time the frame being prepared will be
+    /// shown. The frame presenter calls it once per frame.
+    /// - Returns: everything it caused, in order.
+    public mutating func advance(to t: Instant) -> [GestureOutput] {
+        drive(at: t) { $0.advance(to: t) }
+        return takeOutbox()
+    }
+
+    /// Applies a programmatic change to the scroll view (set offset, zoom, scroll to top, …) at
+    /// `t`, keeping its delegate messages in order with the gestures'.
+    /// - Returns: everything it caused, in order.
+    public mutating func update(at t: Instant, _ body: (inout ScrollView) throws -> Void) rethrows -> [GestureOutput] {
+        try drive(at: t, body)
+        return takeOutbox()
+    }
+
+    /// Replaces the tunables. A gesture in progress keeps the ones it started with.
+    public mutating func setConfiguration(_ configuration: GestureConfiguration) {
+        self.configuration = configuration
+        if phase == .idle { classifier = TapDragClassifier(configuration: configuration) }
+    }
+
+    private mutating func fire(upTo t: Instant) {
+        while let deadline = classifier.deadline, deadline <= t {
+            classify(.timer, at: deadline)
+        }
+    }
+
+    // MARK: Fingers
+
     private func isFollowed(_ id: ContactID) -> Bool {
-        primary == id || pinch?.contains(id) == true
+        switch phase {
+        case .idle: false
+        case let .following(touch): touch.primary == id
+        case let .pinching(touch, pinch): touch.primary == id || pinch.tracker.contains(id)
+        }
     }
 
     private mutating func fingerDown(_ contact: Contact, contacts: [Contact], at t: Instant) {
@@ -130,231 +173,175 @@ public struct GestureRecognizer: Sendable {
             ignored.insert(contact.id)
             return
         }
-        guard let primary else {
+        switch phase {
+        case .idle:
             // A new gesture. A touch while content moves stops it and is never a tap.
-            stoppedMotion = scrollView.isAnimating
-            inTopStrip = contact.position.y < configuration.scrollToTopStripHeight
-            self.primary = contact.id
-            touchDownTime = t
-            panAnchor = contact.position
-            panTravel = .zero
+            let touch = Touch(primary: contact.id, since: t, stoppedMotion: scrollView.isAnimating(at: t),
+                              inTopStrip: contact.position.y < configuration.scrollToTopStripHeight,
+                              anchor: contact.position, travel: .zero)
+            enter(.following(touch), on: "down", at: t)
             velocity.reset()
-            velocity.add(panTravel, at: t)
-            scrollView.touchDown(at: t)
-            drainScrollView(at: t)
-            classify(.down(contact.position, stopsMotion: stoppedMotion), at: t)
-            return
-        }
-        guard pinch == nil, configuration.pinchEnabled,
-              let first = contacts.first(where: { $0.id == primary })?.position else {
+            velocity.add(touch.travel, at: t)
+            drive(at: t) { $0.touchDown(at: t) }
+            classify(.down(contact.position, stopsMotion: touch.stoppedMotion), at: t)
+        case var .following(touch):
+            guard configuration.pinchEnabled,
+                  let first = contacts.first(where: { $0.id == touch.primary })?.position else {
+                ignored.insert(contact.id)
+                return
+            }
+            classify(.secondFinger, at: t)
+            guard case .dragging = classifier.state else {
+                // The content owns the touch: the second finger is just resting.
+                ignored.insert(contact.id)
+                return
+            }
+            let tracker = PinchTracker(Contact(id: touch.primary, position: first), contact)
+            touch.anchor = tracker.centroid
+            enter(.pinching(touch, Pinch(tracker: tracker, startScale: scrollView.zoomScale)), on: "down", at: t)
+            drive(at: t) { $0.beginZooming(focus: tracker.centroid, at: t) }
+        case .pinching:
             ignored.insert(contact.id)
-            return
         }
-        classify(.secondFinger, at: t)
-        guard case .dragging = classifier.state else {
-            // The content owns the touch: the second finger is just resting.
-            ignored.insert(contact.id)
-            return
-        }
-        let tracker = PinchTracker(Contact(id: primary, position: first), contact)
-        pinch = tracker
-        pinchStartScale = scrollView.zoomScale
-        panAnchor = tracker.centroid
-        scrollView.beginZooming(focus: tracker.centroid, at: t)
-        drainScrollView(at: t)
     }
 
     private mutating func motion(_ contacts: [Contact], at t: Instant) {
-        guard let primary else { return }
-        if var tracker = pinch {
-            guard let a = contacts.first(where: { $0.id == tracker.first })?.position,
-                  let b = contacts.first(where: { $0.id == tracker.second })?.position else { return }
-            let change = tracker.update(a, b)
-            pinch = tracker
-            scrollView.pinch(by: change.factor, focus: change.focus, at: t)
-            scrollView.drag(by: change.translation, at: t)
+        switch phase {
+        case .idle:
+            break
+        case .pinching(let touch, var pinch):
+            guard let a = contacts.first(where: { $0.id == pinch.tracker.first })?.position,
+                  let b = contacts.first(where: { $0.id == pinch.tracker.second })?.position else { return }
+            let change = pinch.tracker.update(a, b)
+            phase = .pinching(touch, pinch)
+            drive(at: t) { view in
+                view.pinch(by: change.factor, focus: change.focus, at: t)
+                view.drag(by: change.translation, at: t)
+            }
             pan(to: change.focus, at: t)
-            return
+        case let .following(touch):
+            guard let p = contacts.first(where: { $0.id == touch.primary })?.position else { return }
+            let wasDragging = classifier.state == .dragging
+            classify(.move(p), at: t)
+            if wasDragging, let anchor = touch.anchor { drive(at: t) { $0.drag(by: p - anchor, at: t) } }
+            pan(to: p, at: t)
         }
-        guard let p = contacts.first(where: { $0.id == primary })?.position else { return }
-        let wasDragging = classifier.state == .dragging
-        classify(.move(p), at: t)
-        if wasDragging { scrollView.drag(by: p - panAnchor, at: t) }
-        pan(to: p, at: t)
     }
 
     /// Moves the pan point, tracking its velocity.
     private mutating func pan(to p: Point, at t: Instant) {
         guard p.isFinite else { return }
-        if reanchorPan {
-            reanchorPan = false
-            panAnchor = p
+        func moved(_ touch: inout Touch) {
+            let anchor = touch.anchor ?? p
+            touch.travel = touch.travel + (p - anchor)
+            touch.anchor = p
+            velocity.add(touch.travel, at: t)
         }
-        panTravel = panTravel + (p - panAnchor)
-        panAnchor = p
-        velocity.add(panTravel, at: t)
+        switch phase {
+        case .idle: break
+        case var .following(touch): moved(&touch); phase = .following(touch)
+        case .pinching(var touch, let pinch): moved(&touch); phase = .pinching(touch, pinch)
+        }
     }
 
-    private mutating func fingerUp(_ contact: Contact, cancelled: Bool, remaining: [Contact], at t: Instant) {
-        if let tracker = pinch {
-            // One finger of the pinch left: the zoom ends, the other finger carries on panning
-            // from where it is, so nothing jumps.
-            pinch = nil
-            let other = tracker.partner(of: contact.id)
-            scrollView.endZooming(at: t)
-            emit(.gesture(.pinch(fromScale: pinchStartScale, toScale: scrollView.zoomScale)), at: t)
-            primary = other
-            if let p = remaining.first(where: { $0.id == other })?.position {
-                panAnchor = p
-            } else {
-                // Both fingers lifted in one frame: the partner's lift must not read as a jump
-                // from the centroid to that finger (a phantom flick).
-                reanchorPan = true
-            }
-            drainScrollView(at: t)
+    private mutating func fingerUp(_ contact: Contact, event: String, cancelled: Bool, remaining: [Contact], at t: Instant) {
+        switch phase {
+        case .idle:
             return
-        }
-        let wasDragging = classifier.state == .dragging
-        if cancelled {
-            classify(.cancel, at: t)
-        } else {
-            pan(to: contact.position, at: t)
-            classify(.lift(contact.position), at: t)
-        }
-        if wasDragging {
+        case .pinching(var touch, let pinch):
+            // One finger of the pinch left: the zoom ends, the other finger carries on panning
+            // from where it is, so nothing jumps. When both lifted in one frame, the partner's
+            // lift must not read as a jump from the centroid to that finger (a phantom flick).
+            touch.primary = pinch.tracker.partner(of: contact.id)
+            touch.anchor = remaining.first(where: { $0.id == touch.primary })?.position
+            enter(.following(touch), on: event, at: t)
+            drive(at: t) { $0.endZooming(at: t) }
+            emit(.gesture(.pinch(fromScale: pinch.startScale, toScale: scrollView.zoomScale)), at: t)
+        case let .following(touch):
+            let wasDragging = classifier.state == .dragging
             if cancelled {
-                scrollView.cancelTouch(at: t)
-                emit(.gesture(.cancelled), at: t)
+                classify(.cancel, at: t)
             } else {
-                let v = velocity.velocity(at: t)
-                scrollView.release(velocity: v, at: t)
-                if let rest = scrollView.momentumRest, scrollView.isDecelerating {
-                    emit(.gesture(.flick(velocity: v, restOffset: rest.offset, duration: rest.duration)), at: t)
+                pan(to: contact.position, at: t)
+                classify(.lift(contact.position), at: t)
+            }
+            let travel = followedTouch?.travel ?? touch.travel
+            enter(.idle, on: event, at: t)
+            if wasDragging {
+                if cancelled {
+                    drive(at: t) { $0.cancelTouch(at: t) }
+                    emit(.gesture(.cancelled), at: t)
                 } else {
-                    emit(.gesture(.drag(translation: Vector(dx: panTravel.x, dy: panTravel.y))), at: t)
+                    let v = velocity.velocity(at: t)
+                    drive(at: t) { $0.release(velocity: v, at: t) }
+                    if let rest = scrollView.momentumRest, scrollView.isDecelerating {
+                        emit(.gesture(.flick(velocity: v, restOffset: rest.offset, duration: rest.duration)), at: t)
+                    } else {
+                        emit(.gesture(.drag(translation: Vector(dx: travel.x, dy: travel.y))), at: t)
+                    }
                 }
-            }
-        } else {
-            if cancelled { scrollView.cancelTouch(at: t) } else { scrollView.release(velocity: .zero, at: t) }
-            if stoppedMotion { emit(.gesture(.stop(at: contentPoint(contact.position))), at: t) }
-        }
-        primary = nil
-        reanchorPan = false
-        velocity.reset()
-        drainScrollView(at: t)
-    }
-
-    // MARK: Classifier actions
-
-    private mutating func classify(_ event: TapDragClassifier.Event, at t: Instant) {
-        let (actions, invalid) = classifier.handle(event, at: t)
-        if invalid { diagnostics.append("invalid tap event \(event) in state \(classifier.state)") }
-        for action in actions {
-            if inTopStrip {
-                topStrip(action, at: t)
-                continue
-            }
-            switch action {
-            case let .contentDown(p):
-                emit(.content(.down(contentPoint(p))), at: t)
-            case let .contentUp(p):
-                emit(.content(.up(contentPoint(p))), at: t)
-            case .contentCancel:
-                emit(.content(.cancel), at: t)
-            case let .quickTap(origin, lift):
-                if isDoubleTap(at: origin) {
-                    doubleTap(at: lift, contentHadTouch: false, time: t)
-                } else {
-                    emit(.content(.down(contentPoint(origin))), at: t)
-                    emit(.content(.up(contentPoint(lift))), at: t)
-                    tap(at: lift, time: t)
+            } else {
+                drive(at: t) { view in
+                    if cancelled { view.cancelTouch(at: t) } else { view.release(velocity: .zero, at: t) }
                 }
-            case let .tap(p):
-                if isDoubleTap(at: p) { doubleTap(at: p, contentHadTouch: true, time: t) } else { tap(at: p, time: t) }
-            case let .longPress(p):
-                emit(.content(.longPress(contentPoint(p))), at: t)
-                emit(.gesture(.longPress(contentPoint(p))), at: t)
-            case let .beginDrag(excess):
-                scrollView.drag(by: excess, at: t)
-                drainScrollView(at: t)
+                if touch.stoppedMotion { emit(.gesture(.stop(at: contentPoint(contact.position))), at: t) }
+            }
+            velocity.reset()
+        }
+    }
+
+    /// The touch of the gesture in progress, if any.
+    var followedTouch: Touch? {
+        switch phase {
+        case .idle: nil
+        case let .following(touch), let .pinching(touch, _): touch
+        }
+    }
+
+    /// Moves to `next`, traced when the machine's state changes.
+    private mutating func enter(_ next: Phase, on event: String, at t: Instant) {
+        if tracing, next.name != phase.name {
+            outbox.append(GestureOutput(time: t, kind: .transition(Transition(.gesture, at: t, from: phase.name, on: event,
+                                                                              to: next.name))))
+        }
+        phase = next
+    }
+
+    // MARK: The outbox
+
+    /// Changes the scroll view and hands on what it reported at once, in order. It is the only
+    /// way the recogniser touches its model, so nothing the model says waits for a later drain.
+    mutating func drive<T>(at t: Instant, _ body: (inout ScrollView) throws -> T) rethrows -> T {
+        defer { collect(at: t) }
+        return try body(&scrollView)
+    }
+
+    /// Appends one output of the recogniser's own.
+    mutating func emit(_ kind: GestureOutput.Kind, at t: Instant) {
+        outbox.append(GestureOutput(time: t, kind: kind))
+    }
+
+    /// The model's reports as outputs, and what its motion amounted to once it rests.
+    private mutating func collect(at t: Instant) {
+        let reports = scrollView.takeReports()
+        guard !reports.isEmpty else { return }
+        var events: [ScrollEvent] = []
+        for report in reports {
+            switch report {
+            case let .event(event):
+                events.append(event)
+                emit(.scroll(event), at: t)
+            case let .transition(step):
+                emit(.transition(step), at: t)
+            case let .diagnostic(note):
+                emit(.diagnostic(note), at: t)
             }
         }
+        for gesture in motion.observe(events, view: scrollView) { emit(.gesture(gesture), at: t) }
     }
 
-    /// A touch in the top strip: a tap scrolls to the top; the content gets nothing, as a
-    /// phone's status bar keeps its taps from the app. A drag from there scrolls as usual.
-    private mutating func topStrip(_ action: TapDragClassifier.Action, at t: Instant) {
-        switch action {
-        case .quickTap, .tap:
-            lastTap = nil
-            if scrollView.scrollToTop(at: t) { emit(.gesture(.scrollToTop), at: t) }
-        case let .beginDrag(excess):
-            scrollView.drag(by: excess, at: t)
-            drainScrollView(at: t)
-        case .contentDown, .contentUp, .contentCancel, .longPress:
-            break
-        }
-    }
-
-    private mutating func tap(at p: Point, time t: Instant) {
-        emit(.content(.tap(contentPoint(p))), at: t)
-        emit(.gesture(.tap(contentPoint(p))), at: t)
-        lastTap = (t, p)
-    }
-
-    /// Whether a tap that went down at `touchDownTime` near `p` completes a double tap.
-    private func isDoubleTap(at p: Point) -> Bool {
-        guard let last = lastTap else { return false }
-        let gap = touchDownTime - last.time
-        return gap >= configuration.doubleTapMinimumInterval && gap <= configuration.doubleTapInterval
-            && p.distance(to: last.point) <= configuration.doubleTapSlop
-    }
-
-    private mutating func doubleTap(at p: Point, contentHadTouch: Bool, time t: Instant) {
-        lastTap = nil
-        let point = contentPoint(p)
-        var zoomedTo: Double?
-        switch configuration.doubleTapAction {
-        case .content:
-            if !contentHadTouch {
-                emit(.content(.down(point)), at: t)
-                emit(.content(.up(point)), at: t)
-            }
-            emit(.content(.doubleTap(point)), at: t)
-        case .zoomToggle where scrollView.zoomScale > scrollView.minimumZoomScale * 1.000_001:
-            zoomedTo = scrollView.minimumZoomScale
-            try? scrollView.setZoomScale(scrollView.minimumZoomScale, animated: true, at: t)
-        case let .zoomToggle(scale), let .zoomIn(scale):
-            let s = Swift.min(Swift.max(scale, scrollView.minimumZoomScale), scrollView.maximumZoomScale)
-            zoomedTo = s
-            let size = Size(width: scrollView.boundsSize.width / s, height: scrollView.boundsSize.height / s)
-            let rect = Rect(x: point.x - size.width / 2, y: point.y - size.height / 2, width: size.width, height: size.height)
-            try? scrollView.zoom(to: rect, animated: true, at: t)
-        }
-        emit(.gesture(.doubleTap(point, zoomedTo: zoomedTo)), at: t)
-        drainScrollView(at: t)
-    }
-
-    // MARK: Output
-
-    /// A screen point in content coordinates (zoom and offset applied).
-    public func contentPoint(_ p: Point) -> Point {
-        Point(x: (p.x + scrollView.contentOffset.x) / scrollView.zoomScale,
-              y: (p.y + scrollView.contentOffset.y) / scrollView.zoomScale)
-    }
-
-    private mutating func emit(_ kind: GestureOutput.Kind, at t: Instant) {
-        drainScrollView(at: t)
-        outputs.append(GestureOutput(time: t, kind: kind))
-    }
-
-    private mutating func drainScrollView(at t: Instant) {
-        let events = scrollView.takeEvents()
-        for event in events {
-            outputs.append(GestureOutput(time: t, kind: .scroll(event)))
-        }
-        for gesture in motion.observe(events, view: scrollView) {
-            outputs.append(GestureOutput(time: t, kind: .gesture(gesture)))
-        }
+    private mutating func takeOutbox() -> [GestureOutput] {
+        defer { outbox.removeAll(keepingCapacity: true) }
+        return outbox
     }
 }

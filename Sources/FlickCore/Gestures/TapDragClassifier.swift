@@ -1,23 +1,14 @@
 /// The delay-timer state machine of UIScrollView's `delaysContentTouches` and
 /// `canCancelContentTouches`: decides whether one touch belongs to the content (a tap, a long
-/// press) or to scrolling. The diagram is `docs/tap-drag-classifier.md`; every change to this
-/// machine changes it too, in the same commit, and each edge has a test.
+/// press) or to scrolling. Its table (`### tap` in docs/tap-drag-classifier.md) is the spec:
+/// every change to this machine changes it in the same commit, and `TapDragClassifierTests`
+/// holds the two together and takes every edge.
 ///
-/// | state \ event | down                         | move ≤ slop | move > slop                              | timer                          | lift                          | cancel          | secondFinger                       |
-/// |---------------|------------------------------|-------------|------------------------------------------|--------------------------------|-------------------------------|-----------------|------------------------------------|
-/// | idle          | → pending, arm delay ¹       | bug         | bug                                      | bug                            | bug                           | bug             | bug                                |
-/// | pending       | bug                          | —           | → dragging                               | → delivered: down, arm long    | → idle: quickTap              | → idle          | → dragging                         |
-/// | delivered     | bug                          | —           | → dragging: cancel ²                     | → longPressed: longPress       | → idle: up, tap               | → idle: cancel  | → dragging: cancel ²               |
-/// | longPressed   | bug                          | —           | —                                        | bug                            | → idle: up                    | → idle: cancel  | —                                  |
-/// | owned         | bug                          | —           | —                                        | bug                            | → idle: up                    | → idle: cancel  | —                                  |
-/// | catching      | bug                          | —           | → dragging                               | bug                            | → idle                        | → idle          | → dragging                         |
-/// | dragging      | bug                          | —           | —                                        | bug                            | → idle                        | → idle          | —                                  |
-///
-/// ¹ A touch that lands while the content moves stops it and is never the content's: → catching.
-///   With a zero delay the content hears it at once: → delivered (down, arm long press).
-/// ² Only if `canCancelContentTouches`; otherwise → owned: the content keeps the touch and
-///   nothing scrolls.
-/// Entering idle, dragging, owned or longPressed disarms the timer (in the dispatcher).
+/// A touch that lands while the content moves stops it and is never the content's (→ catching).
+/// With a zero delay the content hears a touch at once (→ delivered). Past the slop a delivered
+/// touch is taken back from the content only if `canCancelContentTouches`; otherwise the
+/// content keeps it (→ owned) and nothing scrolls. Entering idle, dragging, owned or
+/// longPressed disarms the timer, in the dispatcher.
 public struct TapDragClassifier: Sendable {
     /// Where a touch stands.
     public enum State: Hashable, Sendable {
@@ -35,6 +26,19 @@ public struct TapDragClassifier: Sendable {
         case catching(origin: Point)
         /// The touch scrolls.
         case dragging
+
+        /// The state's name in the table.
+        public var name: String {
+            switch self {
+            case .idle: "idle"
+            case .pending: "pending"
+            case .delivered: "delivered"
+            case .longPressed: "longPressed"
+            case .owned: "owned"
+            case .catching: "catching"
+            case .dragging: "dragging"
+            }
+        }
     }
 
     /// What happens to the touch.
@@ -51,6 +55,18 @@ public struct TapDragClassifier: Sendable {
         case cancel
         /// Another finger joined: a pinch takes over.
         case secondFinger
+
+        /// The event's name in the table.
+        public var name: String {
+            switch self {
+            case .down: "down"
+            case .move: "move"
+            case .timer: "timer"
+            case .lift: "lift"
+            case .cancel: "cancel"
+            case .secondFinger: "secondFinger"
+            }
+        }
     }
 
     /// What the gesture recogniser must do.
@@ -75,10 +91,6 @@ public struct TapDragClassifier: Sendable {
     public private(set) var state: State = .idle
     /// When the armed timer fires, if one is armed.
     public private(set) var deadline: Instant?
-    /// Past transitions as "old → event → new", kept only when `traces` is on (debug logs).
-    public private(set) var trace: [String] = []
-    /// Whether to record `trace`.
-    public var traces = false
 
     private let delay: Duration
     private let longPress: Duration
@@ -96,7 +108,6 @@ public struct TapDragClassifier: Sendable {
     /// Feeds one event at time `t`.
     /// - Returns: the actions, in order, and whether the pair was invalid (a bug the caller logs).
     public mutating func handle(_ event: Event, at t: Instant) -> (actions: [Action], invalid: Bool) {
-        let old = state
         var actions: [Action] = []
         var invalid = false
         switch (state, event) {
@@ -167,9 +178,6 @@ public struct TapDragClassifier: Sendable {
         switch state {
         case .pending, .delivered: break
         case .idle, .longPressed, .owned, .catching, .dragging: deadline = nil
-        }
-        if traces {
-            trace.append(invalid ? "invalid tap event \(event) in state \(old)" : "\(old) → \(event) → \(state)")
         }
         return (actions, invalid)
     }

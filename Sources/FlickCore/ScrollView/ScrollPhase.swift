@@ -1,19 +1,6 @@
-/// The scroll view's motion state machine. Every change here is drawn in
-/// `docs/scroll-phase.md` in the same commit; each edge has a test.
-///
-/// | state \ input   | touchDown            | drag                 | release                          | tick                     | animate         | stop                    |
-/// |-----------------|----------------------|----------------------|----------------------------------|--------------------------|-----------------|-------------------------|
-/// | idle            | → tracking           | ignored (bug)        | ignored (bug)                    | —                        | → animating     | —                       |
-/// | tracking        | —                    | → dragging ¹         | → idle, or → decelerating ²      | —                        | jump, stay      | —                       |
-/// | dragging        | —                    | move, stay           | → decelerating or → idle ³       | —                        | jump, stay      | —                       |
-/// | decelerating    | → tracking ⁴         | ignored (bug)        | ignored (bug)                    | step; at rest → idle     | → animating ⁴   | → idle ⁴                |
-/// | animating       | → tracking ⁵         | ignored (bug)        | ignored (bug)                    | step; done → idle        | → animating ⁵   | → idle ⁵                |
-///
-/// ¹ `willBeginDragging`, directional lock chosen from the first movement.
-/// ² idle if at rest in bounds (on a page when paging); else the bounce back or page snap runs
-///   (`willBeginDecelerating`).
-/// ³ `willEndDragging`, `didEndDragging(willDecelerate:)`; a zoom past its limits bounces instead.
-/// ⁴ stops in place with `didEndDecelerating`. ⁵ stops in place with the animation's end message.
+/// The scroll view's motion state machine. Its table (`### scroll` in docs/scroll-phase.md) is
+/// the spec: every change here changes it in the same commit, and `ScrollTableTests` holds the
+/// two together and takes every edge.
 enum ScrollPhase: Hashable, Sendable {
     /// Nothing touches and nothing moves.
     case idle
@@ -87,6 +74,34 @@ extension ScrollView {
     mutating func handle(_ input: ScrollPhase.Input, at t: Instant) {
         observe(t)
         let t = now
+        if input != .tick { completeMotion(endedBy: t) }
+        step(input, at: t)
+    }
+
+    /// One input through the dispatcher, traced when `tracing` and the state changed (the line
+    /// goes before the messages the step sent).
+    private mutating func step(_ input: ScrollPhase.Input, at t: Instant) {
+        let before = phase.name, mark = outbox.count
+        dispatch(input, at: t)
+        if tracing, phase.name != before {
+            outbox.insert(.transition(Transition(.scroll, at: t, from: before, on: input.description, to: phase.name)), at: mark)
+        }
+    }
+
+    /// A motion that ended by `t` ends before an input at `t` is handled, exactly where and
+    /// when it ended: frames are drawn when the display can, inputs happen when they happen.
+    private mutating func completeMotion(endedBy t: Instant) {
+        switch phase {
+        case let .decelerating(m) where t >= m.end:
+            step(.tick, at: m.end)
+        case let .animating(a) where t >= a.end:
+            step(.tick, at: a.end)
+        case .idle, .tracking, .dragging, .decelerating, .animating:
+            break
+        }
+    }
+
+    private mutating func dispatch(_ input: ScrollPhase.Input, at t: Instant) {
         switch (phase, input) {
         case (.idle, .touchDown):
             phase = .tracking
@@ -101,19 +116,21 @@ extension ScrollView {
             break
         case (.idle, .drag), (.idle, .release), (.decelerating, .drag), (.decelerating, .release),
              (.animating, .drag), (.animating, .release):
-            diagnostics.append("invalid scroll input \(input) in state \(phase.name)")
+            note("invalid scroll input \(input) in state \(phase.name)")
+            if tracing { outbox.append(.transition(Transition(.scroll, at: t, from: phase.name, on: input.description,
+                                                               to: phase.name, invalid: true))) }
         case (.tracking, .drag(let delta)):
             // Like UIKit's pan recogniser, a drag only begins where there is something to scroll.
             guard canScroll(.horizontal) || canScroll(.vertical) else { return }
             let drag = ScrollPhase.Drag(startOffset: contentOffset, lockedAxis: lockAxis(for: delta))
             phase = .dragging(drag)
-            events.append(.willBeginDragging)
+            send(.willBeginDragging)
             applyDrag(delta, drag: drag)
         case (.dragging(let drag), .drag(let delta)):
             applyDrag(delta, drag: drag)
         case (.tracking, .release):
             phase = .idle
-            if isZooming { startZoomBounce(at: t) } else { settleIfNeeded(at: t) }
+            if isZooming { handleZoom(.lift, at: t) } else { settleIfNeeded(at: t) }
         case (.dragging(let drag), .release(let velocity)):
             endDrag(drag, velocity: velocity, at: t)
         case (.decelerating(let m), .tick):
@@ -121,7 +138,7 @@ extension ScrollView {
             if t >= m.end {
                 moveOffset(to: m.restOffset)
                 phase = .idle
-                events.append(.didEndDecelerating)
+                send(.didEndDecelerating)
                 motionStopped(at: m.end)
             }
         case (.animating(let a), .tick):
@@ -140,7 +157,7 @@ extension ScrollView {
         case let .decelerating(m):
             moveOffset(to: m.offset(at: t))
             phase = .idle
-            events.append(.didEndDecelerating)
+            send(.didEndDecelerating)
             motionStopped(at: t)
         case let .animating(a):
             let state = a.state(at: t)
@@ -165,7 +182,7 @@ extension ScrollView {
     /// Moves the content with the finger: rubber-banded past the edges, or clamped.
     private mutating func applyDrag(_ delta: Vector, drag: ScrollPhase.Drag) {
         guard delta.isFinite else {
-            diagnostics.append("ignored a non-finite drag \(delta)")
+            note("ignored a non-finite drag \(delta)")
             return
         }
         var offset = contentOffset
@@ -186,20 +203,20 @@ extension ScrollView {
     /// The lift after a drag: momentum, bounce, page snap, zoom bounce, or rest.
     private mutating func endDrag(_ drag: ScrollPhase.Drag, velocity fingerVelocity: Vector, at t: Instant) {
         if isZooming {
-            events.append(.willEndDragging(velocity: .zero, targetContentOffset: zoomBounceTarget().offset))
-            events.append(.didEndDragging(willDecelerate: false))
+            send(.willEndDragging(velocity: .zero, targetContentOffset: zoomBounceTarget().offset))
+            send(.didEndDragging(willDecelerate: false))
             phase = .idle
-            startZoomBounce(at: t)
+            handleZoom(.lift, at: t)
             return
         }
         let velocity = flingVelocity(fingerVelocity, lockedAxis: drag.lockedAxis)
         let momentum = self.momentum(velocity: velocity, dragStart: drag.startOffset, at: t)
-        events.append(.willEndDragging(velocity: velocity, targetContentOffset: momentum.restOffset))
+        send(.willEndDragging(velocity: velocity, targetContentOffset: momentum.restOffset))
         let moves = momentum.x.isMoving || momentum.y.isMoving
-        events.append(.didEndDragging(willDecelerate: moves))
+        send(.didEndDragging(willDecelerate: moves))
         if moves {
             phase = .decelerating(momentum)
-            events.append(.willBeginDecelerating)
+            send(.willBeginDecelerating)
         } else {
             phase = .idle
             moveOffset(to: momentum.restOffset)
@@ -213,7 +230,7 @@ extension ScrollView {
         let momentum = self.momentum(velocity: .zero, dragStart: contentOffset, at: t)
         guard momentum.x.isMoving || momentum.y.isMoving else { return }
         phase = .decelerating(momentum)
-        events.append(.willBeginDecelerating)
+        send(.willBeginDecelerating)
     }
 
     /// Offset velocity from finger velocity: reversed, without the axes that cannot scroll,

@@ -12,7 +12,7 @@ extension ScrollView {
 
     /// Enters `.animating`, or finishes at once when there is nothing to animate.
     mutating func startAnimation(_ a: ScrollAnimation) {
-        if a.kind == .zoom { events.append(.willBeginZooming) }
+        if a.kind == .zoom { send(.willBeginZooming) }
         if a.fromOffset == a.toOffset && a.fromScale == a.toScale {
             finishAnimation(a, interrupted: false)
             return
@@ -22,7 +22,7 @@ extension ScrollView {
 
     /// Applies an animation's end state at once (used when a finger holds the content).
     mutating func jump(to a: ScrollAnimation, at t: Instant) {
-        if a.kind == .zoom { events.append(.willBeginZooming) }
+        if a.kind == .zoom { send(.willBeginZooming) }
         applyZoom(a.toScale, anchoredAt: .zero)
         moveOffset(to: a.toOffset)
         finishAnimation(a, interrupted: false)
@@ -46,20 +46,20 @@ extension ScrollView {
     mutating func finishAnimation(_ a: ScrollAnimation, interrupted: Bool) {
         switch a.kind {
         case .scroll:
-            events.append(.didEndScrollingAnimation)
+            send(.didEndScrollingAnimation)
         case .scrollToTop:
             // UIKit reports a scroll to top only when it got there.
-            if interrupted { events.append(.didEndScrollingAnimation) } else { events.append(.didScrollToTop) }
+            if interrupted { send(.didEndScrollingAnimation) } else { send(.didScrollToTop) }
         case .zoom:
-            events.append(.didEndZooming(atScale: zoomScale))
-            events.append(.didEndScrollingAnimation)
+            send(.didEndZooming(atScale: zoomScale))
+            send(.didEndScrollingAnimation)
         case .zoomBounce:
             if interrupted {
                 // A touch caught the bounce: the pinch's scale is still outside the limits, so
                 // the bounce resumes when that finger lifts.
-                zoomPhase = .awaitingBounce(focus: Point(x: boundsSize.width / 2, y: boundsSize.height / 2))
+                handleZoom(.caught, at: now)
             } else {
-                events.append(.didEndZooming(atScale: zoomScale))
+                send(.didEndZooming(atScale: zoomScale))
             }
         }
     }

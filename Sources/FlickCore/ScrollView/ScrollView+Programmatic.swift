@@ -120,10 +120,7 @@ extension ScrollView {
     /// - Parameter t: now.
     public mutating func stopScrollingAndZooming(at t: Instant) {
         handle(.stop, at: t)
-        if case .awaitingBounce = zoomPhase, !isTracking {
-            zoomPhase = .idle
-            events.append(.didEndZooming(atScale: zoomScale))
-        }
+        if !isTracking { handleZoom(.stop, at: now) }
     }
 
     private func animation(_ kind: ScrollAnimation.Kind, to offset: Point, scale: Double, at t: Instant) -> ScrollAnimation {

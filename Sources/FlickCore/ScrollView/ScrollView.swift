@@ -4,8 +4,12 @@
 /// It is pure and deterministic: it never reads a clock (every call takes the time), does no
 /// I/O, and is a value. Drive it from the gesture layer (`touchDown`, `drag`, `beginZooming`,
 /// `pinch`, `endZooming`, `release`), from the app (`setContentOffset`, `zoom(to:)`, …) and from
-/// the display loop (`advance(to:)` at each vblank while `isAnimating`). Read what happened with
-/// `takeEvents()`.
+/// the frame presenter (`advance(to:)`, once per frame, while `isAnimating`). Read what happened,
+/// in order, with `takeReports()`: the delegate messages, and the steps of its two machines
+/// (`ScrollPhase`, `ZoomPhase`) when `tracing` is on.
+///
+/// Any input at time t first completes a motion that ended by t (the model is a function of
+/// time: a touch after a flick came to rest does not stop it, however late the last frame was).
 ///
 /// Coordinates follow UIKit: a content point p (in unscaled content pixels) shows at view point
 /// p·zoomScale − contentOffset. Offsets are in scaled content pixels, i.e. screen pixels.
@@ -62,8 +66,20 @@ public struct ScrollView: Sendable {
     var now: Instant = .zero
     /// Indicators stay fully visible until this time, then fade.
     var indicatorsVisibleUntil: Instant?
-    var events: [ScrollEvent] = []
-    var diagnostics: [String] = []
+    /// What happened since the last `takeReports()`, in order.
+    var outbox: [Report] = []
+    /// Whether the machines' steps go into the outbox (`flickd replay --trace`, debug logs).
+    public var tracing = false
+
+    /// What the scroll view reports, in the order it happened.
+    public enum Report: Hashable, Sendable {
+        /// A delegate message.
+        case event(ScrollEvent)
+        /// A step of `ScrollPhase` or `ZoomPhase` (only while `tracing`).
+        case transition(Transition)
+        /// A call that made no sense in the current state (a bug upstream), ignored.
+        case diagnostic(String)
+    }
 
     // MARK: Creating
 
@@ -187,20 +203,45 @@ public struct ScrollView: Sendable {
     /// Whether the model moves on its own and wants `advance(to:)` at each frame.
     public var isAnimating: Bool { isDecelerating || isZoomBouncing || isScrollAnimating }
 
+    /// Whether the model is still moving on its own at `t`: a motion that ended by then (and
+    /// whose last frame is yet to be drawn) does not count.
+    public func isAnimating(at t: Instant) -> Bool {
+        switch phase {
+        case let .decelerating(m): t < m.end
+        case let .animating(a): t < a.end
+        case .idle, .tracking, .dragging: false
+        }
+    }
+
     // MARK: Outbox
 
-    /// The delegate messages since the last call, oldest first.
+    /// Everything reported since the last call, oldest first.
+    public mutating func takeReports() -> [Report] {
+        defer { outbox.removeAll(keepingCapacity: true) }
+        return outbox
+    }
+
+    /// The delegate messages since the last call, oldest first; the other reports stay (for
+    /// tests and tools that look at messages only).
     public mutating func takeEvents() -> [ScrollEvent] {
-        defer { events.removeAll(keepingCapacity: true) }
+        let events = outbox.compactMap { if case let .event(e) = $0 { e } else { nil } }
+        outbox.removeAll { if case .event = $0 { true } else { false } }
         return events
     }
 
     /// Notes about calls that made no sense in the current state (e.g. a drag without a touch),
-    /// ignored by the model; the caller logs them as bugs.
+    /// ignored by the model; the other reports stay.
     public mutating func takeDiagnostics() -> [String] {
-        defer { diagnostics.removeAll() }
-        return diagnostics
+        let notes = outbox.compactMap { if case let .diagnostic(d) = $0 { d } else { nil } }
+        outbox.removeAll { if case .diagnostic = $0 { true } else { false } }
+        return notes
     }
+
+    /// Records a delegate message.
+    mutating func send(_ event: ScrollEvent) { outbox.append(.event(event)) }
+
+    /// Records a call that made no sense, for the log.
+    mutating func note(_ diagnostic: String) { outbox.append(.diagnostic(diagnostic)) }
 
     // MARK: Bounds
 
@@ -246,12 +287,12 @@ public struct ScrollView: Sendable {
     /// Sets the offset; records `didScroll` when it changed. Non-finite values never get in.
     mutating func moveOffset(to offset: Point) {
         guard offset.isFinite else {
-            diagnostics.append("ignored a non-finite offset \(offset)")
+            note("ignored a non-finite offset \(offset)")
             return
         }
         guard offset != contentOffset else { return }
         contentOffset = offset
-        events.append(.didScroll)
+        send(.didScroll)
     }
 
     /// Sets the scale keeping the content under `focus` (a view point) in place; records
@@ -260,7 +301,7 @@ public struct ScrollView: Sendable {
         guard scale.isFinite, scale > 0, scale != zoomScale else { return }
         let offset = ZoomMath.offset(contentOffset, anchoredAt: focus, from: zoomScale, to: scale)
         zoomScale = scale
-        events.append(.didZoom)
+        send(.didZoom)
         moveOffset(to: offset)
     }
 

@@ -1,22 +1,51 @@
-/// The pinch state machine. Every change here is drawn in `docs/scroll-phase.md`.
+/// The pinch state machine. Its table (`### zoom` in docs/scroll-phase.md) is the spec: every
+/// change here changes it in the same commit, and `ScrollTableTests` holds the two together and
+/// takes every edge.
 ///
-/// | state \ input    | begin              | pinch               | end                                  | bounce (on lift)        |
-/// |------------------|--------------------|---------------------|--------------------------------------|-------------------------|
-/// | idle             | → pinching ¹       | ignored (bug)       | ignored (bug)                        | —                       |
-/// | pinching         | —                  | zoom, stay          | in limits: → idle ²; else → awaitingBounce | → idle via bounce ³ |
-/// | awaitingBounce   | → pinching         | ignored (bug)       | —                                    | → idle via bounce ³     |
-///
-/// ¹ `willBeginZooming`; a pinch always happens inside a drag (`willBeginDragging` first if
-///   the finger had not moved yet). ² `didEndZooming(atScale:)`. ³ The zoom bounce animation
-///   runs (`isZoomBouncing`) and ends with `didEndZooming(atScale:)`.
 /// A pinch that ends with one finger still down keeps the scale where it is until the last
-/// finger lifts, so the remaining finger drags the content without a jump.
+/// finger lifts, so the remaining finger drags the content without a jump; a pinch that ended
+/// past a limit bounces back only then.
 enum ZoomPhase: Hashable, Sendable {
     case idle
     /// Two fingers are scaling; `focus` is their centroid in view coordinates.
     case pinching(focus: Point)
     /// The pinch ended past a limit; the bounce back waits for the last finger to lift.
     case awaitingBounce(focus: Point)
+
+    /// The alphabet of the machine.
+    enum Input: Hashable, Sendable, CustomStringConvertible {
+        /// A second finger joined (`beginZooming`).
+        case begin(focus: Point)
+        /// The fingers moved (`pinch(by:focus:)`).
+        case pinch(factor: Double, focus: Point)
+        /// Fewer than two fingers remain (`endZooming`).
+        case end
+        /// The last finger lifted while zooming: bounce back inside the limits, or finish.
+        case lift
+        /// `stopScrollingAndZooming` with no finger down.
+        case stop
+        /// A touch caught a zoom bounce mid-way (`ScrollPhase` stopped its animation).
+        case caught
+
+        var description: String {
+            switch self {
+            case .begin: "begin"
+            case .pinch: "pinch"
+            case .end: "end"
+            case .lift: "lift"
+            case .stop: "stop"
+            case .caught: "caught"
+            }
+        }
+    }
+
+    var name: String {
+        switch self {
+        case .idle: "idle"
+        case .pinching: "pinching"
+        case .awaitingBounce: "awaitingBounce"
+        }
+    }
 }
 
 extension ScrollView {
@@ -28,16 +57,7 @@ extension ScrollView {
     public mutating func beginZooming(focus: Point, at t: Instant) {
         observe(t)
         guard minimumZoomScale < maximumZoomScale, focus.isFinite else { return }
-        switch zoomPhase {
-        case .idle:
-            if case .tracking = phase { handle(.drag(.zero), at: t) }
-            zoomPhase = .pinching(focus: focus)
-            events.append(.willBeginZooming)
-        case .awaitingBounce:
-            zoomPhase = .pinching(focus: focus)
-        case .pinching:
-            diagnostics.append("invalid zoom input begin in state pinching")
-        }
+        handleZoom(.begin(focus: focus), at: now)
     }
 
     /// Scales by `factor` about `focus` (the current centroid). The content pans with the
@@ -48,15 +68,66 @@ extension ScrollView {
     ///   - t: the frame's time.
     public mutating func pinch(by factor: Double, focus: Point, at t: Instant) {
         observe(t)
-        guard case .pinching = zoomPhase else {
-            if minimumZoomScale < maximumZoomScale { diagnostics.append("invalid zoom input pinch in state \(zoomPhase)") }
-            return
+        // Without room to zoom no pinch begins, and its moves are no bug.
+        guard minimumZoomScale < maximumZoomScale || zoomPhase != .idle else { return }
+        handleZoom(.pinch(factor: factor, focus: focus), at: now)
+    }
+
+    /// Ends the pinch (fewer than two fingers remain).
+    /// - Parameter t: the frame's time.
+    public mutating func endZooming(at t: Instant) {
+        observe(t)
+        handleZoom(.end, at: now)
+    }
+
+    /// The one dispatcher of the pinch machine: every pair decided explicitly, no default.
+    mutating func handleZoom(_ input: ZoomPhase.Input, at t: Instant) {
+        let before = zoomPhase.name, mark = outbox.count
+        var invalid = false
+        switch (zoomPhase, input) {
+        case let (.idle, .begin(focus)):
+            if case .tracking = phase { handle(.drag(.zero), at: t) }
+            zoomPhase = .pinching(focus: focus)
+            send(.willBeginZooming)
+        case let (.awaitingBounce, .begin(focus)):
+            zoomPhase = .pinching(focus: focus)
+        case let (.pinching, .pinch(factor, focus)):
+            guard factor.isFinite, factor > 0, focus.isFinite else {
+                note("ignored a pinch by \(factor) about \(focus)")
+                break
+            }
+            zoomPhase = .pinching(focus: focus)
+            scale(by: factor, about: focus)
+        case let (.pinching(focus), .end):
+            if zoomScale >= minimumZoomScale && zoomScale <= maximumZoomScale {
+                zoomPhase = .idle
+                send(.didEndZooming(atScale: zoomScale))
+            } else {
+                zoomPhase = .awaitingBounce(focus: focus)
+            }
+        case (.pinching, .lift), (.awaitingBounce, .lift):
+            bounceBack(at: t)
+        case (.awaitingBounce, .stop):
+            zoomPhase = .idle
+            send(.didEndZooming(atScale: zoomScale))
+        case (.idle, .caught):
+            // The bounce resumes when that finger lifts: the scale is still past a limit.
+            zoomPhase = .awaitingBounce(focus: Point(x: boundsSize.width / 2, y: boundsSize.height / 2))
+        case (.idle, .end), (.awaitingBounce, .end), (.idle, .stop), (.pinching, .stop):
+            break
+        case (.pinching, .begin), (.idle, .pinch), (.awaitingBounce, .pinch), (.idle, .lift),
+             (.pinching, .caught), (.awaitingBounce, .caught):
+            invalid = true
+            note("invalid zoom input \(input) in state \(zoomPhase.name)")
         }
-        guard factor.isFinite, factor > 0, focus.isFinite else {
-            diagnostics.append("ignored a pinch by \(factor) about \(focus)")
-            return
+        if tracing, invalid || zoomPhase.name != before {
+            let step = Transition(.zoom, at: t, from: before, on: input.description, to: zoomPhase.name, invalid: invalid)
+            outbox.insert(.transition(step), at: invalid ? outbox.count : mark)
         }
-        zoomPhase = .pinching(focus: focus)
+    }
+
+    /// Applies one pinch step: the scale, rubber-banded past the limits, about the focus.
+    private mutating func scale(by factor: Double, about focus: Point) {
         let band = RubberBand(coefficient: physics.rubberBandCoefficient)
         let scale: Double
         if bouncesZoom {
@@ -82,23 +153,6 @@ extension ScrollView {
         }
     }
 
-    /// Ends the pinch (fewer than two fingers remain).
-    /// - Parameter t: the frame's time.
-    public mutating func endZooming(at t: Instant) {
-        observe(t)
-        switch zoomPhase {
-        case let .pinching(focus):
-            if zoomScale >= minimumZoomScale && zoomScale <= maximumZoomScale {
-                zoomPhase = .idle
-                events.append(.didEndZooming(atScale: zoomScale))
-            } else {
-                zoomPhase = .awaitingBounce(focus: focus)
-            }
-        case .idle, .awaitingBounce:
-            break
-        }
-    }
-
     /// Where a zoom bounce ends: the nearest limit, anchored at the pinch's focus, the offset
     /// then brought within bounds.
     func zoomBounceTarget() -> (scale: Double, offset: Point) {
@@ -115,11 +169,11 @@ extension ScrollView {
     }
 
     /// On the last finger's lift during a zoom: animate back inside the limits, or finish.
-    mutating func startZoomBounce(at t: Instant) {
+    private mutating func bounceBack(at t: Instant) {
         let target = zoomBounceTarget()
         zoomPhase = .idle
         guard target.scale != zoomScale || target.offset != contentOffset else {
-            events.append(.didEndZooming(atScale: zoomScale))
+            send(.didEndZooming(atScale: zoomScale))
             motionStopped(at: t)
             return
         }

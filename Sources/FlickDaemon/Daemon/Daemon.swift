@@ -6,14 +6,18 @@ import FoundationEssentials
 import Glibc
 import Logging
 
-/// The running service (DESIGN §2, §5): the sd-event loop, the display, the input, the session,
-/// the control socket, the journal and the saved state, wired together.
+/// The running service (docs/ARCHITECTURE.md): the sd-event loop around the pipeline, the
+/// control socket, the journal and the saved state.
 ///
-/// `init` opens everything and composes the first frame; `run` blocks in sd-event until SIGTERM
-/// or SIGINT, then saves the state, gives the display back and returns the exit code. SIGHUP
+/// `init` opens the display, content and input, builds the pipeline (`PipelineBuilder`, as a
+/// replay does) and composes the first frame; `run` blocks in sd-event until SIGTERM or SIGINT,
+/// then saves the state, gives the display back and returns the exit code. SIGHUP
 /// (`systemctl reload`) re-reads the config file: a good file applies at once, a bad one is
 /// logged with its line and key and the config in force stays.
-public final class Daemon {
+///
+/// The daemon is the pipeline's sink — what the pipeline emits goes to the journal, the
+/// control socket's subscribers and the state store — and the control commands' context.
+public final class Daemon: PipelineSink, CommandContext {
     /// What the command line decided; the rest comes from the config file.
     public struct Options: Sendable {
         public var configPath: String
@@ -40,24 +44,25 @@ public final class Daemon {
     private var logger: Logger
     private let loop: EventLoop
     private let notifier = Notifier()
-    private let display: DisplayTarget
-    private let displayName: String
-    private let session: Session
-    private let input: any TouchSource
+    private let pipeline: Pipeline
     private var runner: LiveRunner!
     private var server: ControlServer?
     private var commands: CommandHandler!
     private var signals: [SignalSource] = []
     private var stateTimer: TimerSource?
     private let stateStore: StateStore
-    private var contentName: String
+    /// The display's one line, for logs and `status`.
+    private let display: String
+    /// The content's name (its path, or "test pattern").
+    public private(set) var contentName: String?
     private var contentIdentity: String
     private var ready = false
     private var stateDirty = false
 
     /// Opens the display, content, input and control socket, restores the saved state and
     /// composes the first frame.
-    /// - Throws: a `DaemonError` saying what could not be opened and why.
+    /// - Throws: what could not be opened and why (`DisplayOpener.Failure`, `EndpointError`,
+    ///   `ContentError`, `EvemuError`, `PipelineBuilder.Failure`, `SystemError`).
     public init(options: Options, configuration: Configuration, configFromFile: Bool) throws {
         let configuration = configuration.placed(in: ProcessInfo.processInfo.environment)
         self.options = options
@@ -81,8 +86,7 @@ public final class Daemon {
         let opened = try opener.open(endpoint)
         for reason in opened.passedOver { logger.notice("display: passed over \(reason)") }
         logger.info("display: \(opened.description)")
-        displayName = opened.description
-        let compositor = Compositor(rotation: configuration.panelRotation, indicatorStyle: configuration.effectiveIndicatorStyle)
+        display = opened.description
         let logical = configuration.panelRotation.logicalSize(panel: opened.output.size)
 
         // Content: a bad file is an error at start (nothing to keep showing yet) only if it was
@@ -98,87 +102,64 @@ public final class Daemon {
         contentName = loaded.name
         contentIdentity = Self.identity(of: loaded.name)
         logger.info("content: \(loaded.name), \(loaded.content.image.width)x\(loaded.content.image.height)")
-        display = DisplayTarget(output: opened.output, compositor: compositor, content: loaded.content,
-                                background: configuration.background)
-        var view = try ScrollView(boundsSize: display.viewSize, contentSize: loaded.content.size)
-        try configuration.apply(to: &view)
 
         // Input.
-        let inputEndpoint = try options.input ?? InputEndpoint(parsing: configuration.inputDevice)
-        var gestures = configuration.gestureConfiguration
-        switch inputEndpoint {
+        let input: PipelineBuilder.Input
+        switch try options.input ?? InputEndpoint(parsing: configuration.inputDevice) {
         case .recording(let file):
-            let recording = try EvemuRecording.load(path: file)
-            let source = try RecordingSource(recording: recording, mapping: configuration.touchMapping,
-                                             outputSize: display.viewSize, start: loop.now + .milliseconds(500))
-            gestures.pixelsPerMillimetre = source.pixelsPerMillimetre
-            input = source
-        case .auto, .device:
-            var inputOptions = TouchInputOptions(outputSize: display.viewSize)
-            if case .device(let path) = inputEndpoint { inputOptions.devicePath = path }
+            input = .recording(try EvemuRecording.load(path: file), start: loop.now + .milliseconds(500))
+        case let endpoint:
+            var inputOptions = TouchInputOptions(outputSize: logical.size)
+            if case .device(let path) = endpoint { inputOptions.devicePath = path }
             if !configuration.inputMatchName.isEmpty { inputOptions.force.nameContains = [configuration.inputMatchName] }
             inputOptions.grab = configuration.grab
-            inputOptions.mapping = configuration.touchMapping
             let log = logger
-            let live = TouchInput(options: inputOptions, log: { log.info("\($0)") })
-            gestures.pixelsPerMillimetre = live.pixelsPerMillimetre
-            input = live
+            input = .devices(inputOptions, log: { log.info("\($0)") })
         }
-        logger.info("input: \(input.name)")
 
         // State: restored only for the same content.
         stateStore = StateStore(path: configuration.statePath)
         let (saved, warning) = stateStore.load()
         if let warning { logger.warning("\(warning)") }
+        var restore: (offset: Point, zoomScale: Double)?
         if let saved, saved.content == contentIdentity {
-            try? view.setZoomScale(saved.zoomScale, animated: false, at: loop.now)
-            try? view.setContentOffset(view.clampedOffset(Point(x: saved.offsetX, y: saved.offsetY)), animated: false, at: loop.now)
-            _ = view.takeEvents()
+            restore = (Point(x: saved.offsetX, y: saved.offsetY), saved.zoomScale)
             logger.info("state: restored offset (\(saved.offsetX), \(saved.offsetY)) zoom \(saved.zoomScale)")
         }
 
-        session = Session(recognizer: GestureRecognizer(scrollView: view, configuration: gestures), target: display, at: loop.now)
-        session.idleReset = Self.idleReset(configuration, view: view)
+        pipeline = try PipelineBuilder(configuration: configuration)
+            .build(output: opened.output, content: loaded.content, input: input, at: loop.now, restore: restore)
+        logger.info("input: \(pipeline.input.name)")
         try wire()
     }
 
-    /// Connects the session to the loop, the socket, the signals and the journal.
+    /// Connects the pipeline to the loop, the socket and the signals.
     private func wire() throws {
-        commands = CommandHandler(session: session, display: display)
+        pipeline.sink = self
+        pipeline.tracing = logger.logLevel <= .debug
+        commands = CommandHandler(pipeline: pipeline, context: self)
         commands.snapshotDirectory = options.snapshotDirectory
-        commands.displayName = displayName
-        commands.contentName = contentName
-        commands.deviceName = { [unowned self] in self.input.name }
-        commands.reload = { [unowned self] in self.reload() }
-        commands.load = { [unowned self] path in self.load(path) }
-        commands.didChange = { [unowned self] in self.runner?.rearm() }
-        commands.clock = { [unowned self] in self.loop.now }
         do {
             server = try ControlServer(path: configuration.controlSocket, mode: mode_t(configuration.controlMode), loop: loop) {
-                [unowned self] command, id in self.commands.handle(command, id: id)
+                [unowned self] command, id in
+                defer { self.runner.rearm() }
+                return self.commands.handle(command, id: id)
             }
             if !configuration.controlGroup.isEmpty { try setGroup(configuration.controlGroup, of: configuration.controlSocket) }
         } catch {
             logger.error("control socket: \(error); running without it")
         }
-        session.publish = { [unowned self] output, view in self.published(output, view) }
-        session.report = { [unowned self] in self.logger.warning("\($0)") }
-        session.didIdleReset = { [unowned self] in
-            self.logger.info("idle for \(GestureLog.num(self.configuration.idleResetSeconds)) s: back to the home position")
-        }
-        display.report = { [unowned self] in self.logger.error("\($0)") }
-        runner = try LiveRunner(loop: loop, session: session, input: input, display: display)
-        runner.onPresented = { [unowned self] _ in self.firstFrameShown() }
+        runner = try LiveRunner(loop: loop, pipeline: pipeline)
         stateTimer = try loop.addTimer(context: "state save") { [unowned self] _ in self.saveState() }
         signals.append(try loop.addSignal(SIGTERM) { [unowned self] in self.stop() })
         signals.append(try loop.addSignal(SIGINT) { [unowned self] in self.stop() })
-        signals.append(try loop.addSignal(SIGHUP) { [unowned self] in _ = self.reload() })
+        signals.append(try loop.addSignal(SIGHUP) { [unowned self] in try? self.reload() })
         if try loop.enableWatchdog() { logger.info("watchdog: on") }
     }
 
     /// Runs until stopped; returns the exit code.
     public func run() -> Int32 {
-        session.start()
+        pipeline.start()
         runner.rearm()
         let code: Int32
         do {
@@ -188,7 +169,7 @@ public final class Daemon {
             code = 1
         }
         saveState()
-        display.output.close()
+        pipeline.presenter.output.close()
         logger.info("stopped")
         return code
     }
@@ -199,15 +180,35 @@ public final class Daemon {
         loop.exit(code: 0)
     }
 
-    private func firstFrameShown() {
+    // MARK: PipelineSink
+
+    public func pipeline(_ pipeline: Pipeline, emitted outputs: [GestureOutput], view: ScrollView) {
+        for output in outputs {
+            switch output.kind {
+            case .transition(let step):
+                logger.debug("\(step)")
+            case .diagnostic(let note):
+                logger.warning("\(note)")
+            case .content, .scroll, .gesture:
+                published(output, view)
+            }
+        }
+    }
+
+    public func pipeline(_ pipeline: Pipeline, presentedAt vblank: Instant) {
         guard !ready else { return }
         ready = true
-        let status = "\(contentName) on \(displayName), input \(input.name)"
+        let status = "\(contentName ?? "no content") on \(display), input \(pipeline.input.name)"
         notifier.ready(status: status)
         logger.info("ready: \(status)")
     }
 
-    // MARK: Events out
+    public func pipeline(_ pipeline: Pipeline, noted notice: Pipeline.Notice) {
+        switch notice {
+        case .display: logger.error("\(notice)")
+        case .idleReset: logger.info("\(notice)")
+        }
+    }
 
     private func published(_ output: GestureOutput, _ view: ScrollView) {
         if configuration.logGestures, let entry = GestureLog.entry(for: output, view: view) {
@@ -230,6 +231,14 @@ public final class Daemon {
         }
     }
 
+    // MARK: CommandContext
+
+    public var now: Instant { loop.now }
+
+    public var deviceName: String? { pipeline.input.name }
+
+    public var displayName: String? { display }
+
     // MARK: State
 
     private func scheduleStateSave() {
@@ -240,7 +249,7 @@ public final class Daemon {
     private func saveState() {
         guard stateDirty else { return }
         stateDirty = false
-        let v = session.recognizer.scrollView
+        let v = pipeline.scrollView
         do {
             try stateStore.save(PersistedState(content: contentIdentity, offsetX: v.contentOffset.x, offsetY: v.contentOffset.y,
                                                zoomScale: v.zoomScale))
@@ -258,87 +267,73 @@ public final class Daemon {
 
     // MARK: Reload
 
-    /// Re-reads the config file; returns the problem, or nil when the new config applies.
-    private func reload() -> String? {
+    /// Re-reads the config file; a good one applies at once, a bad one is logged and thrown,
+    /// and the config in force stays.
+    public func reload() throws {
         notifier.reloading(at: UInt64(max(0, loop.now.nanoseconds / 1000)))
         defer { notifier.ready(status: "reloaded") }
-        let next: Configuration
         do {
-            next = try ConfigLoader.load(path: options.configPath, explicit: options.configPathExplicit).0
-                .placed(in: ProcessInfo.processInfo.environment)
+            try apply(ConfigLoader.load(path: options.configPath, explicit: options.configPathExplicit).0
+                .placed(in: ProcessInfo.processInfo.environment))
         } catch {
             logger.error("reload refused, keeping the config in force: \(error)")
-            return "\(error)"
+            throw error
         }
-        do {
-            // Tunables apply to the next gesture; the one in flight keeps its own (GestureRecognizer).
-            try session.update(at: loop.now) { v throws in try next.apply(to: &v) }
-        } catch {
-            logger.error("reload refused, keeping the config in force: \(error)")
-            return "\(error)"
-        }
+        logger.notice("reloaded \(options.configPath): deceleration \(configuration.decelerationRate)")
+    }
+
+    private func apply(_ next: Configuration) throws {
+        // Tunables apply to the next gesture; the one in flight keeps its own (GestureRecognizer).
+        try pipeline.update(at: loop.now) { v throws in try next.apply(to: &v) }
         var gestures = next.gestureConfiguration
-        gestures.pixelsPerMillimetre = session.recognizer.configuration.pixelsPerMillimetre
-        session.setGestureConfiguration(gestures)
-        display.background = next.background
-        display.renderLoop.compositor.indicatorStyle = next.effectiveIndicatorStyle
-        if let live = input as? TouchInput { live.setMapping(next.touchMapping, outputSize: display.viewSize) }
+        gestures.pixelsPerMillimetre = pipeline.recognizer.configuration.pixelsPerMillimetre
+        pipeline.setGestureConfiguration(gestures)
+        pipeline.presenter.setAppearance(background: next.background, indicatorStyle: next.effectiveIndicatorStyle, at: loop.now)
+        if let live = pipeline.input as? TouchInput { live.setMapping(next.touchMapping, outputSize: pipeline.presenter.viewSize) }
         if options.content == nil && next.contentPath != configuration.contentPath {
-            _ = show(path: next.contentPath, configuration: next)
+            try? show(path: next.contentPath, configuration: next)
         }
-        session.idleReset = Self.idleReset(next, view: session.recognizer.scrollView)
+        pipeline.idleReset = PipelineBuilder.idleReset(next, view: pipeline.scrollView)
         configuration = next
         logger.logLevel = Logger.Level(rawValue: next.logLevel) ?? .info
-        session.invalidate()
+        pipeline.tracing = logger.logLevel <= .debug
         runner.rearm()
-        logger.notice("reloaded \(options.configPath): deceleration \(next.decelerationRate)")
-        return nil
     }
 
     // MARK: Content
 
     /// The control socket's `load`: content from inside the allowed folders only.
-    private func load(_ path: String) -> String? {
+    public func load(_ path: String) throws {
+        let resolved: String
         do {
-            let resolved = try ContentLoader.allowed(path, directories: configuration.loadDirectories)
-            if let problem = show(path: resolved, configuration: configuration) { return problem }
-            session.invalidate()
-            runner.rearm()
-            return nil
+            resolved = try ContentLoader.allowed(path, directories: configuration.loadDirectories)
         } catch {
             logger.warning("content rejected: \(error)")
-            return "\(error)"
+            throw error
         }
+        try show(path: resolved, configuration: configuration)
+        runner.rearm()
     }
 
-    /// Loads content and shows it from its home position; returns the problem, or nil. On a
-    /// problem the content on screen stays.
-    private func show(path: String, configuration: Configuration) -> String? {
+    /// Loads content and shows it from its home position. On a problem the content on screen
+    /// stays, and the problem is logged and thrown.
+    private func show(path: String, configuration: Configuration) throws {
         do {
-            let loaded = try ContentLoader.load(path: path, view: PixelSize(size: display.viewSize), configuration: configuration)
-            display.content = loaded.content
-            try session.update(at: loop.now) { v throws in
+            let loaded = try ContentLoader.load(path: path, view: PixelSize(size: pipeline.presenter.viewSize),
+                                                configuration: configuration)
+            pipeline.presenter.show(loaded.content, at: loop.now)
+            try pipeline.update(at: loop.now) { v throws in
                 try v.setContentSize(loaded.content.size)
                 let home = IdleReset.home(of: v)
                 try v.setZoomScale(home.zoomScale, contentOffset: home.offset, animated: false, at: loop.now)
             }
             contentName = loaded.name
             contentIdentity = Self.identity(of: loaded.name)
-            commands.contentName = loaded.name
             logger.info("content loaded: \(loaded.name), \(loaded.content.image.width)x\(loaded.content.image.height)")
-            return nil
         } catch {
-            logger.error("content rejected: \(error); keeping \(contentName)")
-            return "\(error)"
+            logger.error("content rejected: \(error); keeping \(contentName ?? "no content")")
+            throw error
         }
-    }
-
-    /// Attract mode as the config asks, or nil when it is off.
-    static func idleReset(_ configuration: Configuration, view: ScrollView) -> IdleReset? {
-        guard configuration.idleResetSeconds > 0 else { return nil }
-        let home = IdleReset.home(of: view)
-        return IdleReset(delay: .seconds(double: configuration.idleResetSeconds), offset: home.offset,
-                         zoomScale: home.zoomScale)
     }
 
     private func setGroup(_ group: String, of path: String) throws {

@@ -5,8 +5,9 @@ import FlickInput
 import FoundationEssentials
 
 /// `flickd replay`: a recording played on a virtual clock as fast as possible, on the headless
-/// backend, through the same decoder, recogniser, model, session and compositor as a live run.
-/// It ends once the last motion has come to rest.
+/// backend, through the same pipeline a live run builds (`PipelineBuilder`): decoder,
+/// recogniser, model, frame presenter and compositor. It ends once the last motion has come to
+/// rest. What the pipeline emits goes to the caller's sink.
 public enum Replay {
     /// What to replay and how.
     public struct Options: Sendable {
@@ -22,6 +23,8 @@ public enum Replay {
         /// something still moving: a config whose motion never settles (a deceleration rate a
         /// hair below 1) must not keep a replay going for ever.
         public var settleLimit: Duration = .seconds(600)
+        /// Whether every machine's steps are emitted (`--trace`).
+        public var tracing = false
 
         /// Creates options.
         public init(recording: String, size: PixelSize? = nil, content: String? = nil, snapshotDirectory: String? = nil) {
@@ -36,9 +39,9 @@ public enum Replay {
     public struct Summary: Sendable {
         /// Virtual time from the first event to rest.
         public var duration: Duration
-        /// Frames composed.
+        /// Frames composed or scanned out.
         public var frames: Int
-        /// Outputs published (gestures, content touches, delegate events).
+        /// Outputs emitted (gestures, content touches, delegate events; not trace lines).
         public var events: Int
         /// Final offset and zoom.
         public var offset: Point
@@ -58,12 +61,11 @@ public enum Replay {
     /// - Parameters:
     ///   - options: the recording and outputs.
     ///   - configuration: the tunables (as `run` would use them).
-    ///   - emit: receives every output with the view after it (JSON lines, logs).
-    ///   - note: receives diagnostics worth a line on stderr.
+    ///   - sink: receives everything the pipeline emits and notes.
+    ///   - note: receives warnings about the recording worth a line on stderr.
     /// - Throws: `Failure` saying what could not be loaded.
-    public static func run(_ options: Options, configuration: Configuration,
-                           emit: @escaping (GestureOutput, ScrollView) -> Void,
-                           note: @escaping (String) -> Void) throws -> Summary {
+    public static func run(_ options: Options, configuration: Configuration, sink: any PipelineSink,
+                           note: (String) -> Void) throws -> Summary {
         let recording: EvemuRecording
         do {
             recording = try EvemuRecording.load(path: options.recording)
@@ -88,42 +90,59 @@ public enum Replay {
         }
         let content = try ContentLoader.load(path: options.content ?? configuration.contentPath, view: logical,
                                              configuration: configuration)
-        let display = DisplayTarget(output: output, compositor: Compositor(rotation: rotation,
-                                                                            indicatorStyle: configuration.effectiveIndicatorStyle),
-                                    content: content.content, background: configuration.background)
-        var view: ScrollView
-        do {
-            view = try ScrollView(boundsSize: display.viewSize, contentSize: content.content.size)
-            try configuration.apply(to: &view)
-        } catch {
-            throw Failure(description: "\(error)")
-        }
         let start = Instant.zero
-        let source: RecordingSource
+        let pipeline: Pipeline
         do {
-            source = try RecordingSource(recording: recording, mapping: configuration.touchMapping,
-                                         outputSize: display.viewSize, start: start)
+            pipeline = try PipelineBuilder(configuration: configuration)
+                .build(output: output, content: content.content, input: .recording(recording, start: start), at: start)
         } catch {
             throw Failure(description: error.description)
         }
-        var gestures = configuration.gestureConfiguration
-        gestures.pixelsPerMillimetre = source.pixelsPerMillimetre
-        let session = Session(recognizer: GestureRecognizer(scrollView: view, configuration: gestures), target: display, at: start)
-        var events = 0
-        session.publish = { output, view in
-            events += 1
-            emit(output, view)
-        }
-        session.report = note
-        display.report = note
-        session.start()
+        let counter = Counter(sink)
+        pipeline.sink = counter
+        pipeline.tracing = options.tracing
+        pipeline.start()
         let recorded = (recording.events.last?.time ?? .zero) - (recording.events.first?.time ?? .zero)
-        let outcome = VirtualRunner.run(session, input: source, display: display, limit: start + recorded + options.settleLimit)
-        for line in source.takeDiagnostics() { note(line) }
-        let v = session.recognizer.scrollView
-        return Summary(duration: outcome.end - start, frames: session.framesSubmitted, events: events,
-                       offset: v.contentOffset, zoomScale: v.zoomScale, snapshots: output.capturedFiles.count,
-                       stillMoving: outcome.hitLimit)
+        let outcome = VirtualRunner.run(pipeline, limit: start + recorded + options.settleLimit)
+        if let source = pipeline.input as? RecordingSource {
+            for line in source.takeDiagnostics() { note(line) }
+        }
+        let v = pipeline.scrollView
+        return Summary(duration: outcome.end - start, frames: pipeline.presenter.composer.committedFrameCount,
+                       events: counter.events, offset: v.contentOffset, zoomScale: v.zoomScale,
+                       snapshots: output.capturedFiles.count, stillMoving: outcome.hitLimit)
+    }
+
+    /// Passes everything on to the caller's sink, counting the events.
+    private final class Counter: PipelineSink {
+        let sink: any PipelineSink
+        var events = 0
+
+        init(_ sink: any PipelineSink) { self.sink = sink }
+
+        func pipeline(_ pipeline: Pipeline, emitted outputs: [GestureOutput], view: ScrollView) {
+            events += outputs.count { $0.isEvent }
+            sink.pipeline(pipeline, emitted: outputs, view: view)
+        }
+
+        func pipeline(_ pipeline: Pipeline, presentedAt vblank: Instant) {
+            sink.pipeline(pipeline, presentedAt: vblank)
+        }
+
+        func pipeline(_ pipeline: Pipeline, noted notice: Pipeline.Notice) {
+            sink.pipeline(pipeline, noted: notice)
+        }
+    }
+}
+
+extension GestureOutput {
+    /// Whether it is something clients and the journal hear of (a content touch, a delegate
+    /// message, a gesture), as opposed to a trace line or a diagnostic.
+    public var isEvent: Bool {
+        switch kind {
+        case .content, .scroll, .gesture: true
+        case .transition, .diagnostic: false
+        }
     }
 }
 

@@ -17,6 +17,10 @@ public struct RenderState: Hashable, Sendable {
     public var indicatorOpacity: Double
     /// The colour wherever there is no content.
     public var background: Color
+    /// Changes whenever something drawn changes besides the model: new content, a new
+    /// indicator style, tiles that arrived. Two states that differ only here still differ, so
+    /// such a change is drawn like any other (`FramePresenter`).
+    public var appearance: Int = 0
 
     /// Creates a state.
     public init(boundsSize: Size, contentOffset: Point = .zero, zoomScale: Double = 1, contentSize: Size,

@@ -99,7 +99,9 @@ public struct FrameLayers {
 @inline(__always)
 func premultiplied(_ colour: UInt32, alpha: UInt32) -> UInt32 {
     @inline(__always) func channel(_ shift: UInt32) -> UInt32 {
-        (((colour >> shift) & 0xFF) * alpha + 127) / 255 << shift
+        // Swift's << binds tighter than /: without the parentheses the red and green channels
+        // were divided by 255 << 8 and 255 << 16, so every indicator colour lost them.
+        ((((colour >> shift) & 0xFF) * alpha + 127) / 255) << shift
     }
     return alpha << 24 | channel(0) | channel(8) | channel(16)
 }

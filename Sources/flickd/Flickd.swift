@@ -88,6 +88,9 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Write every gesture, content touch and delegate event as one JSON object a line.")
     var json = false
 
+    @Flag(help: "Also print every state transition of every machine (time, machine: old → event → new).")
+    var trace = false
+
     func run() throws {
         let (configuration, _, _) = try common.loadConfiguration()
         var size: PixelSize?
@@ -97,17 +100,13 @@ struct ReplayCommand: ParsableCommand {
             default: throw ValidationError("--display '\(display)': replay runs on a virtual clock, so only headless[:WIDTHxHEIGHT]")
             }
         }
-        let options = Replay.Options(recording: recording, size: size, content: common.content,
+        var options = Replay.Options(recording: recording, size: size, content: common.content,
                                      snapshotDirectory: common.snapshotDirectory)
+        options.tracing = trace
         let summary: Replay.Summary
         do {
-            summary = try Replay.run(options, configuration: configuration, emit: { output, view in
-                if json {
-                    print(String(decoding: ControlMessage.event(output, view: view).line(), as: UTF8.self), terminator: "")
-                } else if let line = GestureLog.entry(for: output, view: view) {
-                    print(output.time.seconds.fixed(3, width: 9) + " s  " + line.message)
-                }
-            }, note: { writeStandardError("flickd: " + $0 + "\n") })
+            summary = try Replay.run(options, configuration: configuration, sink: ReplayPrinter(json: json, trace: trace),
+                                     note: { writeStandardError("flickd: " + $0 + "\n") })
         } catch {
             throw ValidationError("\(error)")
         }

@@ -14,14 +14,3 @@ public protocol TouchSource: AnyObject {
     /// Reads what is ready at `now` and returns the frames, oldest first.
     func dispatch(now: Instant) -> [TouchFrame]
 }
-
-/// The display side the loop waits on: a DRM card fd for page-flip events, or a virtual vblank
-/// deadline for headless.
-public protocol PresentationSource: AnyObject {
-    /// An fd to watch for readability (DRM), if any.
-    var fileDescriptor: Int32? { get }
-    /// When a presentation completes without an fd (headless), if one is pending.
-    var nextDeadline: Instant? { get }
-    /// Handles what is ready at `now`; returns the presentation (vblank) times, oldest first.
-    func dispatch(now: Instant) -> [Instant]
-}

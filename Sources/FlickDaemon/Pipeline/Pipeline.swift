@@ -1,0 +1,148 @@
+import FlickCore
+import FlickDisplay
+
+/// The daemon between input, model, display and clients, with no I/O and no clock of its own:
+/// the one way through the house (docs/ARCHITECTURE.md, "The path of one touch").
+///
+/// A loop waits on `fileDescriptors` and `nextDeadline` and calls `dispatch(now:)`, which does
+/// everything due at that time in one order: the display's presentations (each brings the next
+/// frame), the input's frames through the recogniser, the gesture timers, attract mode; then it
+/// tells the frame presenter that something may look different. Control commands come in
+/// through `update(at:_:)`. Everything the recogniser returns goes to the sink, in order, once.
+/// The live loop (sd-event, `LiveRunner`) and the replay loop (virtual time, `VirtualRunner`)
+/// drive the same pipeline; `PipelineBuilder` assembles it the same way for both.
+public final class Pipeline: FramePresenterDelegate {
+    /// The recogniser and, inside it, the scroll view.
+    public private(set) var recognizer: GestureRecognizer
+    /// The one owner of what is shown when.
+    public let presenter: FramePresenter
+    /// Where touches come from.
+    public let input: any TouchSource
+    /// Where everything the pipeline has to say goes.
+    public weak var sink: (any PipelineSink)?
+    /// Attract mode, when the config turns it on.
+    public var idleReset: IdleReset?
+    /// The latest time the pipeline has been told of.
+    public private(set) var now: Instant
+    /// Whether every machine's steps are emitted (`flickd replay --trace`, debug logs).
+    public var tracing = false {
+        didSet {
+            recognizer.tracing = tracing
+            presenter.tracing = tracing
+        }
+    }
+
+    /// The last touch or command: attract mode counts from here.
+    private var lastActivity: Instant
+
+    /// Creates a pipeline; `start()` draws its first frame.
+    public init(recognizer: GestureRecognizer, presenter: FramePresenter, input: any TouchSource, at t: Instant) {
+        self.recognizer = recognizer
+        self.presenter = presenter
+        self.input = input
+        now = t
+        lastActivity = t
+        presenter.delegate = self
+    }
+
+    /// The scroll view.
+    public var scrollView: ScrollView { recognizer.scrollView }
+
+    /// Draws the first frame (the daemon is ready once it is presented).
+    public func start() {
+        presenter.setNeedsDisplay(at: now, redraw: true)
+    }
+
+    // MARK: The loop's side
+
+    /// Fds the loop watches for readability: the input devices (and their hotplug watch) and
+    /// the display's (DRM). They may change after `dispatch(now:)`.
+    public var fileDescriptors: [Int32] {
+        input.fileDescriptors + (presenter.fileDescriptor.map { [$0] } ?? [])
+    }
+
+    /// When the loop must call `dispatch(now:)` next without an fd, if ever: a recording's next
+    /// event, a virtual vblank, a frame the model asked for, a gesture timer, attract mode. Nil
+    /// means idle: no timer at all.
+    public var nextDeadline: Instant? {
+        [input.nextDeadline, presenter.nextDeadline, recognizer.nextDeadline, idleDeadline].compactMap { $0 }.min()
+    }
+
+    /// Does everything due at `t`, in order.
+    public func dispatch(now t: Instant) {
+        observe(t)
+        presenter.dispatch(now: now)
+        for frame in input.dispatch(now: now) {
+            observe(frame.time)
+            lastActivity = max(lastActivity, frame.time)
+            emit(recognizer.handle(frame))
+        }
+        emit(recognizer.fireTimers(upTo: now))
+        if let reset = idleReset, let due = idleDeadline, due <= now {
+            emit(recognizer.update(at: now) { [now] v in
+                try? v.setZoomScale(reset.zoomScale, contentOffset: reset.offset, animated: true, at: now)
+            })
+            sink?.pipeline(self, noted: .idleReset(seconds: reset.delay.inSeconds))
+        }
+        presenter.setNeedsDisplay(at: now)
+    }
+
+    // MARK: From outside
+
+    /// Applies a programmatic change (a control command, a reload) at `t`.
+    public func update<T>(at t: Instant, _ body: (inout ScrollView) throws -> T) rethrows -> T {
+        observe(t)
+        lastActivity = max(lastActivity, now)
+        var result: T?
+        let outputs = try recognizer.update(at: now) { result = try body(&$0) }
+        emit(outputs)
+        presenter.setNeedsDisplay(at: now)
+        // The body ran (it did not throw), so it returned a value.
+        return result!
+    }
+
+    /// Replaces the gesture tunables (config reload); a gesture in progress keeps its own.
+    public func setGestureConfiguration(_ configuration: GestureConfiguration) {
+        recognizer.setConfiguration(configuration)
+    }
+
+    /// When attract mode sends the view home, if it will.
+    private var idleDeadline: Instant? {
+        idleReset?.deadline(lastActivity: lastActivity, view: recognizer.scrollView, touching: recognizer.isTouching)
+    }
+
+    private func emit(_ outputs: [GestureOutput]) {
+        guard !outputs.isEmpty else { return }
+        sink?.pipeline(self, emitted: outputs, view: recognizer.scrollView)
+    }
+
+    private func observe(_ t: Instant) {
+        if t > now { now = t }
+    }
+
+    // MARK: FramePresenterDelegate
+
+    public func presenter(_ presenter: FramePresenter, frameFor t: Instant) -> RenderState {
+        if recognizer.scrollView.isAnimating { emit(recognizer.advance(to: t)) }
+        let v = recognizer.scrollView
+        return RenderState(boundsSize: v.boundsSize, contentOffset: v.contentOffset, zoomScale: v.zoomScale,
+                           contentSize: v.unscaledContentSize, indicatorOpacity: v.indicatorOpacity(at: t))
+    }
+
+    public func presenter(_ presenter: FramePresenter, nextFrameAfter t: Instant) -> Instant? {
+        recognizer.scrollView.nextFrameTime(after: t)
+    }
+
+    public func presenter(_ presenter: FramePresenter, didPresentAt vblank: Instant) {
+        sink?.pipeline(self, presentedAt: vblank)
+    }
+
+    public func presenter(_ presenter: FramePresenter, didNote note: FramePresenter.Note) {
+        switch note {
+        case let .transition(step):
+            emit([GestureOutput(time: step.time, kind: .transition(step))])
+        case let .frameRefused(text), let .planesGivenUp(text), let .outputFailed(text):
+            sink?.pipeline(self, noted: .display(text))
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import FlickCore
+import FlickDisplay
+import FlickInput
+
+/// Assembles the pipeline one way for every caller — `flickd run`, `flickd replay`, tests,
+/// benchmarks, fuzzing: a live run and a replay differ only in their sources (devices or a
+/// recording, the wall clock or a virtual one) and their output (a panel or headless).
+///
+/// From the config: the compositor (panel rotation, indicator style) and background, the
+/// scroll view (physics, limits, insets, switches), the gesture tunables with the panel's
+/// pixels per millimetre, and attract mode.
+public struct PipelineBuilder {
+    /// Where touches come from.
+    public enum Input {
+        /// The touchscreens found under /dev/input (or one device), with hotplug.
+        case devices(TouchInputOptions, log: (String) -> Void)
+        /// A recording, its first event at `start` (the loop's clock: real time or virtual).
+        case recording(EvemuRecording, start: Instant)
+        /// A source of the caller's own (tests, benchmarks); `pixelsPerMillimetre` sets the slop.
+        case source(any TouchSource, pixelsPerMillimetre: Double?)
+    }
+
+    /// The tunables.
+    public var configuration: Configuration
+
+    /// Creates a builder for a config.
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// A pipeline that could not be built.
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Builds the pipeline on `output`, showing `content`, fed by `input`, at time `t`.
+    /// - Parameter restore: the offset and zoom to start from (the saved state), if any.
+    /// - Throws: `Failure` when the config does not fit the model or the recording has no axes.
+    public func build(output: any Output, content: Content, input: Input, at t: Instant,
+                      restore: (offset: Point, zoomScale: Double)? = nil) throws(Failure) -> Pipeline {
+        let compositor = Compositor(rotation: configuration.panelRotation, indicatorStyle: configuration.effectiveIndicatorStyle)
+        let presenter = FramePresenter(composer: FrameComposer(output: output, compositor: compositor, content: content),
+                                       background: configuration.background, at: t)
+        var view: ScrollView
+        do {
+            view = try ScrollView(boundsSize: presenter.viewSize, contentSize: content.size)
+            try configuration.apply(to: &view)
+        } catch {
+            throw Failure(description: "\(error)")
+        }
+        if let restore {
+            try? view.setZoomScale(restore.zoomScale, animated: false, at: t)
+            try? view.setContentOffset(view.clampedOffset(restore.offset), animated: false, at: t)
+            _ = view.takeReports()
+        }
+        var gestures = configuration.gestureConfiguration
+        let source: any TouchSource
+        switch input {
+        case let .devices(options, log):
+            var options = options
+            options.outputSize = presenter.viewSize
+            options.mapping = configuration.touchMapping
+            let live = TouchInput(options: options, log: log)
+            gestures.pixelsPerMillimetre = live.pixelsPerMillimetre
+            source = live
+        case let .recording(recording, start):
+            do {
+                let replay = try RecordingSource(recording: recording, mapping: configuration.touchMapping,
+                                                 outputSize: presenter.viewSize, start: start)
+                gestures.pixelsPerMillimetre = replay.pixelsPerMillimetre
+                source = replay
+            } catch {
+                throw Failure(description: error.description)
+            }
+        case let .source(custom, pixelsPerMillimetre):
+            gestures.pixelsPerMillimetre = pixelsPerMillimetre
+            source = custom
+        }
+        let pipeline = Pipeline(recognizer: GestureRecognizer(scrollView: view, configuration: gestures),
+                                presenter: presenter, input: source, at: t)
+        pipeline.idleReset = Self.idleReset(configuration, view: view)
+        return pipeline
+    }
+
+    /// Attract mode as the config asks, or nil when it is off.
+    public static func idleReset(_ configuration: Configuration, view: ScrollView) -> IdleReset? {
+        guard configuration.idleResetSeconds > 0 else { return nil }
+        let home = IdleReset.home(of: view)
+        return IdleReset(delay: .seconds(double: configuration.idleResetSeconds), offset: home.offset,
+                         zoomScale: home.zoomScale)
+    }
+}

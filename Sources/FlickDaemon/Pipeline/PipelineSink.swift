@@ -1,0 +1,33 @@
+import FlickCore
+
+/// Where everything the pipeline has to say goes, in order: one typed sink instead of a
+/// closure per kind. The daemon's sink is the journal, the control socket's subscribers and the
+/// state store; `flickd replay`'s is standard output; tests keep what they are told.
+public protocol PipelineSink: AnyObject {
+    /// Everything one input, timer, frame step or command caused, in order, with the scroll
+    /// view as it is after them: content touches, delegate messages, gestures for the journal,
+    /// diagnostics and, while tracing, every machine's steps (the frame presenter's included).
+    func pipeline(_ pipeline: Pipeline, emitted outputs: [GestureOutput], view: ScrollView)
+    /// A frame reached the screen at `vblank` (the daemon is ready after the first).
+    func pipeline(_ pipeline: Pipeline, presentedAt vblank: Instant)
+    /// Something worth a line in the log that is no gesture: the display refusing a frame,
+    /// attract mode sending the view home.
+    func pipeline(_ pipeline: Pipeline, noted notice: Pipeline.Notice)
+}
+
+extension Pipeline {
+    /// What the pipeline notes besides its outputs.
+    public enum Notice: Hashable, Sendable, CustomStringConvertible {
+        /// The display could not show a frame, or gave up its overlay planes.
+        case display(String)
+        /// Attract mode sent the view home after `seconds` without a touch or command.
+        case idleReset(seconds: Double)
+
+        public var description: String {
+            switch self {
+            case let .display(text): text
+            case let .idleReset(seconds): "idle for \(seconds.brief) s: back to the home position"
+            }
+        }
+    }
+}

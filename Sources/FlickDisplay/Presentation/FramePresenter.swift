@@ -1,0 +1,226 @@
+import FlickCore
+
+/// What the frame presenter asks of the model side, and tells it. The pipeline answers.
+public protocol FramePresenterDelegate: AnyObject {
+    /// Steps the model's animations to `t`, the time the frame being prepared will be shown,
+    /// and returns what that frame shows. Only the presenter calls it: once per frame.
+    func presenter(_ presenter: FramePresenter, frameFor t: Instant) -> RenderState
+    /// When the model next needs a frame after one shown at `t`, if ever: `t` itself while it
+    /// moves or fades (the next frame follows at once), the end of an indicator hold, or nil.
+    func presenter(_ presenter: FramePresenter, nextFrameAfter t: Instant) -> Instant?
+    /// A frame reached the screen at `vblank`.
+    func presenter(_ presenter: FramePresenter, didPresentAt vblank: Instant)
+    /// Something worth a log line, or (while tracing) a step of the presenter's machine.
+    func presenter(_ presenter: FramePresenter, didNote note: FramePresenter.Note)
+}
+
+/// The one owner of what is shown when: whether the display needs a frame, the frame in
+/// flight, the last presentation (vblank) time and the next one, and stepping the model's
+/// animations to the time a frame will be shown — exactly once per frame.
+///
+/// Everything that may change the picture says so with one call, `setNeedsDisplay(at:)`: input,
+/// timers, control commands, config reloads, content that arrives later (with `redraw`, for
+/// changes the model does not know of). With no frame in flight the presenter prepares one at
+/// once for the next vblank and commits it if it differs from the one shown; with a frame in
+/// flight it waits for its presentation, then prepares the next. While the model moves each
+/// presentation brings the next frame; when a prepared frame shows nothing new the presenter
+/// asks for a wake-up when the model wants its next frame (`nextDeadline`); at rest it asks for
+/// nothing, and nothing wakes.
+///
+/// Its machine (`### frame` in docs/frame-presenter.md, held to the code by
+/// `FramePresenterTableTests`): idle, or a frame in flight.
+public final class FramePresenter {
+    /// Where presentation stands.
+    public enum State: Hashable, Sendable {
+        /// No frame in flight.
+        case idle
+        /// A frame was committed; its presentation is awaited.
+        case inFlight
+
+        var name: String {
+            switch self {
+            case .idle: "idle"
+            case .inFlight: "inFlight"
+            }
+        }
+    }
+
+    /// What the presenter has to say.
+    public enum Note: Hashable, Sendable {
+        /// A frame could not be committed; the next change is drawn afresh.
+        case frameRefused(String)
+        /// The overlay planes failed once and were given up: every frame is composed from now on.
+        case planesGivenUp(String)
+        /// Reading the display's events failed.
+        case outputFailed(String)
+        /// A step of the presenter's machine (only while tracing).
+        case transition(Transition)
+    }
+
+    /// The drawing half: output, compositor, content.
+    public let composer: FrameComposer
+    /// The model side.
+    public weak var delegate: (any FramePresenterDelegate)?
+    /// Whether the machine's steps are noted.
+    public var tracing = false
+    /// The colour outside the content.
+    public private(set) var background: Color
+    /// Where presentation stands.
+    public private(set) var state = State.idle
+    /// When the last frame reached the screen.
+    public private(set) var lastPresentation: Instant?
+    /// The latest time the presenter has been told of.
+    public private(set) var now: Instant
+
+    /// What the last committed frame shows.
+    public private(set) var shown: RenderState?
+    /// The presentation time of the last frame prepared, committed or not: the model's next
+    /// frame is asked for relative to it, so a frame already prepared is not asked for again.
+    private var preparedFor: Instant
+    /// Bumped by every redraw the model does not know of.
+    private var appearance = 0
+
+    /// Creates a presenter; nothing is drawn before the first `setNeedsDisplay(at:)`.
+    public init(composer: FrameComposer, background: Color, at t: Instant) {
+        self.composer = composer
+        self.background = background
+        now = t
+        preparedFor = t
+    }
+
+    /// The output.
+    public var output: any Output { composer.output }
+    /// The time between two vblanks.
+    public var refreshPeriod: Duration { output.refreshPeriod }
+    /// The logical view size, in screen pixels (after panel rotation).
+    public var viewSize: Size { composer.viewSize.size }
+    /// The display's fd to watch for readability (DRM), if it has one.
+    public var fileDescriptor: Int32? { output.pollDescriptor }
+
+    /// When the presenter must be dispatched next without its fd, if ever: the headless
+    /// output's virtual vblank, or the model's next frame when none is in flight.
+    public var nextDeadline: Instant? {
+        switch state {
+        case .inFlight: output.nextDeadline
+        case .idle: delegate?.presenter(self, nextFrameAfter: preparedFor)
+        }
+    }
+
+    // MARK: The one call
+
+    /// Something may look different: prepare a frame for the next vblank now if none is in
+    /// flight, else after the flight's presentation.
+    /// - Parameters:
+    ///   - t: now.
+    ///   - redraw: the picture changed without the model's state changing (content, colours,
+    ///     indicator style, tiles that arrived): draw even if the model is where it was.
+    public func setNeedsDisplay(at t: Instant, redraw: Bool = false) {
+        observe(t)
+        if redraw { appearance &+= 1 }
+        prepare(for: nextPresentation, on: "needsDisplay")
+    }
+
+    /// When a frame committed now will be shown: the first vblank at or after now, counted in
+    /// refresh periods from the last presentation (and never that vblank itself: a panel shows
+    /// one frame per refresh). Before the first presentation the vblanks' phase is unknown, and
+    /// now stands for it.
+    public var nextPresentation: Instant {
+        guard let last = lastPresentation else { return now }
+        let period = max(1, refreshPeriod.nanoseconds)
+        let elapsed = (now - last).nanoseconds
+        let periods = elapsed <= 0 ? 1 : (elapsed + period - 1) / period
+        return last + .nanoseconds(periods * period)
+    }
+
+    /// Shows other content from the next frame on.
+    public func show(_ content: Content?, at t: Instant) {
+        composer.content = content
+        setNeedsDisplay(at: t, redraw: true)
+    }
+
+    /// Changes the colours and the indicators' look from the next frame on.
+    public func setAppearance(background: Color, indicatorStyle: IndicatorStyle, at t: Instant) {
+        self.background = background
+        composer.compositor.indicatorStyle = indicatorStyle
+        setNeedsDisplay(at: t, redraw: true)
+    }
+
+    // MARK: The display's events
+
+    /// Handles what the display reports at `t`: a presentation brings the next frame, for the
+    /// vblank after it; a wake-up the model asked for prepares one.
+    public func dispatch(now t: Instant) {
+        observe(t)
+        let events: [OutputEvent]
+        do {
+            events = try output.dispatch(now: now)
+        } catch {
+            delegate?.presenter(self, didNote: .outputFailed("display: \(error)"))
+            return
+        }
+        for event in events {
+            switch event {
+            case .presented(let vblank):
+                presented(at: vblank)
+            }
+        }
+        if state == .idle, let wake = delegate?.presenter(self, nextFrameAfter: preparedFor), wake <= now {
+            // The frame after the one last prepared, never that one again: a motion that shows
+            // nothing new for a while is paced at the refresh rate, not in a spin.
+            prepare(for: max(nextPresentation, preparedFor + refreshPeriod), on: "wake")
+        }
+    }
+
+    private func presented(at vblank: Instant) {
+        guard state == .inFlight else {
+            step(from: state, on: "presented", invalid: true)
+            return
+        }
+        lastPresentation = vblank
+        state = .idle
+        delegate?.presenter(self, didPresentAt: vblank)
+        // The next frame shows at the next vblank: the model steps there.
+        prepare(for: nextPresentation, on: "presented", from: .inFlight)
+    }
+
+    // MARK: Frames
+
+    /// Prepares the frame shown at `t` and commits it if it differs from the one shown.
+    private func prepare(for t: Instant, on event: String, from before: State? = nil) {
+        let before = before ?? state
+        defer { if state != before { step(from: before, on: event) } }
+        guard state == .idle, let delegate else { return }
+        var frame = delegate.presenter(self, frameFor: t)
+        frame.background = background
+        frame.appearance = appearance
+        guard frame != shown else {
+            // Nothing new for `t`: ask again no sooner than the frame after it, so a motion that
+            // shows no change for a while paces at the refresh rate, not in a spin.
+            preparedFor = max(preparedFor, t)
+            return
+        }
+        shown = frame
+        preparedFor = t
+        let hadPlanes = composer.planeFailure == nil
+        do {
+            try composer.commit(frame, now: now)
+            state = .inFlight
+        } catch {
+            delegate.presenter(self, didNote: .frameRefused("frame not shown: \(error)"))
+        }
+        if hadPlanes, let failure = composer.planeFailure {
+            delegate.presenter(self, didNote: .planesGivenUp(
+                "display: overlay planes refused (\(failure)): every frame is composed from now on"))
+        }
+    }
+
+    private func step(from before: State, on event: String, invalid: Bool = false) {
+        guard tracing else { return }
+        delegate?.presenter(self, didNote: .transition(Transition(.frame, at: now, from: before.name, on: event,
+                                                                  to: state.name, invalid: invalid)))
+    }
+
+    private func observe(_ t: Instant) {
+        if t > now { now = t }
+    }
+}

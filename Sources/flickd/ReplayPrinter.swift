@@ -1,0 +1,44 @@
+import FlickControl
+import FlickCore
+import FlickDaemon
+
+/// What `flickd replay` prints: one line per gesture (the journal's sentence), or with `--json`
+/// every event as a JSON line; with `--trace` every machine's steps too, in order among them.
+/// Diagnostics and the display's notices go to standard error.
+final class ReplayPrinter: PipelineSink {
+    let json: Bool
+    let trace: Bool
+
+    init(json: Bool, trace: Bool) {
+        self.json = json
+        self.trace = trace
+    }
+
+    func pipeline(_ pipeline: Pipeline, emitted outputs: [GestureOutput], view: ScrollView) {
+        for output in outputs {
+            switch output.kind {
+            case .diagnostic(let note):
+                writeStandardError("flickd: \(note)\n")
+            case .transition(let step):
+                guard trace else { continue }
+                if json { write(ControlMessage.event(output, view: view)) } else { print(step.line) }
+            case .content, .scroll, .gesture:
+                if json {
+                    write(ControlMessage.event(output, view: view))
+                } else if let line = GestureLog.entry(for: output, view: view) {
+                    print(output.time.seconds.fixed(3, width: 10) + " s  " + line.message)
+                }
+            }
+        }
+    }
+
+    func pipeline(_ pipeline: Pipeline, presentedAt vblank: Instant) {}
+
+    func pipeline(_ pipeline: Pipeline, noted notice: Pipeline.Notice) {
+        writeStandardError("flickd: \(notice)\n")
+    }
+
+    private func write(_ message: ControlMessage) {
+        print(String(decoding: message.line(), as: UTF8.self), terminator: "")
+    }
+}

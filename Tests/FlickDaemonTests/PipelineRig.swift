@@ -1,0 +1,121 @@
+import FlickCore
+@testable import FlickDaemon
+import FlickDisplay
+import Testing
+
+/// A pipeline as `PipelineBuilder` assembles it, on a small headless display, fed by scripted
+/// touch frames on virtual time; everything it emits, presents and notes is kept.
+final class PipelineRig: PipelineSink {
+    let output: RecordingOutput
+    let content: Content
+    let pipeline: Pipeline
+    let touches = ScriptedTouches([])
+    /// The test's virtual clock: it moves to each settle's limit, rest or not.
+    private var clock: Instant
+    var outputs: [GestureOutput] = []
+    var presented: [Instant] = []
+    var notices: [Pipeline.Notice] = []
+    /// Called with every output and the view after its batch, as the daemon's sink sees them.
+    var onOutput: ((GestureOutput, ScrollView) -> Void)?
+
+    init(size: PixelSize = PixelSize(width: 320, height: 200), content: Content? = nil,
+         configuration: Configuration = Configuration(), at start: Instant = .zero,
+         restore: (offset: Point, zoomScale: Double)? = nil) throws {
+        clock = start
+        let headless = try #require(HeadlessOutput(size: size))
+        output = RecordingOutput(headless)
+        self.content = try content ?? #require(Content.testPattern(PixelSize(width: 1000, height: 3000)))
+        pipeline = try PipelineBuilder(configuration: configuration)
+            .build(output: output, content: self.content, input: .source(touches, pixelsPerMillimetre: nil), at: start,
+                   restore: restore)
+        output.presenter = pipeline.presenter
+        pipeline.sink = self
+        pipeline.start()
+    }
+
+    var view: ScrollView { pipeline.scrollView }
+    /// Every frame committed, oldest first.
+    var frames: [RenderState] { output.committed }
+
+    /// Feeds frames and runs until everything rests, at most `seconds` of virtual time from now.
+    @discardableResult
+    func settle(_ frames: [TouchFrame] = [], seconds: Double = 60, expectRest: Bool = true) -> VirtualRunner.Outcome {
+        touches.frames += frames
+        let limit = max(clock, pipeline.now) + .seconds(double: seconds)
+        let outcome = VirtualRunner.run(pipeline, limit: limit)
+        clock = outcome.hitLimit ? limit : max(clock, outcome.end)
+        if expectRest { #expect(!outcome.hitLimit) }
+        return outcome
+    }
+
+    /// A command handler over the pipeline.
+    func commands() -> CommandHandler { CommandHandler(pipeline: pipeline) }
+
+    /// The delegate messages so far.
+    var scrollEvents: [ScrollEvent] { outputs.compactMap { if case let .scroll(e) = $0.kind { e } else { nil } } }
+
+    func pipeline(_ pipeline: Pipeline, emitted outputs: [GestureOutput], view: ScrollView) {
+        self.outputs += outputs
+        if let onOutput { for output in outputs { onOutput(output, view) } }
+    }
+
+    func pipeline(_ pipeline: Pipeline, presentedAt vblank: Instant) { presented.append(vblank) }
+
+    func pipeline(_ pipeline: Pipeline, noted notice: Pipeline.Notice) { notices.append(notice) }
+}
+
+/// Touch frames handed out at their times, as a device would.
+final class ScriptedTouches: TouchSource {
+    var frames: ArraySlice<TouchFrame>
+    init(_ frames: [TouchFrame]) { self.frames = frames[...] }
+    var name: String { "script" }
+    var fileDescriptors: [Int32] { [] }
+    var nextDeadline: Instant? { frames.first?.time }
+    var isFinished: Bool { frames.isEmpty }
+    func dispatch(now: Instant) -> [TouchFrame] {
+        var out: [TouchFrame] = []
+        while let f = frames.first, f.time <= now {
+            out.append(f)
+            frames = frames.dropFirst()
+        }
+        return out
+    }
+}
+
+/// A headless output that keeps what each committed frame shows (the presenter's state).
+final class RecordingOutput: Output {
+    let inner: HeadlessOutput
+    weak var presenter: FramePresenter?
+    var committed: [RenderState] = []
+    init(_ inner: HeadlessOutput) { self.inner = inner }
+    var size: PixelSize { inner.size }
+    var isFlipPending: Bool { inner.isFlipPending }
+    var nextDeadline: Instant? { inner.nextDeadline }
+    var refreshPeriod: Duration { inner.refreshPeriod }
+    var overlayPlaneCount: Int { inner.overlayPlaneCount }
+    func snapshot() -> PixelBuffer? { inner.snapshot() }
+    func makeLayerBuffer(_ size: PixelSize) throws -> LayerBuffer { try inner.makeLayerBuffer(size) }
+    func canScanOut(_ content: PixelBuffer) -> Bool { inner.canScanOut(content) }
+    func withBackBuffer<R>(_ body: (PixelBuffer) throws -> R) throws -> R { try inner.withBackBuffer(body) }
+    func commit(now: Instant) throws { try commit(.composed, now: now) }
+    func commit(_ layers: FrameLayers, now: Instant) throws {
+        try inner.commit(layers, now: now)
+        if let shown = presenter?.shown { committed.append(shown) }
+    }
+    func dispatch(now: Instant) throws -> [OutputEvent] { try inner.dispatch(now: now) }
+    func close() { inner.close() }
+}
+
+/// A finger at (x, y) moving by (dx, dy) per 8 ms report for `steps` reports, then lifting.
+func dragFrames(from start: Instant, at x: Double, _ y: Double, by dx: Double, _ dy: Double, steps: Int,
+                id: Int = 1) -> [TouchFrame] {
+    let finger = ContactID(id)
+    var frames = [TouchFrame(time: start, contacts: [Contact(id: finger, position: Point(x: x, y: y))], began: [finger])]
+    for i in 1...steps {
+        frames.append(TouchFrame(time: start + .milliseconds(8 * Int64(i)),
+                                 contacts: [Contact(id: finger, position: Point(x: x + dx * Double(i), y: y + dy * Double(i)))]))
+    }
+    frames.append(TouchFrame(time: start + .milliseconds(8 * Int64(steps + 1)), contacts: [],
+                             ended: [Contact(id: finger, position: Point(x: x + dx * Double(steps), y: y + dy * Double(steps)))]))
+    return frames
+}
