@@ -1,3 +1,4 @@
+import FlickTestSupport
 import Testing
 @testable import FlickCore
 
@@ -142,5 +143,68 @@ import Testing
         _ = c.handle(.down(o, stopsMotion: false), at: t0)
         let r = c.handle(.down(o, stopsMotion: false), at: t0)
         #expect(r.invalid && r.actions.isEmpty && c.state == .pending(origin: o, since: t0))
+    }
+}
+
+/// The table in docs/tap-drag-classifier.md is the machine: every edge of it taken through the
+/// real classifier, nothing taken that it lacks, and its diagram drawing the same edges.
+@Suite struct TapDragClassifierTableTests {
+    typealias C = TapDragClassifier
+    let o = Point(x: 100, y: 100)
+    let near = Point(x: 105, y: 100)
+    let far = Point(x: 100, y: 130)
+
+    /// Runs `events` from idle on a fresh classifier; returns the steps as the trace has them.
+    func steps(_ events: [C.Event], delay: Duration = .milliseconds(150), canCancel: Bool = true) -> [Transition] {
+        var config = GestureConfiguration()
+        config.contentTouchDelay = delay
+        config.canCancelContentTouches = canCancel
+        var c = C(configuration: config)
+        var seen: [Transition] = []
+        var t = Instant.seconds(10)
+        for e in events {
+            t = t + .milliseconds(10)
+            let before = c.state.name
+            let r = c.handle(e, at: t)
+            if r.invalid || c.state.name != before {
+                seen.append(Transition(.tap, at: t, from: before, on: e.name, to: c.state.name, invalid: r.invalid))
+            }
+        }
+        return seen
+    }
+
+    @Test func everyEdgeOfTheTableAndNothingElse() throws {
+        let down = C.Event.down(o, stopsMotion: false), stop = C.Event.down(o, stopsMotion: true)
+        var seen: [Transition] = []
+        for script: [C.Event] in [
+            [down, .move(near), .move(far), .lift(far)], [down, .timer, .timer, .lift(o)], [down, .timer, .timer, .cancel],
+            [down, .lift(o)], [down, .cancel], [down, .secondFinger, .cancel],
+            [down, .timer, .move(near), .move(far), .cancel], [down, .timer, .lift(o)], [down, .timer, .cancel],
+            [down, .timer, .secondFinger, .lift(o)],
+            [stop, .move(near), .move(far), .lift(far)], [stop, .secondFinger], [stop, .lift(o)], [stop, .cancel],
+            // Bugs: the pair is logged and the state stays.
+            [.lift(o)], [.timer], [down, down], [down, .move(far), .timer],
+        ] {
+            seen += steps(script)
+        }
+        seen += steps([down, .move(o)], delay: .zero)
+        for script: [C.Event] in [[down, .timer, .move(far), .lift(far)], [down, .timer, .secondFinger, .cancel]] {
+            seen += steps(script, canCancel: false)
+        }
+        let table = try StateTable.load(.tap, from: "tap-drag-classifier.md")
+        let problems = table.disagreements(with: seen)
+        #expect(problems.isEmpty, "\(problems)")
+        let diagram = try StateTable.diagramEdges(inDocsFile: "tap-drag-classifier.md", states: table.states)
+        #expect(diagram == table.edges.filter { $0.from != $0.to }, "\(diagram.symmetricDifference(table.edges))")
+    }
+
+    @Test func aTableThatDisagreesIsCaught() throws {
+        // The checker itself can fail: a table missing an edge, and an edge nobody takes.
+        var markdown = try String(contentsOfFile: StateTable.docs + "/tap-drag-classifier.md", encoding: .utf8)
+        markdown = markdown.replacingOccurrences(of: "| → delivered (contentDown, arm long press) |", with: "| → owned |")
+        let broken = try StateTable(machine: "tap", markdown: markdown)
+        let problems = broken.disagreements(with: steps([.down(o, stopsMotion: false), .timer]))
+        #expect(problems.contains { $0.contains("pending → timer → delivered happened") })
+        #expect(problems.contains { $0.contains("pending → timer → owned was never taken") })
     }
 }

@@ -130,8 +130,14 @@ public struct StateTable: Sendable {
             let rest = parts[1].split(separator: ":", maxSplits: 1)
             guard rest.count == 2 else { continue }
             let to = name(in: rest[0])
-            let event = name(in: rest[1].drop { $0 == " " })
-            if to != parts[0] { edges.insert(Edge(parts[0], event, to)) }
+            // `catching --> idle: lift, cancel (…)`: several events before a guard or actions.
+            var label = Substring(rest[1])
+            for stop in [" /", " [", " ("] {
+                if let r = label.range(of: stop) { label = label[..<r.lowerBound] }
+            }
+            for event in label.split(separator: ",").map({ name(in: $0.drop { $0 == " " }) }) where to != parts[0] {
+                edges.insert(Edge(parts[0], event, to))
+            }
         }
         return edges
     }

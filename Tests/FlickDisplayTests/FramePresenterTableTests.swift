@@ -1,0 +1,46 @@
+import FlickCore
+import FlickTestSupport
+import Testing
+@testable import FlickDisplay
+
+/// The table `### frame` in docs/frame-presenter.md is the presenter's machine: every edge taken
+/// through a real presenter on a headless output, nothing taken that it lacks, and its diagram
+/// drawing the same edges.
+@Suite struct FramePresenterTableTests {
+    /// A model that moves from `start` on, and shows nothing new before.
+    final class Model: FramePresenterDelegate {
+        var start = Instant.seconds(1)
+        var end = Instant.seconds(1.2)
+        var transitions: [Transition] = []
+        func presenter(_ presenter: FramePresenter, frameFor t: Instant) -> RenderState {
+            let s = min(max((t - start).inSeconds, 0), (end - start).inSeconds)
+            return RenderState(boundsSize: Size(width: 40, height: 30), contentOffset: Point(x: 0, y: 100 * s),
+                               contentSize: Size(width: 40, height: 400))
+        }
+        func presenter(_ presenter: FramePresenter, nextFrameAfter t: Instant) -> Instant? { t < end ? t : nil }
+        func presenter(_ presenter: FramePresenter, didPresentAt vblank: Instant) {}
+        func presenter(_ presenter: FramePresenter, didNote note: FramePresenter.Note) {
+            if case let .transition(t) = note { transitions.append(t) }
+        }
+    }
+
+    @Test func everyEdgeOfTheTableAndNothingElse() throws {
+        let output = try #require(HeadlessOutput(size: PixelSize(width: 40, height: 30)))
+        let content = Content(image: try #require(TestPattern.make(PixelSize(width: 40, height: 400))))
+        let presenter = FramePresenter(composer: FrameComposer(output: output, compositor: Compositor(), content: content),
+                                       background: .black, at: .zero)
+        let model = Model()
+        presenter.delegate = model
+        presenter.tracing = true
+        presenter.setNeedsDisplay(at: .zero)                        // idle → needsDisplay → inFlight
+        presenter.setNeedsDisplay(at: .milliseconds(1))             // inFlight: stays
+        // Presented with nothing new: → idle; the model wakes it at 1 s, when it starts moving.
+        while let next = presenter.nextDeadline { presenter.dispatch(now: max(next, presenter.now)) }
+        let table = try StateTable.load(.frame, from: "frame-presenter.md")
+        let problems = table.disagreements(with: model.transitions)
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(model.transitions.contains { $0.event == "wake" && $0.to == "inFlight" })
+        let diagram = try StateTable.diagramEdges(inDocsFile: "frame-presenter.md", states: table.states)
+        #expect(diagram == table.edges.filter { $0.from != $0.to }, "\(diagram.symmetricDifference(table.edges))")
+    }
+}
