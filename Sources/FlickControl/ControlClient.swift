@@ -1,3 +1,4 @@
+import FlickCore
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -94,18 +95,26 @@ public final class ControlClient {
 }
 
 /// Why talking to the daemon failed.
-public enum ControlClientError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum ControlClientError: FlickError, Hashable, Sendable {
     case connect(path: String, reason: String)
     case io(String)
     case badReply(String)
     case closed
 
-    public var description: String {
+    public var context: ErrorContext {
         switch self {
-        case let .connect(path, reason): "cannot connect to \(path): \(reason)"
-        case let .io(reason): "control socket: \(reason)"
-        case let .badReply(line): "unexpected reply line: \(line.prefix(200))"
-        case .closed: "the daemon closed the connection"
+        case let .connect(path, reason): ErrorContext(source: path, reason: "cannot connect: \(reason)")
+        case let .io(reason): ErrorContext(source: "control socket", reason: reason)
+        case let .badReply(line): ErrorContext(source: "control socket", reason: "unexpected reply line", found: String(line.prefix(200)))
+        case .closed: ErrorContext(source: "control socket", reason: "the daemon closed the connection")
+        }
+    }
+
+    public var kind: ErrorKind {
+        switch self {
+        case .connect, .closed: .unavailable
+        case .io: .io
+        case .badReply: .software
         }
     }
 }

@@ -1,3 +1,4 @@
+import FlickCore
 import FoundationEssentials
 
 /// One request line on the control socket, as JSON: `{"id": 7, "cmd": "set-offset", "x": 0,
@@ -120,7 +121,7 @@ public enum ControlCommand: Hashable, Sendable {
 }
 
 /// Why a request was refused.
-public enum ControlError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum ControlError: FlickError, Hashable, Sendable {
     /// The line is not a JSON object with a string `cmd`.
     case malformed(String)
     /// The line is longer than the server accepts.
@@ -134,14 +135,16 @@ public enum ControlError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The daemon could not do it (e.g. a snapshot path it cannot write).
     case failed(String)
 
-    public var description: String {
+    public var context: ErrorContext {
         switch self {
-        case let .malformed(why): "malformed request: \(why); expected one JSON object per line with a \"cmd\" string"
-        case let .lineTooLong(limit): "request line longer than \(limit) bytes"
-        case let .unknownCommand(c): "unknown command '\(c)'; expected one of \(ControlCommand.names.joined(separator: ", "))"
-        case let .missingField(c, f): "'\(c)' needs the field '\(f)'"
-        case let .badField(c, f, expected): "'\(c)': field '\(f)' must be \(expected)"
-        case let .failed(why): why
+        case let .malformed(why):
+            ErrorContext(reason: "malformed request: \(why)", expected: "one JSON object per line with a \"cmd\" string")
+        case let .lineTooLong(limit): ErrorContext(reason: "request line longer than \(limit) bytes")
+        case let .unknownCommand(c):
+            ErrorContext(key: "cmd", reason: "unknown command '\(c)'", expected: "one of \(ControlCommand.names.joined(separator: ", "))")
+        case let .missingField(c, f): ErrorContext(source: "'\(c)'", key: f, reason: "missing")
+        case let .badField(c, f, expected): ErrorContext(source: "'\(c)'", key: f, expected: expected)
+        case let .failed(why): ErrorContext(reason: why)
         }
     }
 }

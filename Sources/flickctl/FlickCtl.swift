@@ -16,21 +16,29 @@ struct SocketOptions: ParsableArguments {
 
     /// Sends one request and prints its reply; a refusal is an error exit.
     func run(_ request: ControlRequest) throws {
-        let reply = try ControlClient(path: socket).call(request)
-        try show(reply)
+        try show(try call(request))
+    }
+
+    /// Sends one request and returns the reply; the daemon not answering is an error exit.
+    func call(_ request: ControlRequest) throws -> ControlMessage {
+        do {
+            return try ControlClient(path: socket).call(request)
+        } catch {
+            throw failure(error)
+        }
     }
 
     func show(_ reply: ControlMessage) throws {
         if json || reply.status != nil {
             print(String(decoding: reply.line().dropLast(), as: UTF8.self))
         }
-        if reply.ok == false { throw ValidationError(reply.error ?? "refused") }
+        if reply.ok == false { throw failure(ControlError.failed(reply.error ?? "refused")) }
     }
 
     /// Sends a command that moves the view; says so when the daemon applied something other
     /// than what was asked (a zoom clamped to its limits, an offset clamped into the bounds).
     func move(_ request: ControlRequest, asked offset: [Double]? = nil, scale: Double? = nil) throws {
-        let reply = try ControlClient(path: socket).call(request)
+        let reply = try call(request)
         try show(reply)
         guard !json, let applied = reply.offset, applied.count == 2, let zoom = reply.zoomScale else { return }
         let offsetDiffers = offset.map { zip($0, applied).contains { abs($0 - $1) > 1e-6 } } ?? false
@@ -39,6 +47,13 @@ struct SocketOptions: ParsableArguments {
             print("applied: offset (\(applied[0].brief), \(applied[1].brief)), zoom \(zoom.brief)")
         }
     }
+}
+
+/// An error said alone on standard error, and the exit status of its kind (sysexits.h): the
+/// daemon refusing a request is 65, no daemon on the socket 69, a broken connection 74.
+func failure(_ error: any Error) -> ExitCode {
+    FileHandle.standardError.write(Data("flickctl: \(error)\n".utf8))
+    return ExitCode((error as? any FlickError)?.kind.rawValue ?? ErrorKind.software.rawValue)
 }
 
 /// Numbers on the command line. Negative numbers are values, not options, so
@@ -90,15 +105,19 @@ struct EventStream: ParsableArguments {
 
     /// Subscribes and hands each event to `body` until the daemon closes or `count` is reached.
     func each(_ body: (ControlMessage) -> Void) throws {
-        let client = try ControlClient(path: options.socket)
-        let filter = events?.split(separator: ",").map { String($0) }
-        let reply = try client.call(ControlRequest(cmd: "subscribe", events: filter))
-        if reply.ok == false { throw ValidationError(reply.error ?? "refused") }
-        var seen = 0
-        while let message = try client.receive() {
-            body(message)
-            seen += 1
-            if let count, seen >= count { return }
+        do {
+            let client = try ControlClient(path: options.socket)
+            let filter = events?.split(separator: ",").map { String($0) }
+            let reply = try client.call(ControlRequest(cmd: "subscribe", events: filter))
+            if reply.ok == false { throw ControlError.failed(reply.error ?? "refused") }
+            var seen = 0
+            while let message = try client.receive() {
+                body(message)
+                seen += 1
+                if let count, seen >= count { return }
+            }
+        } catch {
+            throw failure(error)
         }
     }
 }

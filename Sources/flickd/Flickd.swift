@@ -1,6 +1,7 @@
 // flickd: iPhone-quality scrolling and zooming for Linux kiosk touch panels.
 import ArgumentParser
 import FlickControl
+import FlickCore
 import FlickDaemon
 import FlickDisplay
 import FlickInput
@@ -31,16 +32,25 @@ struct CommonOptions: ParsableArguments {
     @Option(name: .customLong("snapshot-dir"), help: "Write frames as PNG files into this folder.")
     var snapshotDirectory: String?
 
-    /// Loads the config, or exits non-zero naming the file, line and key.
+    /// Loads the config, or exits with EX_CONFIG naming the file, line and key.
     func loadConfiguration() throws -> (Configuration, path: String, fromFile: Bool) {
         let path = config ?? ConfigLoader.defaultPath
         do {
             let (configuration, fromFile) = try ConfigLoader.load(path: path, explicit: config != nil)
             return (configuration, path, fromFile)
         } catch {
-            throw ValidationError("bad config: \(error)")
+            throw failure(error)
         }
     }
+}
+
+/// An error said alone on standard error, `flickd: ` and its one rendering (`FlickError`), and
+/// the exit status its kind has in sysexits.h (64 usage, 65 data, 66 no input, 69 unavailable,
+/// 70 internal, 74 I/O, 78 config): runtime and data errors are no usage errors, so the usage
+/// text does not follow them.
+func failure(_ error: any Error) -> ExitCode {
+    writeStandardError("flickd: \(error)\n")
+    return ExitCode((error as? any FlickError)?.kind.rawValue ?? ErrorKind.software.rawValue)
 }
 
 struct Run: ParsableCommand {
@@ -56,17 +66,17 @@ struct Run: ParsableCommand {
 
     func run() throws {
         let (configuration, path, fromFile) = try common.loadConfiguration()
-        let options: Daemon.Options
+        let daemon: Daemon
         do {
-            options = Daemon.Options(
+            let options = Daemon.Options(
                 configPath: path, configPathExplicit: common.config != nil,
                 input: try input.map(InputEndpoint.init(parsing:)),
                 display: try display.map(DisplayEndpoint.init(parsing:)),
                 content: common.content, snapshotDirectory: common.snapshotDirectory)
+            daemon = try Daemon(options: options, configuration: configuration, configFromFile: fromFile)
         } catch {
-            throw ValidationError("\(error)")
+            throw failure(error)
         }
-        let daemon = try Daemon(options: options, configuration: configuration, configFromFile: fromFile)
         let code = daemon.run()
         if code != 0 { throw ExitCode(code) }
     }
@@ -97,7 +107,9 @@ struct ReplayCommand: ParsableCommand {
         if let display {
             switch try? DisplayEndpoint(parsing: display) {
             case .headless(let s): size = s
-            default: throw ValidationError("--display '\(display)': replay runs on a virtual clock, so only headless[:WIDTHxHEIGHT]")
+            default:
+                throw failure(EndpointError(option: "--display", value: display,
+                                            expected: "headless[:WIDTHxHEIGHT]: replay runs on a virtual clock"))
             }
         }
         var options = Replay.Options(recording: recording, size: size, content: common.content,
@@ -108,7 +120,7 @@ struct ReplayCommand: ParsableCommand {
             summary = try Replay.run(options, configuration: configuration, sink: ReplayPrinter(json: json, trace: trace),
                                      note: { writeStandardError("flickd: " + $0 + "\n") })
         } catch {
-            throw ValidationError("\(error)")
+            throw failure(error)
         }
         let rest = summary.stillMoving ? "still moving when stopped" : "at rest"
         let done = "replayed \(recording): \(summary.events) events, \(summary.frames) frames, "
@@ -131,8 +143,7 @@ struct CheckConfig: ParsableCommand {
             _ = try ConfigLoader.load(path: file)
             print("\(file): ok")
         } catch {
-            writeStandardError("\(error)\n")
-            throw ExitCode(1)
+            throw failure(error)
         }
     }
 }

@@ -8,11 +8,11 @@ import Testing
             let content = #expect(throws: ScrollViewError.self) {
                 _ = try ScrollView(boundsSize: Size(width: 10, height: 10), contentSize: bad)
             }
-            #expect(content?.description.hasPrefix("content size \(bad) is invalid") == true)
+            #expect(content?.description.hasPrefix("content size: expected finite, non-negative width and height, got \(bad)") == true)
             let bounds = #expect(throws: ScrollViewError.self) {
                 _ = try ScrollView(boundsSize: bad, contentSize: Size(width: 10, height: 10))
             }
-            #expect(bounds?.description.hasPrefix("bounds size \(bad) is invalid") == true)
+            #expect(bounds?.description.hasPrefix("bounds size: expected finite, non-negative width and height, got \(bad)") == true)
         }
     }
 
@@ -30,7 +30,7 @@ import Testing
     @Test func decelerationRateRange() throws {
         for bad in [0.0, 1.0, -0.5, 1.5, .nan, .infinity] {
             let error = #expect(throws: ScrollViewError.self) { _ = try DecelerationRate(bad) }
-            #expect(error?.description.hasPrefix("deceleration rate \(bad) is invalid") == true)
+            #expect(error?.description.hasPrefix("deceleration rate: expected normal, fast or a number between 0 and 1 (exclusive), got \(bad)") == true)
         }
         #expect(try DecelerationRate(parsing: "normal") == .normal)
         #expect(try DecelerationRate(parsing: "fast").rawValue == 0.99)

@@ -65,7 +65,7 @@ import Testing
         let unknown = try f.call(client, ControlRequest(id: 2, cmd: "fly"))
         #expect(unknown?.ok == false && unknown?.id == 2 && unknown?.error?.contains("unknown command 'fly'") == true)
         let missing = try f.call(client, ControlRequest(id: 3, cmd: "set-zoom"))
-        #expect(missing?.error == "'set-zoom' needs the field 'scale'")
+        #expect(missing?.error == "'set-zoom': scale: missing")
         // The connection survives all of that.
         #expect(try f.call(client, ControlRequest(id: 4, cmd: "stop"))?.ok == true)
     }

@@ -18,7 +18,7 @@ import Testing
         do {
             _ = try InputEndpoint(parsing: "event4")
         } catch {
-            #expect(error.description == "--input 'event4': expected auto, a device path such as /dev/input/event3, or evemu:FILE")
+            #expect(error.description == "--input: expected auto, a device path such as /dev/input/event3, or evemu:FILE, got 'event4'")
         }
     }
 

@@ -1,5 +1,5 @@
 /// A value the scroll view model refuses, with what was wrong and what is expected.
-public enum ScrollViewError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum ScrollViewError: FlickError, Equatable, Sendable {
     /// A size that is negative, NaN or infinite.
     case invalidSize(name: String, value: Size)
     /// A point or offset with a NaN or infinite coordinate.
@@ -19,26 +19,26 @@ public enum ScrollViewError: Error, Equatable, Sendable, CustomStringConvertible
     /// A physics tunable outside its valid range.
     case invalidTunable(name: String, value: Double, expected: String)
 
-    public var description: String {
+    public var context: ErrorContext {
         switch self {
         case let .invalidSize(name, value):
-            "\(name) \(value) is invalid: expected finite, non-negative width and height"
+            ErrorContext(key: name, expected: "finite, non-negative width and height", found: "\(value)")
         case let .invalidPoint(name, value):
-            "\(name) \(value) is invalid: expected finite coordinates"
+            ErrorContext(key: name, expected: "finite coordinates", found: "\(value)")
         case let .invalidRect(name, value):
-            "\(name) \(value) is invalid: expected a finite origin and a non-negative size"
+            ErrorContext(key: name, expected: "a finite origin and a non-negative size", found: "\(value)")
         case let .invalidInsets(value):
-            "content inset \(value) is invalid: expected finite edges"
+            ErrorContext(key: "content inset", expected: "finite edges", found: "\(value)")
         case let .invalidZoomScale(name, value):
-            "\(name) \(value) is invalid: expected a finite number greater than 0"
+            ErrorContext(key: name, expected: "a finite number greater than 0", found: "\(value)")
         case let .invalidZoomLimit(name, value):
-            "\(name) \(value) is invalid: expected a scale \(ScrollView.zoomScaleLimitText)"
+            ErrorContext(key: name, expected: "a scale \(ScrollView.zoomScaleLimitText)", found: "\(value)")
         case let .invalidZoomRange(minimum, maximum):
-            "minimum zoom scale \(minimum) is greater than maximum zoom scale \(maximum)"
+            ErrorContext(key: "minimum zoom scale", expected: "at most the maximum zoom scale (\(maximum))", found: "\(minimum)")
         case let .invalidDecelerationRate(value):
-            "deceleration rate \(value) is invalid: expected normal, fast or a number between 0 and 1 (exclusive)"
+            ErrorContext(key: "deceleration rate", expected: "normal, fast or a number between 0 and 1 (exclusive)", found: "\(value)")
         case let .invalidTunable(name, value, expected):
-            "\(name) \(value) is invalid: expected \(expected)"
+            ErrorContext(key: name, expected: expected, found: "\(value)")
         }
     }
 }

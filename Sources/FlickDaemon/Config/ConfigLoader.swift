@@ -68,7 +68,9 @@ public enum ConfigLoader {
                 do {
                     try reader(entry.value, &configuration)
                 } catch let problem as ValueProblem {
-                    throw ConfigError(path: path, line: lines.nearestLine(of: name), key: name, message: problem.message)
+                    var error = ConfigError(path: path, line: lines.nearestLine(of: name), key: name, message: "")
+                    (error.reason, error.expected, error.found) = (problem.reason, problem.expected, problem.found)
+                    throw error
                 } catch {
                     throw ConfigError(path: path, line: lines.nearestLine(of: name), key: name, message: "\(error)")
                 }

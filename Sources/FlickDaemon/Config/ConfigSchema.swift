@@ -14,11 +14,11 @@ enum ConfigSchema {
         k["scroll.deceleration_rate"] = { v, c throws in
             let expected = "\"normal\", \"fast\" or a number between 0 and 1 (exclusive)"
             if let s = v.string {
-                guard s == "normal" || s == "fast" else { throw ValueProblem(message: "expected \(expected), got \"\(s)\"") }
+                guard s == "normal" || s == "fast" else { throw ValueProblem(expected: expected, found: "\"\(s)\"") }
                 c.decelerationRate = s == "normal" ? .normal : .fast
             } else {
                 let d = try number(v, expected)
-                guard let rate = try? DecelerationRate(d) else { throw ValueProblem(message: "expected \(expected), got \(d)") }
+                guard let rate = try? DecelerationRate(d) else { throw ValueProblem(expected: expected, found: String(d)) }
                 c.decelerationRate = rate
             }
         }
@@ -29,7 +29,7 @@ enum ConfigSchema {
         k["scroll.directional_lock"] = bool(\.directionalLock)
         k["scroll.content_inset"] = { v, c throws in
             let n = try numbers(v, count: 4, "[top, left, bottom, right] in px, each at least 0")
-            guard n.allSatisfy({ $0 >= 0 }) else { throw ValueProblem(message: "expected [top, left, bottom, right] in px, each at least 0") }
+            guard n.allSatisfy({ $0 >= 0 }) else { throw ValueProblem(expected: "[top, left, bottom, right] in px, each at least 0", found: "[" + n.map { String($0) }.joined(separator: ", ") + "]") }
             c.contentInset = EdgeInsets(top: n[0], left: n[1], bottom: n[2], right: n[3])
         }
         k["scroll.rubber_band_coefficient"] = positive(\.physics.rubberBandCoefficient)
@@ -40,7 +40,7 @@ enum ConfigSchema {
         k["scroll.paging_velocity_threshold"] = atLeastZero(\.physics.pagingVelocityThreshold)
         k["scroll.paging_distance_threshold"] = { v, c throws in
             let d = try number(v, "a fraction of a page between 0 and 1 (exclusive)")
-            guard d > 0 && d < 1 else { throw ValueProblem(message: "expected a fraction of a page between 0 and 1 (exclusive), got \(d)") }
+            guard d > 0 && d < 1 else { throw ValueProblem(expected: "a fraction of a page between 0 and 1 (exclusive)", found: String(d)) }
             c.physics.pagingDistanceThreshold = d
         }
         k["scroll.directional_lock_ratio"] = positive(\.physics.directionalLockRatio)
@@ -64,7 +64,7 @@ enum ConfigSchema {
         k["gestures.velocity_window_ms"] = milliseconds(\.gestures.velocityWindow)
         k["gestures.velocity_samples"] = { v, c throws in
             guard let n = v.int, (2...100).contains(n) else {
-                throw ValueProblem(message: "expected a whole number from 2 to 100, got \(show(v))")
+                throw ValueProblem(expected: "a whole number from 2 to 100", found: show(v))
             }
             c.gestures.velocitySamples = n
         }
@@ -79,7 +79,7 @@ enum ConfigSchema {
         k["input.device"] = { v, c throws in
             let s = try string(v, "\"auto\" or a device path such as \"/dev/input/event3\"")
             guard s == "auto" || s.hasPrefix("/") else {
-                throw ValueProblem(message: "expected \"auto\" or a device path such as \"/dev/input/event3\", got \"\(s)\"")
+                throw ValueProblem(expected: "\"auto\" or a device path such as \"/dev/input/event3\"", found: "\"\(s)\"")
             }
             c.inputDevice = s
         }
@@ -98,7 +98,7 @@ enum ConfigSchema {
         k["display.mode"] = { v, c throws in
             let s = try string(v, "\"preferred\" or \"WIDTHxHEIGHT\" or \"WIDTHxHEIGHT@HZ\"")
             guard s == "preferred" || ModeRequest(s) != nil else {
-                throw ValueProblem(message: "expected \"preferred\" or \"WIDTHxHEIGHT\" or \"WIDTHxHEIGHT@HZ\", got \"\(s)\"")
+                throw ValueProblem(expected: "\"preferred\" or \"WIDTHxHEIGHT\" or \"WIDTHxHEIGHT@HZ\"", found: "\"\(s)\"")
             }
             c.displayMode = s
         }
@@ -108,13 +108,13 @@ enum ConfigSchema {
         k["display.headless_size"] = { v, c throws in
             let s = try string(v, "\"WIDTHxHEIGHT\", each from 1 to 16384")
             guard let size = PixelSize(parsing: s) else {
-                throw ValueProblem(message: "expected \"WIDTHxHEIGHT\", each from 1 to 16384, got \"\(s)\"")
+                throw ValueProblem(expected: "\"WIDTHxHEIGHT\", each from 1 to 16384", found: "\"\(s)\"")
             }
             c.headlessSize = size
         }
         k["display.headless_refresh_rate"] = { v, c throws in
             let d = try number(v, "a rate in Hz from 1 to 1000")
-            guard (1...1000).contains(d) else { throw ValueProblem(message: "expected a rate in Hz from 1 to 1000, got \(d)") }
+            guard (1...1000).contains(d) else { throw ValueProblem(expected: "a rate in Hz from 1 to 1000", found: String(d)) }
             c.headlessRefreshRate = d
         }
         // [content]
@@ -122,17 +122,17 @@ enum ConfigSchema {
         k["content.page_direction"] = choice(["horizontal": PageDirection.horizontal, "vertical": .vertical], \.pageDirection)
         k["content.pixel_budget"] = { v, c throws in
             guard let n = v.int, n >= 1 << 16, n <= 1 << 30 else {
-                throw ValueProblem(message: "expected a pixel count from 65536 to 1073741824, got \(show(v))")
+                throw ValueProblem(expected: "a pixel count from 65536 to 1073741824", found: show(v))
             }
             c.pixelBudget = n
         }
         k["content.load_directories"] = { v, c throws in
             let expected = "a list of absolute folder paths, such as [\"/srv/kiosk\"]"
-            guard let a = v.array else { throw ValueProblem(message: "expected \(expected), got \(show(v))") }
+            guard let a = v.array else { throw ValueProblem(expected: expected, found: show(v)) }
             var dirs: [String] = []
             for element in a {
                 guard let s = element.string, s.hasPrefix("/") else {
-                    throw ValueProblem(message: "expected \(expected), got \(show(element))")
+                    throw ValueProblem(expected: expected, found: show(element))
                 }
                 dirs.append(s)
             }
@@ -141,7 +141,7 @@ enum ConfigSchema {
         // [kiosk]
         k["kiosk.idle_reset_seconds"] = { v, c throws in
             let d = try number(v, "seconds from 0 (off) to 86400")
-            guard (0...86_400).contains(d) else { throw ValueProblem(message: "expected seconds from 0 (off) to 86400, got \(d)") }
+            guard (0...86_400).contains(d) else { throw ValueProblem(expected: "seconds from 0 (off) to 86400", found: String(d)) }
             c.idleResetSeconds = d
         }
         k["kiosk.scroll_to_top_strip_px"] = atLeastZero(\.gestures.scrollToTopStripHeight)
@@ -153,7 +153,7 @@ enum ConfigSchema {
         k["indicators.color"] = colour(\.indicatorStyle.color)
         k["indicators.alpha"] = { v, c throws in
             let d = try number(v, "an opacity from 0 to 1")
-            guard (0...1).contains(d) else { throw ValueProblem(message: "expected an opacity from 0 to 1, got \(d)") }
+            guard (0...1).contains(d) else { throw ValueProblem(expected: "an opacity from 0 to 1", found: String(d)) }
             c.indicatorStyle.alpha = d
         }
         k["indicators.fade_duration"] = seconds(\.physics.indicatorFadeDuration)
@@ -166,14 +166,14 @@ enum ConfigSchema {
         k["control.socket"] = { v, c throws in
             let s = try string(v, "an absolute path for the control socket")
             guard s.hasPrefix("/"), s.utf8.count < 108 else {
-                throw ValueProblem(message: "expected an absolute path shorter than 108 bytes, got \"\(s)\"")
+                throw ValueProblem(expected: "an absolute path shorter than 108 bytes", found: "\"\(s)\"")
             }
             c.controlSocket = s
         }
         k["control.group"] = text(\.controlGroup)
         k["control.mode"] = { v, c throws in
             guard let n = v.int, (0...0o777).contains(n) else {
-                throw ValueProblem(message: "expected permission bits such as 0o660, got \(show(v))")
+                throw ValueProblem(expected: "permission bits such as 0o660", found: show(v))
             }
             c.controlMode = n
         }
@@ -196,20 +196,20 @@ enum ConfigSchema {
     static func number(_ v: TOMLValue, _ expected: String) throws -> Double {
         if let d = v.double { return d }
         if let i = v.int { return Double(i) }
-        throw ValueProblem(message: "expected \(expected), got \(show(v))")
+        throw ValueProblem(expected: expected, found: show(v))
     }
 
     static func string(_ v: TOMLValue, _ expected: String) throws -> String {
-        guard let s = v.string else { throw ValueProblem(message: "expected \(expected), got \(show(v))") }
+        guard let s = v.string else { throw ValueProblem(expected: expected, found: show(v)) }
         return s
     }
 
     static func numbers(_ v: TOMLValue, count: Int, _ expected: String) throws -> [Double] {
-        guard let a = v.array, a.count == count else { throw ValueProblem(message: "expected \(expected), got \(show(v))") }
+        guard let a = v.array, a.count == count else { throw ValueProblem(expected: expected, found: show(v)) }
         var out: [Double] = []
         for element in a {
             let d = try number(element, expected)
-            guard d.isFinite else { throw ValueProblem(message: "expected \(expected), got \(d)") }
+            guard d.isFinite else { throw ValueProblem(expected: expected, found: String(d)) }
             out.append(d)
         }
         return out
@@ -217,7 +217,7 @@ enum ConfigSchema {
 
     static func bool(_ key: WritableKeyPath<Configuration, Bool> & Sendable) -> Reader {
         { v, c throws in
-            guard let b = v.bool else { throw ValueProblem(message: "expected true or false, got \(show(v))") }
+            guard let b = v.bool else { throw ValueProblem(expected: "true or false", found: show(v)) }
             c[keyPath: key] = b
         }
     }
@@ -229,7 +229,7 @@ enum ConfigSchema {
     static func positive(_ key: WritableKeyPath<Configuration, Double> & Sendable) -> Reader {
         { v, c throws in
             let d = try number(v, "a number greater than 0")
-            guard d.isFinite, d > 0 else { throw ValueProblem(message: "expected a number greater than 0, got \(d)") }
+            guard d.isFinite, d > 0 else { throw ValueProblem(expected: "a number greater than 0", found: String(d)) }
             c[keyPath: key] = d
         }
     }
@@ -237,7 +237,7 @@ enum ConfigSchema {
     static func atLeastZero(_ key: WritableKeyPath<Configuration, Double> & Sendable) -> Reader {
         { v, c throws in
             let d = try number(v, "a number of at least 0")
-            guard d.isFinite, d >= 0 else { throw ValueProblem(message: "expected a number of at least 0, got \(d)") }
+            guard d.isFinite, d >= 0 else { throw ValueProblem(expected: "a number of at least 0", found: String(d)) }
             c[keyPath: key] = d
         }
     }
@@ -247,7 +247,7 @@ enum ConfigSchema {
         { v, c throws in
             let expected = "a scale \(ScrollView.zoomScaleLimitText)"
             let d = try number(v, expected)
-            guard ScrollView.zoomScaleLimitRange.contains(d) else { throw ValueProblem(message: "expected \(expected), got \(d)") }
+            guard ScrollView.zoomScaleLimitRange.contains(d) else { throw ValueProblem(expected: expected, found: String(d)) }
             c[keyPath: key] = d
         }
     }
@@ -258,7 +258,7 @@ enum ConfigSchema {
     static func seconds(_ key: WritableKeyPath<Configuration, Double> & Sendable) -> Reader {
         { v, c throws in
             let d = try number(v, "a time in seconds from 0 to 60")
-            guard (0...60).contains(d) else { throw ValueProblem(message: "expected a time in seconds from 0 to 60, got \(d)") }
+            guard (0...60).contains(d) else { throw ValueProblem(expected: "a time in seconds from 0 to 60", found: String(d)) }
             c[keyPath: key] = d
         }
     }
@@ -267,7 +267,7 @@ enum ConfigSchema {
         { v, c throws in
             let d = try number(v, "a time in milliseconds from 0 to 60000")
             guard (0...60_000).contains(d) else {
-                throw ValueProblem(message: "expected a time in milliseconds from 0 to 60000, got \(d)")
+                throw ValueProblem(expected: "a time in milliseconds from 0 to 60000", found: String(d))
             }
             c[keyPath: key] = .nanoseconds(Int64((d * 1e6).rounded()))
         }
@@ -277,7 +277,7 @@ enum ConfigSchema {
         { v, c throws in
             let names = options.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
             let s = try string(v, "one of \(names)")
-            guard let value = options[s] else { throw ValueProblem(message: "expected one of \(names), got \"\(s)\"") }
+            guard let value = options[s] else { throw ValueProblem(expected: "one of \(names)", found: "\"\(s)\"") }
             c[keyPath: key] = value
         }
     }
@@ -285,7 +285,7 @@ enum ConfigSchema {
     static func quarterTurn(_ set: @escaping @Sendable (inout Configuration, Int) -> Void) -> Reader {
         { v, c throws in
             guard let n = v.int, [0, 90, 180, 270].contains(n) else {
-                throw ValueProblem(message: "expected 0, 90, 180 or 270, got \(show(v))")
+                throw ValueProblem(expected: "0, 90, 180 or 270", found: show(v))
             }
             set(&c, n)
         }
@@ -295,7 +295,7 @@ enum ConfigSchema {
         { v, c throws in
             let s = try string(v, "a colour \"#RRGGBB\"")
             guard s.count == 7, s.hasPrefix("#"), let rgb = UInt32(s.dropFirst(), radix: 16) else {
-                throw ValueProblem(message: "expected a colour \"#RRGGBB\", got \"\(s)\"")
+                throw ValueProblem(expected: "a colour \"#RRGGBB\"", found: "\"\(s)\"")
             }
             c[keyPath: key] = Color(rgb: rgb)
         }

@@ -96,7 +96,8 @@ public final class Daemon: PipelineSink, CommandContext {
         do {
             loaded = try ContentLoader.load(path: path, view: logical, configuration: configuration)
         } catch where options.content == nil {
-            logger.error("content: \(error); showing the test pattern")
+            logger.report(.error, "content: ", error)
+            logger.notice("content: showing the test pattern")
             loaded = try ContentLoader.load(path: "", view: logical, configuration: configuration)
         }
         contentName = loaded.name
@@ -147,7 +148,7 @@ public final class Daemon: PipelineSink, CommandContext {
             }
             if !configuration.controlGroup.isEmpty { try setGroup(configuration.controlGroup, of: configuration.controlSocket) }
         } catch {
-            logger.error("control socket: \(error); running without it")
+            logger.report(.error, "control socket, running without it: ", error)
         }
         runner = try LiveRunner(loop: loop, pipeline: pipeline)
         stateTimer = try loop.addTimer(context: "state save") { [unowned self] _ in self.saveState() }
@@ -165,7 +166,7 @@ public final class Daemon: PipelineSink, CommandContext {
         do {
             code = try loop.run()
         } catch {
-            logger.critical("event loop: \(error)")
+            logger.report(.critical, "event loop: ", error)
             code = 1
         }
         saveState()
@@ -254,7 +255,7 @@ public final class Daemon: PipelineSink, CommandContext {
             try stateStore.save(PersistedState(content: contentIdentity, offsetX: v.contentOffset.x, offsetY: v.contentOffset.y,
                                                zoomScale: v.zoomScale))
         } catch {
-            logger.warning("state: \(error)")
+            logger.report(.warning, "state: ", error)
         }
     }
 
@@ -276,7 +277,7 @@ public final class Daemon: PipelineSink, CommandContext {
             try apply(ConfigLoader.load(path: options.configPath, explicit: options.configPathExplicit).0
                 .placed(in: ProcessInfo.processInfo.environment))
         } catch {
-            logger.error("reload refused, keeping the config in force: \(error)")
+            logger.report(.error, "reload refused, keeping the config in force: ", error)
             throw error
         }
         logger.notice("reloaded \(options.configPath): deceleration \(configuration.decelerationRate)")
@@ -308,7 +309,7 @@ public final class Daemon: PipelineSink, CommandContext {
         do {
             resolved = try ContentLoader.allowed(path, directories: configuration.loadDirectories)
         } catch {
-            logger.warning("content rejected: \(error)")
+            logger.report(.warning, "content rejected: ", error)
             throw error
         }
         try show(path: resolved, configuration: configuration)
@@ -331,7 +332,7 @@ public final class Daemon: PipelineSink, CommandContext {
             contentIdentity = Self.identity(of: loaded.name)
             logger.info("content loaded: \(loaded.name), \(loaded.content.image.width)x\(loaded.content.image.height)")
         } catch {
-            logger.error("content rejected: \(error); keeping \(contentName ?? "no content")")
+            logger.report(.error, "content rejected, keeping \(contentName ?? "no content"): ", error)
             throw error
         }
     }

@@ -1,3 +1,4 @@
+import FlickCore
 import FlickDisplay
 
 /// Opens the display backend a `DisplayEndpoint` names; `auto` tries DRM/KMS, then fbdev, then
@@ -29,10 +30,11 @@ public struct DisplayOpener {
     }
 
     /// A display that could not be opened.
-    public struct Failure: Error, CustomStringConvertible {
+    public struct Failure: FlickError {
         /// Each backend tried and why it failed.
         public var reasons: [String]
-        public var description: String { "no display: " + reasons.joined(separator: "; ") }
+        public var context: ErrorContext { ErrorContext(reason: "no display: " + reasons.joined(separator: "; ")) }
+        public var kind: ErrorKind { .unavailable }
     }
 
     /// Opens the endpoint.

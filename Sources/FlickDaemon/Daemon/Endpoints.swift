@@ -1,7 +1,8 @@
+import FlickCore
 import FlickDisplay
 
 /// A bad `--input` or `--display` value, with what was expected.
-public struct EndpointError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct EndpointError: FlickError, Hashable, Sendable {
     /// The option (`--input`, `--display`).
     public var option: String
     /// The value given.
@@ -9,7 +10,16 @@ public struct EndpointError: Error, Hashable, Sendable, CustomStringConvertible 
     /// What would have been accepted.
     public var expected: String
 
-    public var description: String { "\(option) '\(value)': expected \(expected)" }
+    /// Creates an error.
+    public init(option: String, value: String, expected: String) {
+        self.option = option
+        self.value = value
+        self.expected = expected
+    }
+
+    public var context: ErrorContext { ErrorContext(source: option, expected: expected, found: "'\(value)'") }
+
+    public var kind: ErrorKind { .usage }
 }
 
 /// Where touches come from (`--input`).

@@ -52,9 +52,11 @@ public enum Replay {
         public var stillMoving: Bool
     }
 
-    /// A replay that could not start.
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+    /// A replay that could not start for a reason of its own (the other errors are thrown as
+    /// they come: the recording's, the content's, the pipeline's).
+    public struct Failure: FlickError {
+        public var context: ErrorContext
+        public var kind: ErrorKind
     }
 
     /// Runs a replay.
@@ -66,16 +68,13 @@ public enum Replay {
     /// - Throws: `Failure` saying what could not be loaded.
     public static func run(_ options: Options, configuration: Configuration, sink: any PipelineSink,
                            note: (String) -> Void) throws -> Summary {
-        let recording: EvemuRecording
-        do {
-            recording = try EvemuRecording.load(path: options.recording)
-        } catch {
-            throw Failure(description: error.description)
-        }
+        let recording = try EvemuRecording.load(path: options.recording)
         for warning in recording.warnings { note("warning: \(warning)") }
         let verdict = TouchscreenClassifier.verdict(for: recording)
         guard verdict.isTouchscreen else {
-            throw Failure(description: "\(options.recording): '\(recording.description.name)' is not a touchscreen: \(verdict.reason)")
+            throw Failure(context: ErrorContext(source: options.recording,
+                                                reason: "'\(recording.description.name)' is not a touchscreen: \(verdict.reason)"),
+                          kind: .data)
         }
         let rotation = configuration.panelRotation
         let logical = options.size.map { rotation.logicalSize(panel: $0) }
@@ -86,18 +85,14 @@ public enum Replay {
             try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         }
         guard let output = HeadlessOutput(size: panel, refreshRate: configuration.headlessRefreshRate, capture: capture) else {
-            throw Failure(description: "cannot allocate a headless display of \(panel)")
+            throw Failure(context: ErrorContext(source: "display", reason: "cannot allocate a headless display of \(panel)"),
+                          kind: .unavailable)
         }
         let content = try ContentLoader.load(path: options.content ?? configuration.contentPath, view: logical,
                                              configuration: configuration)
         let start = Instant.zero
-        let pipeline: Pipeline
-        do {
-            pipeline = try PipelineBuilder(configuration: configuration)
-                .build(output: output, content: content.content, input: .recording(recording, start: start), at: start)
-        } catch {
-            throw Failure(description: error.description)
-        }
+        let pipeline = try PipelineBuilder(configuration: configuration)
+            .build(output: output, content: content.content, input: .recording(recording, start: start), at: start)
         let counter = Counter(sink)
         pipeline.sink = counter
         pipeline.tracing = options.tracing

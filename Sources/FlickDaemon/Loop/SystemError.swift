@@ -1,26 +1,29 @@
+import FlickCore
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A failed system or library call, with what was being done.
-public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct SystemError: FlickError, Hashable, Sendable {
     /// The call that failed (e.g. `sd_event_add_io`).
     public var call: String
     /// What it was for (e.g. "control socket /run/flickd/control.sock").
-    public var context: String
+    public var subject: String
     /// The errno (positive).
     public var errno: Int32
 
     /// Creates an error.
     public init(call: String, context: String, errno: Int32) {
         self.call = call
-        self.context = context
+        self.subject = context
         self.errno = errno
     }
 
-    public var description: String {
-        "\(call) failed for \(context): \(String(cString: strerror(errno))) (errno \(errno))"
+    public var context: ErrorContext {
+        ErrorContext(source: subject, reason: "\(call) failed: \(String(cString: strerror(errno))) (errno \(errno))")
     }
+
+    public var kind: ErrorKind { .unavailable }
 }
 
 /// Turns a libsystemd return value (negative errno on failure) into a thrown error.

@@ -28,26 +28,17 @@ public struct PipelineBuilder {
         self.configuration = configuration
     }
 
-    /// A pipeline that could not be built.
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
-    }
-
     /// Builds the pipeline on `output`, showing `content`, fed by `input`, at time `t`.
     /// - Parameter restore: the offset and zoom to start from (the saved state), if any.
-    /// - Throws: `Failure` when the config does not fit the model or the recording has no axes.
+    /// - Throws: `ScrollViewError` when the config does not fit the model, `EvemuError` when the
+    ///   recording has no axes.
     public func build(output: any Output, content: Content, input: Input, at t: Instant,
-                      restore: (offset: Point, zoomScale: Double)? = nil) throws(Failure) -> Pipeline {
+                      restore: (offset: Point, zoomScale: Double)? = nil) throws -> Pipeline {
         let compositor = Compositor(rotation: configuration.panelRotation, indicatorStyle: configuration.effectiveIndicatorStyle)
         let presenter = FramePresenter(composer: FrameComposer(output: output, compositor: compositor, content: content),
                                        background: configuration.background, at: t)
-        var view: ScrollView
-        do {
-            view = try ScrollView(boundsSize: presenter.viewSize, contentSize: content.size)
-            try configuration.apply(to: &view)
-        } catch {
-            throw Failure(description: "\(error)")
-        }
+        var view = try ScrollView(boundsSize: presenter.viewSize, contentSize: content.size)
+        try configuration.apply(to: &view)
         if let restore {
             try? view.setZoomScale(restore.zoomScale, animated: false, at: t)
             try? view.setContentOffset(view.clampedOffset(restore.offset), animated: false, at: t)
@@ -64,14 +55,10 @@ public struct PipelineBuilder {
             gestures.pixelsPerMillimetre = live.pixelsPerMillimetre
             source = live
         case let .recording(recording, start):
-            do {
-                let replay = try RecordingSource(recording: recording, mapping: configuration.touchMapping,
-                                                 outputSize: presenter.viewSize, start: start)
-                gestures.pixelsPerMillimetre = replay.pixelsPerMillimetre
-                source = replay
-            } catch {
-                throw Failure(description: error.description)
-            }
+            let replay = try RecordingSource(recording: recording, mapping: configuration.touchMapping,
+                                             outputSize: presenter.viewSize, start: start)
+            gestures.pixelsPerMillimetre = replay.pixelsPerMillimetre
+            source = replay
         case let .source(custom, pixelsPerMillimetre):
             gestures.pixelsPerMillimetre = pixelsPerMillimetre
             source = custom

@@ -1,5 +1,7 @@
+import FlickCore
+
 /// Why a content file or folder could not be loaded, naming the file.
-public struct ContentError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct ContentError: FlickError, Hashable, Sendable {
     /// The file or directory at fault.
     public var path: String
     /// What is wrong with it.
@@ -51,5 +53,13 @@ public struct ContentError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String { "\(path): \(reason)" }
+    public var context: ErrorContext { ErrorContext(source: path, reason: reason.description) }
+
+    public var kind: ErrorKind {
+        switch reason {
+        case .unreadable: .noInput
+        case .outOfMemory: .unavailable
+        case .empty, .fileTooLarge, .unsupportedFormat, .truncated, .corrupt, .overPixelBudget, .noImages, .notAllowed: .data
+        }
+    }
 }

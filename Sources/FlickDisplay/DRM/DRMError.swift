@@ -1,3 +1,4 @@
+import FlickCore
 /// The step of DRM setup or use that failed, for error messages.
 public enum DRMStep: String, Hashable, Sendable {
     case open, getResources, getConnector, getEncoder, getCRTC, createDumbBuffer, addFramebuffer, mapDumbBuffer,
@@ -6,7 +7,7 @@ public enum DRMStep: String, Hashable, Sendable {
 }
 
 /// Why the DRM/KMS output could not be set up or used; every case names the card.
-public enum DRMError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum DRMError: FlickError, Hashable, Sendable {
     /// No usable `/dev/dri/card*`; `tried` lists each card and why it was skipped.
     case noCard(tried: [String])
     /// The card has no connected connector with modes.
@@ -22,19 +23,22 @@ public enum DRMError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Any other failed call.
     case call(card: String, step: DRMStep, errno: SystemErrno)
 
-    public var description: String {
+    public var context: ErrorContext {
         switch self {
         case .noCard(let tried):
-            "no usable DRM card" + (tried.isEmpty ? " (no /dev/dri/card*)" : ": " + tried.joined(separator: "; "))
-        case .noConnectedConnector(let card): "\(card): no connected connector with modes (is the panel plugged in?)"
+            ErrorContext(reason: "no usable DRM card" + (tried.isEmpty ? " (no /dev/dri/card*)" : ": " + tried.joined(separator: "; ")))
+        case .noConnectedConnector(let card): ErrorContext(source: card, reason: "no connected connector with modes (is the panel plugged in?)")
         case .modeNotAvailable(let card, let requested, let available):
-            "\(card): mode \(requested) is not offered; available: " + available.map(\.description).joined(separator: ", ")
-        case .noCRTC(let card, let connector): "\(card): no CRTC can drive connector \(connector)"
+            ErrorContext(source: card, key: "mode", reason: "not offered",
+                         expected: available.map(\.description).joined(separator: ", "), found: "\(requested)")
+        case .noCRTC(let card, let connector): ErrorContext(source: card, reason: "no CRTC can drive connector \(connector)")
         case .permissionDenied(let card, let errno):
-            "\(card): \(errno): add the user to the 'video' group (or run as root)"
+            ErrorContext(source: card, reason: "\(errno): add the user to the 'video' group (or run as root)")
         case .notMaster(let card, let step, let errno):
-            "\(card): \(step.rawValue) failed: \(errno): not DRM master; another compositor or X server owns the display, or the session is not on the active VT"
-        case .call(let card, let step, let errno): "\(card): \(step.rawValue) failed: \(errno)"
+            ErrorContext(source: card, reason: "\(step.rawValue) failed: \(errno): not DRM master; another compositor or X server owns the display, or the session is not on the active VT")
+        case .call(let card, let step, let errno): ErrorContext(source: card, reason: "\(step.rawValue) failed: \(errno)")
         }
     }
+
+    public var kind: ErrorKind { .unavailable }
 }

@@ -1,3 +1,4 @@
+import FlickCore
 /// The kernel's `struct fb_var_screeninfo` (linux/fb.h) as bytes with typed fields.
 ///
 /// Kept as raw bytes at the kernel's offsets rather than a Swift struct, because Swift does not
@@ -97,7 +98,7 @@ public struct FbdevLayout: Hashable, Sendable {
 }
 
 /// Why the fbdev output could not be set up or used.
-public enum FbdevError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum FbdevError: FlickError, Hashable, Sendable {
     /// Opening the device failed; `EACCES` usually means the user is not in the `video` group.
     case open(device: String, errno: SystemErrno)
     /// An ioctl failed.
@@ -109,15 +110,17 @@ public enum FbdevError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The screen info is inconsistent (size, stride, memory length).
     case badGeometry(device: String)
 
-    public var description: String {
+    public var context: ErrorContext {
         switch self {
         case .open(let device, let errno):
-            "\(device): cannot open: \(errno)" + (errno.isPermissionError ? "; add the user to the 'video' group" : "")
-        case .ioctl(let device, let request, let errno): "\(device): \(request) failed: \(errno)"
-        case .mmap(let device, let errno): "\(device): mmap failed: \(errno)"
+            ErrorContext(source: device, reason: "cannot open: \(errno)" + (errno.isPermissionError ? "; add the user to the 'video' group" : ""))
+        case .ioctl(let device, let request, let errno): ErrorContext(source: device, reason: "\(request) failed: \(errno)")
+        case .mmap(let device, let errno): ErrorContext(source: device, reason: "mmap failed: \(errno)")
         case .unsupportedDepth(let device, let bpp):
-            "\(device): \(bpp) bits per pixel is not supported; set a 32 bpp mode (e.g. fbset -depth 32)"
-        case .badGeometry(let device): "\(device): inconsistent screen info (size, line length or memory)"
+            ErrorContext(source: device, reason: "set a 32 bpp mode (e.g. fbset -depth 32)", expected: "32 bits per pixel", found: "\(bpp)")
+        case .badGeometry(let device): ErrorContext(source: device, reason: "inconsistent screen info (size, line length or memory)")
         }
     }
+
+    public var kind: ErrorKind { .unavailable }
 }

@@ -1,3 +1,4 @@
+import FlickCore
 import CSpng
 import Glibc
 
@@ -219,7 +220,7 @@ public enum PNGCodec {
 }
 
 /// Why a PNG could not be written.
-public struct PNGWriteError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct PNGWriteError: FlickError, Hashable, Sendable {
     /// The file that was being written.
     public var path: String
     /// What failed.
@@ -233,10 +234,12 @@ public struct PNGWriteError: Error, Hashable, Sendable, CustomStringConvertible 
         case io(SystemErrno)
     }
 
-    public var description: String {
+    public var context: ErrorContext {
         switch reason {
-        case .encode(let message): "\(path): cannot encode PNG: \(message)"
-        case .io(let errno): "\(path): cannot write PNG: \(errno)"
+        case .encode(let message): ErrorContext(source: path, reason: "cannot encode PNG: \(message)")
+        case .io(let errno): ErrorContext(source: path, reason: "cannot write PNG: \(errno)")
         }
     }
+
+    public var kind: ErrorKind { .io }
 }

@@ -7,7 +7,7 @@ public enum OutputEvent: Hashable, Sendable {
 }
 
 /// Why an output cannot do what was asked, independent of the backend.
-public enum OutputError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum OutputError: FlickError, Hashable, Sendable {
     /// A frame is still waiting for its flip; wait for `.presented` before drawing or committing.
     case flipPending
     /// The output has been closed.
@@ -17,14 +17,16 @@ public enum OutputError: Error, Hashable, Sendable, CustomStringConvertible {
     /// No memory for a buffer of this size.
     case allocationFailed(PixelSize)
 
-    public var description: String {
+    public var context: ErrorContext {
         switch self {
-        case .flipPending: "a page flip is still pending: wait for the presented event"
-        case .closed: "the output is closed"
-        case .unsupported: "the output has no plane for this layer"
-        case .allocationFailed(let size): "cannot allocate a \(size) buffer"
+        case .flipPending: ErrorContext(source: "display", reason: "a page flip is still pending: wait for the presented event")
+        case .closed: ErrorContext(source: "display", reason: "the output is closed")
+        case .unsupported: ErrorContext(source: "display", reason: "the output has no plane for this layer")
+        case .allocationFailed(let size): ErrorContext(source: "display", reason: "cannot allocate a \(size) buffer")
         }
     }
+
+    public var kind: ErrorKind { .software }
 }
 
 /// A display backend: a panel-sized pair of buffers, one shown and one lent for drawing

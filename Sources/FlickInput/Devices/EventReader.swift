@@ -1,3 +1,4 @@
+import FlickCore
 /// What one read of a device gave.
 public enum ReadItem: Hashable, Sendable {
     /// An event, in order.
@@ -24,7 +25,7 @@ public protocol EventReader: AnyObject {
 }
 
 /// A device that could not be opened, with the node and the reason.
-public struct InputDeviceError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct InputDeviceError: FlickError, Hashable, Sendable {
     /// The device node.
     public var path: String
     /// What failed, and what to do about it.
@@ -36,5 +37,7 @@ public struct InputDeviceError: Error, Hashable, Sendable, CustomStringConvertib
         self.reason = reason
     }
 
-    public var description: String { "\(path): \(reason)" }
+    public var context: ErrorContext { ErrorContext(source: path, reason: reason) }
+
+    public var kind: ErrorKind { .unavailable }
 }

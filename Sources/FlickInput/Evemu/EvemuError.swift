@@ -1,18 +1,23 @@
+import FlickCore
+
 /// A recording that cannot be read, with the file, the line and what was expected there.
-public struct EvemuError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct EvemuError: FlickError, Hashable, Sendable {
     /// The file.
     public var path: String
     /// The 1-based line, or 0 for the file as a whole.
     public var line: Int
     /// What was expected, and what was found.
     public var message: String
+    /// A bad recording, or one that is not there (or cannot be read).
+    public var kind: ErrorKind
 
     /// Creates an error.
-    public init(path: String, line: Int, message: String) {
+    public init(path: String, line: Int, message: String, kind: ErrorKind = .data) {
         self.path = path
         self.line = line
         self.message = message
+        self.kind = kind
     }
 
-    public var description: String { line > 0 ? "\(path):\(line): \(message)" : "\(path): \(message)" }
+    public var context: ErrorContext { ErrorContext(source: path, line: line, reason: message) }
 }

@@ -67,7 +67,7 @@ public struct EvemuRecording: Sendable {
     private static func read(_ path: String) throws(EvemuError) -> String {
         guard let data = FileManager.default.contents(atPath: path) else {
             let exists = FileManager.default.fileExists(atPath: path)
-            throw EvemuError(path: path, line: 0, message: exists ? "cannot be read (permissions?)" : "no such file")
+            throw EvemuError(path: path, line: 0, message: exists ? "cannot be read (permissions?)" : "no such file", kind: .noInput)
         }
         return String(decoding: data, as: UTF8.self)
     }
