@@ -78,7 +78,7 @@ import Testing
         "     1.300 s  gesture: following → lift → idle",
         "     1.300 s  scroll: dragging → release → idle",
         "     1.300 s  drag by (0, -120) px, no momentum",
-        "     1.300 s  frame: idle → needsDisplay → inFlight",
+        "     1.300 s  frame: idle → wake → inFlight",
         "     1.600 s  frame: inFlight → presented → idle",
         "     2.000 s  gesture: idle → down → following",
         "     2.000 s  scroll: idle → touchDown → tracking",

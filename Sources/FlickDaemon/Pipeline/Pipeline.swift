@@ -11,9 +11,9 @@ import FlickDisplay
 /// through `update(at:_:)`. Everything the recogniser returns goes to the sink, in order, once.
 /// The live loop (sd-event, `LiveRunner`) and the replay loop (virtual time, `VirtualRunner`)
 /// drive the same pipeline; `PipelineBuilder` assembles it the same way for both.
-public final class Pipeline: FramePresenterDelegate {
+public final class Pipeline {
     /// The recogniser and, inside it, the scroll view.
-    public private(set) var recognizer: GestureRecognizer
+    public internal(set) var recognizer: GestureRecognizer
     /// The one owner of what is shown when.
     public let presenter: FramePresenter
     /// Where touches come from.
@@ -68,10 +68,10 @@ public final class Pipeline: FramePresenterDelegate {
         [input.nextDeadline, presenter.nextDeadline, recognizer.nextDeadline, idleDeadline].compactMap { $0 }.min()
     }
 
-    /// Does everything due at `t`, in order.
+    /// Does everything due at `t`, in order: the input's frames, the gesture timers, attract
+    /// mode, then the display (its presentations, and the frame for the next vblank).
     public func dispatch(now t: Instant) {
         observe(t)
-        presenter.dispatch(now: now)
         for frame in input.dispatch(now: now) {
             observe(frame.time)
             lastActivity = max(lastActivity, frame.time)
@@ -84,7 +84,7 @@ public final class Pipeline: FramePresenterDelegate {
             })
             sink?.pipeline(self, noted: .idleReset(seconds: reset.delay.inSeconds))
         }
-        presenter.setNeedsDisplay(at: now)
+        presenter.dispatch(now: now)
     }
 
     // MARK: From outside
@@ -111,38 +111,13 @@ public final class Pipeline: FramePresenterDelegate {
         idleReset?.deadline(lastActivity: lastActivity, view: recognizer.scrollView, touching: recognizer.isTouching)
     }
 
-    private func emit(_ outputs: [GestureOutput]) {
+    /// Hands outputs to the sink, with the view after them.
+    func emit(_ outputs: [GestureOutput]) {
         guard !outputs.isEmpty else { return }
         sink?.pipeline(self, emitted: outputs, view: recognizer.scrollView)
     }
 
     private func observe(_ t: Instant) {
         if t > now { now = t }
-    }
-
-    // MARK: FramePresenterDelegate
-
-    public func presenter(_ presenter: FramePresenter, frameFor t: Instant) -> RenderState {
-        if recognizer.scrollView.isAnimating { emit(recognizer.advance(to: t)) }
-        let v = recognizer.scrollView
-        return RenderState(boundsSize: v.boundsSize, contentOffset: v.contentOffset, zoomScale: v.zoomScale,
-                           contentSize: v.unscaledContentSize, indicatorOpacity: v.indicatorOpacity(at: t))
-    }
-
-    public func presenter(_ presenter: FramePresenter, nextFrameAfter t: Instant) -> Instant? {
-        recognizer.scrollView.nextFrameTime(after: t)
-    }
-
-    public func presenter(_ presenter: FramePresenter, didPresentAt vblank: Instant) {
-        sink?.pipeline(self, presentedAt: vblank)
-    }
-
-    public func presenter(_ presenter: FramePresenter, didNote note: FramePresenter.Note) {
-        switch note {
-        case let .transition(step):
-            emit([GestureOutput(time: step.time, kind: .transition(step))])
-        case let .frameRefused(text), let .planesGivenUp(text), let .outputFailed(text):
-            sink?.pipeline(self, noted: .display(text))
-        }
     }
 }

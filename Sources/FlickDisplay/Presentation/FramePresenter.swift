@@ -147,27 +147,37 @@ public final class FramePresenter {
 
     // MARK: The display's events
 
-    /// Handles what the display reports at `t`: a presentation brings the next frame, for the
-    /// vblank after it; a wake-up the model asked for prepares one.
+    /// Everything due at `t`, after whatever may have changed the picture: while a frame is in
+    /// flight, what the display reports (a presentation brings the next frame, for the vblank
+    /// after it); with none in flight, the frame for the next vblank — at the wake-up the model
+    /// asked for, or because something may look different (`setNeedsDisplay`).
     public func dispatch(now t: Instant) {
         observe(t)
-        let events: [OutputEvent]
-        do {
-            events = try output.dispatch(now: now)
-        } catch {
-            delegate?.presenter(self, didNote: .outputFailed("display: \(error)"))
-            return
-        }
-        for event in events {
-            switch event {
-            case .presented(let vblank):
-                presented(at: vblank)
+        var presentedNow = false
+        if state == .inFlight {
+            let events: [OutputEvent]
+            do {
+                events = try output.dispatch(now: now)
+            } catch {
+                delegate?.presenter(self, didNote: .outputFailed("display: \(error)"))
+                return
+            }
+            for event in events {
+                switch event {
+                case .presented(let vblank):
+                    presented(at: vblank)
+                    presentedNow = true
+                }
             }
         }
-        if state == .idle, let wake = delegate?.presenter(self, nextFrameAfter: preparedFor), wake <= now {
+        // A presentation prepared the next frame already, with everything that changed.
+        guard state == .idle, !presentedNow else { return }
+        if let wake = delegate?.presenter(self, nextFrameAfter: preparedFor), wake <= now {
             // The frame after the one last prepared, never that one again: a motion that shows
             // nothing new for a while is paced at the refresh rate, not in a spin.
             prepare(for: max(nextPresentation, preparedFor + refreshPeriod), on: "wake")
+        } else {
+            prepare(for: nextPresentation, on: "needsDisplay")
         }
     }
 

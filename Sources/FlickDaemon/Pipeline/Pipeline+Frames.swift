@@ -1,0 +1,31 @@
+import FlickCore
+import FlickDisplay
+
+/// The pipeline's answers to the frame presenter: what a frame shows at the time it will be
+/// shown (stepping the model there, once per frame: the only place the model's animations are
+/// stepped), when the model wants its next frame, and what the presenter reports.
+extension Pipeline: FramePresenterDelegate {
+    public func presenter(_ presenter: FramePresenter, frameFor t: Instant) -> RenderState {
+        if recognizer.scrollView.isAnimating { emit(recognizer.advance(to: t)) }
+        let v = recognizer.scrollView
+        return RenderState(boundsSize: v.boundsSize, contentOffset: v.contentOffset, zoomScale: v.zoomScale,
+                           contentSize: v.unscaledContentSize, indicatorOpacity: v.indicatorOpacity(at: t))
+    }
+
+    public func presenter(_ presenter: FramePresenter, nextFrameAfter t: Instant) -> Instant? {
+        recognizer.scrollView.nextFrameTime(after: t)
+    }
+
+    public func presenter(_ presenter: FramePresenter, didPresentAt vblank: Instant) {
+        sink?.pipeline(self, presentedAt: vblank)
+    }
+
+    public func presenter(_ presenter: FramePresenter, didNote note: FramePresenter.Note) {
+        switch note {
+        case let .transition(step):
+            emit([GestureOutput(time: step.time, kind: .transition(step))])
+        case let .frameRefused(text), let .planesGivenUp(text), let .outputFailed(text):
+            sink?.pipeline(self, noted: .display(text))
+        }
+    }
+}
