@@ -5,29 +5,21 @@ import FlickCore
 /// horizontal bar's along the bottom), shown on an overlay plane above the primary one.
 ///
 /// A frame at zoom 1 then needs no pixel copied: the primary plane scans out the content and
-/// only the few hundred pixels of a bar are drawn (DESIGN §4). Each strip is double-buffered like
-/// the frame: the buffer drawn for a frame is the one not used by the last committed frame, which
-/// is free because one frame at most is in flight. Only the bar's previous area is cleared.
+/// only the few hundred pixels of a bar are drawn (docs/ARCHITECTURE.md, "Display"). Each strip
+/// is double-buffered like the frame: the caller names the buffer (0 or 1) and switches to the
+/// other after each committed frame, so a frame never draws into the buffer on screen (one
+/// frame at most is in flight), and a retried frame draws into the same free one again. A strip
+/// not drawn for a frame is not on screen after it, so either of its buffers is free then. Only
+/// the bar's previous area is cleared.
 final class IndicatorStrips {
     private struct Strip {
         var rect: PixelRect
         var buffers: [LayerBuffer]
-        var next = 0
         /// The area each buffer's bar covered when it was last drawn, in strip pixels.
         var drawn: [PixelRect?] = [nil, nil]
     }
 
     private var strips: [Axis: Strip] = [:]
-    /// The strips drawn for the frame not yet committed.
-    private var pendingAxes: [Axis] = []
-
-    /// The frame of the last `overlays(…)` was committed: its buffers are now the ones on
-    /// screen (or about to be), and the next frame draws into the others. Until then a retried
-    /// frame draws into the same free buffers again.
-    func didCommit() {
-        for axis in pendingAxes { strips[axis]?.next ^= 1 }
-        pendingAxes = []
-    }
 
     /// The thinnest strip: display controllers refuse framebuffers and planes below a minimum
     /// size (vkms: 10 pixels), so a strip is never thinner than this whatever the bar.
@@ -43,14 +35,13 @@ final class IndicatorStrips {
         }
     }
 
-    /// Draws the bars of `state` into their strips' free buffers and returns them as overlays,
-    /// in the order the compositor would have drawn them.
+    /// Draws the bars of `state` into their strips' buffer `index` and returns them as
+    /// overlays, in the order the compositor would have drawn them.
     ///
     /// - Throws: what `output.makeLayerBuffer` throws.
-    func overlays(for state: RenderState, style: IndicatorStyle, view: PixelSize,
-                  output: any Output) throws -> [FrameLayers.Overlay] {
+    func overlays(for state: RenderState, style: IndicatorStyle, view: PixelSize, output: any Output,
+                  buffer index: Int) throws -> [FrameLayers.Overlay] {
         var overlays: [FrameLayers.Overlay] = []
-        pendingAxes = []
         for bar in ScrollIndicators.bars(for: state, style: style) {
             let rect = Self.rect(for: bar.axis, view: view, style: style)
             guard !rect.isEmpty else { continue }
@@ -61,18 +52,16 @@ final class IndicatorStrips {
                                                                try output.makeLayerBuffer(size)])
             }
             let strip = strips[bar.axis]!
-            let index = strip.next
             let pixels = strip.buffers[index].pixels
             if let old = strip.drawn[index] {
                 for y in old.y0..<old.y1 { pixels.row(y).advanced(by: old.x0).update(repeating: 0, count: old.width) }
             }
-            Compositor.forEachPixel(of: bar, style: style, within: rect) { x, y, pixel in
+            ScrollIndicators.forEachPixel(of: bar, style: style, within: rect) { x, y, pixel in
                 pixels.row(y - rect.y0)[x - rect.x0] = pixel
             }
-            let area = Compositor.pixelArea(of: bar, within: rect)
+            let area = ScrollIndicators.pixelArea(of: bar, within: rect)
             strips[bar.axis]!.drawn[index] = area.isEmpty ? nil
                 : PixelRect(x0: area.x0 - rect.x0, y0: area.y0 - rect.y0, x1: area.x1 - rect.x0, y1: area.y1 - rect.y0)
-            pendingAxes.append(bar.axis)
             overlays.append(FrameLayers.Overlay(buffer: strip.buffers[index], x: rect.x0, y: rect.y0))
         }
         return overlays

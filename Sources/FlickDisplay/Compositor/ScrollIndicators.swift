@@ -78,4 +78,42 @@ public enum ScrollIndicators {
         }
         return Double(inside) / 16
     }
+
+    /// The whole pixels a bar touches, within `view` (logical pixels). A bar's frame follows the
+    /// config's style, which may be any finite size: its edges saturate rather than trap.
+    static func pixelArea(of bar: IndicatorBar, within view: PixelRect) -> PixelRect {
+        let f = bar.frame
+        return PixelRect(x0: Int(saturating: f.minX.rounded(.down)), y0: Int(saturating: f.minY.rounded(.down)),
+                         x1: Int(saturating: f.maxX.rounded(.up)), y1: Int(saturating: f.maxY.rounded(.up))).intersection(view)
+    }
+
+    /// Calls `body(x, y, pixel)` for each logical pixel of the bar within `view` that it covers,
+    /// with the bar's colour at that pixel's alpha, premultiplied; the one definition of a bar's
+    /// pixels, composed into a frame or drawn into an overlay strip.
+    static func forEachPixel(of bar: IndicatorBar, style: IndicatorStyle, within view: PixelRect,
+                             _ body: (Int, Int, UInt32) -> Void) {
+        let f = bar.frame
+        let area = pixelArea(of: bar, within: view)
+        guard !area.isEmpty else { return }
+        let radius = min(f.size.width, f.size.height) / 2
+        let c = style.color
+        let colour = UInt32(c.red) << 16 | UInt32(c.green) << 8 | UInt32(c.blue)
+        let bodyPixel = premultiplied(colour, alpha: UInt32(saturating: (min(max(bar.alpha, 0), 1) * 255).rounded()))
+        // The straight part, in whole pixels: fully covered, one alpha, no sampling.
+        let straight = bar.axis == .vertical
+            ? PixelRect(x0: Int(saturating: f.minX.rounded(.up)), y0: Int(saturating: (f.minY + radius).rounded(.up)),
+                        x1: Int(saturating: f.maxX.rounded(.down)), y1: Int(saturating: (f.maxY - radius).rounded(.down)))
+            : PixelRect(x0: Int(saturating: (f.minX + radius).rounded(.up)), y0: Int(saturating: f.minY.rounded(.up)),
+                        x1: Int(saturating: (f.maxX - radius).rounded(.down)), y1: Int(saturating: f.maxY.rounded(.down)))
+        for y in area.y0..<area.y1 {
+            let rowInStraight = y >= straight.y0 && y < straight.y1
+            for x in area.x0..<area.x1 {
+                let pixel = rowInStraight && x >= straight.x0 && x < straight.x1
+                    ? bodyPixel
+                    : premultiplied(colour, alpha: UInt32(saturating: (min(max(bar.alpha, 0), 1) * coverage(x: x, y: y, frame: f) * 255).rounded()))
+                guard pixel >> 24 > 0 else { continue }
+                body(x, y, pixel)
+            }
+        }
+    }
 }

@@ -12,8 +12,12 @@ public final class FrameComposer {
     public let output: any Output
     /// The compositor.
     public let compositor: Compositor
-    /// The content drawn, if any.
-    public var content: Content?
+    /// The content drawn, if any. Whether the output can scan it out (DRM copies it once into a
+    /// scan-out buffer) is settled here, when it is set, not on the frame path.
+    public var content: Content? {
+        didSet { scanOutReady = content.map { output.canScanOut($0.image) } ?? false }
+    }
+    private var scanOutReady: Bool
     /// Frames committed so far.
     public private(set) var committedFrameCount = 0
     /// Of those, the frames whose primary plane scanned out the content (nothing composed).
@@ -21,12 +25,15 @@ public final class FrameComposer {
     /// Why the overlay planes were given up, once they failed (every frame is composed after).
     public private(set) var planeFailure: String?
     private let strips = IndicatorStrips()
+    /// The strips' buffer the next frame draws into: the other one is on screen.
+    private var stripBuffer = 0
 
     /// Creates a composer over an output.
     public init(output: any Output, compositor: Compositor, content: Content?) {
         self.output = output
         self.compositor = compositor
         self.content = content
+        scanOutReady = content.map { output.canScanOut($0.image) } ?? false
     }
 
     /// The logical view: the panel turned by the panel rotation.
@@ -42,18 +49,20 @@ public final class FrameComposer {
     public func commit(_ state: RenderState, now: Instant) throws {
         guard !output.isFlipPending else { throw OutputError.flipPending }
         let panel = output.size
+        let planes = planeFailure == nil && output.overlayPlaneCount >= Axis.allCases.count && compositor.rotation == .none
+        let origin = planes && scanOutReady ? content.flatMap { compositor.scanOutOrigin(state, content: $0.image, panel: panel) } : nil
         var overlays: [FrameLayers.Overlay]?
-        if planeFailure == nil && output.overlayPlaneCount >= Axis.allCases.count && compositor.rotation == .none {
+        if planes {
             do {
-                overlays = try strips.overlays(for: state, style: compositor.indicatorStyle, view: panel, output: output)
+                overlays = try strips.overlays(for: state, style: compositor.indicatorStyle, view: panel, output: output,
+                                               buffer: stripBuffer)
             } catch {
                 // A display that cannot make or show overlay buffers still shows every frame.
                 planeFailure = "\(error)"
             }
         }
         var layers = FrameLayers(primary: .composed, overlays: overlays ?? [])
-        if overlays != nil, let image = content?.image,
-           let origin = compositor.scanOutOrigin(state, content: image, panel: panel), output.canScanOut(image) {
+        if overlays != nil, let image = content?.image, let origin {
             layers.primary = .content(image, x: origin.x, y: origin.y)
         } else {
             try output.withBackBuffer { buffer in
@@ -61,7 +70,7 @@ public final class FrameComposer {
             }
         }
         try output.commit(layers, now: now)
-        strips.didCommit()
+        stripBuffer ^= 1
         committedFrameCount += 1
         if case .content = layers.primary { scannedOutFrameCount += 1 }
     }
