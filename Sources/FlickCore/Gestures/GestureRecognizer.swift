@@ -222,7 +222,9 @@ public struct GestureRecognizer: Sendable {
         case let .following(touch):
             guard let p = contacts.first(where: { $0.id == touch.primary })?.position else { return }
             let wasDragging = classifier.state == .dragging
-            classify(.move(p), at: t)
+            // A move that cannot change what the touch is skips the classifier (its table says
+            // "—" there): a drag's moves go straight to the content.
+            if classifier.isDeciding { classify(.move(p), at: t) }
             if wasDragging, let anchor = touch.anchor { drive(at: t) { $0.drag(by: p - anchor, at: t) } }
             pan(to: p, at: t)
         }

@@ -89,6 +89,15 @@ public struct TapDragClassifier: Sendable {
 
     /// The current state.
     public private(set) var state: State = .idle
+
+    /// Whether a move can still change what the touch is (pending, delivered, catching): once it
+    /// drags, or the content owns it, every move leaves the state as it is.
+    public var isDeciding: Bool {
+        switch state {
+        case .pending, .delivered, .catching: true
+        case .idle, .longPressed, .owned, .dragging: false
+        }
+    }
     /// When the armed timer fires, if one is armed.
     public private(set) var deadline: Instant?
 

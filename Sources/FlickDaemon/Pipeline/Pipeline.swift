@@ -5,10 +5,11 @@ import FlickDisplay
 /// the one way through the house (docs/ARCHITECTURE.md, "The path of one touch").
 ///
 /// A loop waits on `fileDescriptors` and `nextDeadline` and calls `dispatch(now:)`, which does
-/// everything due at that time in one order: the display's presentations (each brings the next
-/// frame), the input's frames through the recogniser, the gesture timers, attract mode; then it
-/// tells the frame presenter that something may look different. Control commands come in
-/// through `update(at:_:)`. Everything the recogniser returns goes to the sink, in order, once.
+/// everything due at that time in one order: the input's frames through the recogniser, the
+/// gesture timers, attract mode, then the display (its presentations, and the frame for the
+/// next vblank). Control commands come in through `update(at:_:)`. Everything the recogniser
+/// returns goes to the sink, in order, once — after the frame is queued, so the journal and the
+/// subscribers never stand between a touch and its flip.
 /// The live loop (sd-event, `LiveRunner`) and the replay loop (virtual time, `VirtualRunner`)
 /// drive the same pipeline; `PipelineBuilder` assembles it the same way for both.
 public final class Pipeline {
@@ -34,6 +35,9 @@ public final class Pipeline {
 
     /// The last touch or command: attract mode counts from here.
     private var lastActivity: Instant
+    /// What the current dispatch or command caused, each batch with the view after it; handed
+    /// to the sink once the display has had its turn.
+    private var pending: [(outputs: [GestureOutput], view: ScrollView)] = []
 
     /// Creates a pipeline; `start()` draws its first frame.
     public init(recognizer: GestureRecognizer, presenter: FramePresenter, input: any TouchSource, at t: Instant) {
@@ -51,6 +55,7 @@ public final class Pipeline {
     /// Draws the first frame (the daemon is ready once it is presented).
     public func start() {
         presenter.setNeedsDisplay(at: now, redraw: true)
+        flush()
     }
 
     // MARK: The loop's side
@@ -85,6 +90,7 @@ public final class Pipeline {
             sink?.pipeline(self, noted: .idleReset(seconds: reset.delay.inSeconds))
         }
         presenter.dispatch(now: now)
+        flush()
     }
 
     // MARK: From outside
@@ -97,6 +103,7 @@ public final class Pipeline {
         let outputs = try recognizer.update(at: now) { result = try body(&$0) }
         emit(outputs)
         presenter.setNeedsDisplay(at: now)
+        flush()
         // The body ran (it did not throw), so it returned a value.
         return result!
     }
@@ -111,10 +118,18 @@ public final class Pipeline {
         idleReset?.deadline(lastActivity: lastActivity, view: recognizer.scrollView, touching: recognizer.isTouching)
     }
 
-    /// Hands outputs to the sink, with the view after them.
+    /// Keeps outputs for the sink, with the view after them.
     func emit(_ outputs: [GestureOutput]) {
         guard !outputs.isEmpty else { return }
-        sink?.pipeline(self, emitted: outputs, view: recognizer.scrollView)
+        pending.append((outputs, recognizer.scrollView))
+    }
+
+    /// Hands what was kept to the sink, in order.
+    private func flush() {
+        guard !pending.isEmpty else { return }
+        let batches = pending
+        pending.removeAll(keepingCapacity: true)
+        for batch in batches { sink?.pipeline(self, emitted: batch.outputs, view: batch.view) }
     }
 
     private func observe(_ t: Instant) {
