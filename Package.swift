@@ -1,6 +1,6 @@
 // swift-tools-version: 6.0
 // flickd — iPhone-quality scrolling and zooming for Linux kiosk touch panels.
-// Layout and layering: ../shared/DESIGN.md §1. Arrows point down only:
+// Layout and layering: docs/ARCHITECTURE.md. Arrows point down only:
 // flickd → FlickDaemon → {FlickInput, FlickDisplay, FlickControl} → FlickCore.
 import PackageDescription
 

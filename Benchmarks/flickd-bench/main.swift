@@ -1,4 +1,4 @@
-// flickd-bench: release-mode measurements against DESIGN §6 and the benchmark issue's targets.
+// flickd-bench: release-mode measurements against the targets of BENCHMARKS.md.
 // Every figure is repeated and printed with its spread; peers are measured in the same run, so
 // every claim is a ratio. Timings are never asserted: the exit code is 0 unless something broke.
 //

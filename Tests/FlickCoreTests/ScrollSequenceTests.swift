@@ -2,7 +2,7 @@ import RealModule
 import Testing
 @testable import FlickCore
 
-/// DESIGN §3's delegate sequences, one test each, with the state flags at each step.
+/// The delegate sequences of UIScrollView (README, "The scroll model in brief"), one test each, with the state flags at each step.
 @Suite struct ScrollSequenceTests {
     @Test func touchAndLiftWithoutMovingSendsNothing() {
         var h = ScrollHarness()

@@ -27,7 +27,7 @@ import Testing
                 && FileManager.default.isExecutableFile(atPath: "/usr/bin/journalctl"))
     }
 
-    /// A journald of our own when none runs (as root, DESIGN §6); stopped when done.
+    /// A journald of our own when none runs (as root: a build machine has no systemd as PID 1); stopped when done.
     static func startJournaldIfNeeded() throws -> Process? {
         if (try? probe()) == true { return nil }
         let process = Process()

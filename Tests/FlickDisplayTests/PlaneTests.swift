@@ -2,7 +2,7 @@ import FlickCore
 import Testing
 @testable import FlickDisplay
 
-// Zero-copy scrolling (DESIGN §4): on an output with overlay planes a frame at zoom 1 is the
+// Zero-copy scrolling (docs/ARCHITECTURE.md): on an output with overlay planes a frame at zoom 1 is the
 // content itself and the indicators are overlay strips. Whatever path a frame takes, the panel
 // must show exactly what composing it would have drawn.
 

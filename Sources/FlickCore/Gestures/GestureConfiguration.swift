@@ -1,5 +1,5 @@
 /// Every tunable of gesture recognition, with its default and where that default comes from
-/// (DESIGN §3). The daemon's config file exposes each one.
+/// (docs/ARCHITECTURE.md, "Differences from UIKit"). The daemon's config file exposes each one.
 public struct GestureConfiguration: Hashable, Sendable {
     /// How long a still touch is held back before the content hears of it. UIKit's
     /// `delaysContentTouches` delay is 150 ms (Android and Flutter use 100 ms); 0 delivers at once.

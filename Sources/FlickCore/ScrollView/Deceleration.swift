@@ -1,6 +1,6 @@
 import RealModule
 
-/// Flick momentum on one axis as a closed form of time (DESIGN §3):
+/// Flick momentum on one axis as a closed form of time (UIKit's, README "The scroll model in brief"):
 /// v(t) = v₀·d^t_ms and x(t) = x₀ + v₀·(d^t_ms − 1)/(1000·ln d).
 ///
 /// Being a function of elapsed time, never of steps, it gives the same path at 30, 60 or

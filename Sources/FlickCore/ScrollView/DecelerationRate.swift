@@ -4,7 +4,7 @@ import RealModule
 ///
 /// UIKit's two named rates are `normal` (0.998) and `fast` (0.99); any value strictly between
 /// 0 and 1 is allowed. Velocity decays as v(t) = v₀·d^t_ms, so a flick at v₀ px/s comes to
-/// rest v₀ / (1000·|ln d|) pixels further on (DESIGN §3).
+/// rest v₀ / (1000·|ln d|) pixels further on (UIKit's closed form).
 public struct DecelerationRate: Hashable, Sendable, CustomStringConvertible {
     /// The fraction of velocity kept per millisecond, in (0, 1).
     public let rawValue: Double

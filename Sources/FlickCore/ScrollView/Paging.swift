@@ -1,4 +1,4 @@
-/// Which page a drag ends on (DESIGN §3, after AndroidX ViewPager and Flutter):
+/// Which page a drag ends on (after AndroidX ViewPager and Flutter):
 /// the next page if the release is faster than `pagingVelocityThreshold` towards it, or if more
 /// than `pagingDistanceThreshold` of a page was dragged; never more than one page from where
 /// the drag began.

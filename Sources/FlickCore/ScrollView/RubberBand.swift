@@ -1,4 +1,4 @@
-/// The resistance felt when content is dragged past its edge (DESIGN §3):
+/// The resistance felt when content is dragged past its edge (UIKit's observed curve):
 /// f(x) = (1 − 1/(x·c/dim + 1))·dim, with c = 0.55 and dim the viewport size on that axis.
 ///
 /// The displayed overshoot approaches `dim` but never reaches it, however far the finger goes.

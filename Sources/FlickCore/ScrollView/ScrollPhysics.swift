@@ -1,5 +1,5 @@
 /// Every tunable of the scroll physics, with its default and where that default comes from
-/// (DESIGN §3). The daemon's config file exposes each one.
+/// (docs/ARCHITECTURE.md, "Differences from UIKit"). The daemon's config file exposes each one.
 public struct ScrollPhysics: Hashable, Sendable {
     /// Rubber-band stiffness c in f(x) = (1 − 1/(x·c/dim + 1))·dim. UIKit's observed 0.55.
     public var rubberBandCoefficient: Double = 0.55

@@ -1,6 +1,6 @@
 import RealModule
 
-/// A critically damped spring pulling one axis to a target (DESIGN §3: mass 1, stiffness 100,
+/// A critically damped spring pulling one axis to a target (defaults in `ScrollPhysics`: mass 1, stiffness 100,
 /// ζ = 1, so ω = 10/s and it settles in about half a second without oscillating).
 ///
 /// With displacement x from the target: x(t) = (x₀ + (v₀ + ω·x₀)·t)·e^(−ωt). As a closed form of

@@ -3,7 +3,7 @@ import FlickDisplay
 import FlickInput
 
 /// Everything a kiosk integrator tunes, as read from `/etc/flickd/flickd.toml`. `init()` holds
-/// the defaults (DESIGN §3); `config/flickd.toml` lists every key with its default and why,
+/// the defaults (`ScrollPhysics`, `GestureConfiguration`); `config/flickd.toml` lists every key with its default and why,
 /// and a test keeps the two equal.
 public struct Configuration: Hashable, Sendable {
     /// `[scroll]`: the UIScrollView physics and behaviour.

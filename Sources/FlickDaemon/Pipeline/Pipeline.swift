@@ -89,7 +89,7 @@ public final class Pipeline {
             })
             sink?.pipeline(self, noted: .idleReset(seconds: reset.delay.inSeconds))
         }
-        presenter.dispatch(now: now)
+        presenter.setNeedsDisplay(at: now)
         flush()
     }
 

@@ -2,7 +2,7 @@ import CDRM
 import FlickCore
 
 /// The planes flickd drives on one CRTC through the atomic API: the primary plane and two
-/// overlays for the scroll indicators' strips (DESIGN §4).
+/// overlays for the scroll indicators' strips (docs/ARCHITECTURE.md, "The path of one touch").
 ///
 /// Found once after the modeset. A card without the atomic API, without a primary plane that
 /// shows `XRGB8888`, or without two overlays that show `ARGB8888` on this CRTC gets none, and

@@ -18,8 +18,8 @@ public final class LayerBuffer {
 /// panel, then overlays blended over it in order.
 ///
 /// The primary plane shows either the back buffer composed for this frame or, with no pixel
-/// copied, the content itself from a whole-pixel origin (zero-copy scrolling at zoom 1, DESIGN
-/// §4). The overlays are small layers placed on the panel, such as the scroll indicators' strips.
+/// copied, the content itself from a whole-pixel origin (zero-copy scrolling at zoom 1,
+/// docs/ARCHITECTURE.md). The overlays are small layers placed on the panel, such as the scroll indicators' strips.
 public struct FrameLayers {
     /// What the primary plane scans out.
     public enum Primary {

@@ -74,9 +74,10 @@ public final class FramePresenter {
 
     /// What the last committed frame shows.
     public private(set) var shown: RenderState?
-    /// The presentation time of the last frame prepared, committed or not: the model's next
-    /// frame is asked for relative to it, so a frame already prepared is not asked for again.
-    private var preparedFor: Instant
+    /// The presentation time of the last frame prepared, committed or not (nil before the
+    /// first): the model's next frame is asked for relative to it, so a frame already prepared
+    /// is not asked for again.
+    private var preparedFor: Instant?
     /// Bumped by every redraw the model does not know of.
     private var appearance = 0
 
@@ -85,7 +86,6 @@ public final class FramePresenter {
         self.composer = composer
         self.background = background
         now = t
-        preparedFor = t
     }
 
     /// The output.
@@ -102,14 +102,17 @@ public final class FramePresenter {
     public var nextDeadline: Instant? {
         switch state {
         case .inFlight: output.nextDeadline
-        case .idle: delegate?.presenter(self, nextFrameAfter: preparedFor)
+        case .idle: preparedFor.flatMap { delegate?.presenter(self, nextFrameAfter: $0) }
         }
     }
 
     // MARK: The one call
 
-    /// Something may look different: prepare a frame for the next vblank now if none is in
-    /// flight, else after the flight's presentation.
+    /// Something may look different: the one call for input, timers, commands, reloads and
+    /// content that arrives later. While a frame is in flight, what the display reports is read
+    /// (a presentation brings the next frame, for the vblank after it); with none in flight, the
+    /// frame for the next vblank is prepared — at the wake-up the model asked for, or now — and
+    /// committed if it differs from the one shown.
     /// - Parameters:
     ///   - t: now.
     ///   - redraw: the picture changed without the model's state changing (content, colours,
@@ -117,7 +120,32 @@ public final class FramePresenter {
     public func setNeedsDisplay(at t: Instant, redraw: Bool = false) {
         observe(t)
         if redraw { appearance &+= 1 }
-        prepare(for: nextPresentation, on: "needsDisplay")
+        var presentedNow = false
+        if state == .inFlight {
+            let events: [OutputEvent]
+            do {
+                events = try output.dispatch(now: now)
+            } catch {
+                delegate?.presenter(self, didNote: .outputFailed("display: \(error)"))
+                return
+            }
+            for event in events {
+                switch event {
+                case .presented(let vblank):
+                    presented(at: vblank)
+                    presentedNow = true
+                }
+            }
+        }
+        // A presentation prepared the next frame already, with everything that changed.
+        guard state == .idle, !presentedNow else { return }
+        if let last = preparedFor, let wake = delegate?.presenter(self, nextFrameAfter: last), wake <= now {
+            // The frame after the one last prepared, never that one again: a motion that shows
+            // nothing new for a while is paced at the refresh rate, not in a spin.
+            prepare(for: max(nextPresentation, last + refreshPeriod), on: "wake")
+        } else {
+            prepare(for: nextPresentation, on: "needsDisplay")
+        }
     }
 
     /// When a frame committed now will be shown: the first vblank at or after now, counted in
@@ -147,38 +175,9 @@ public final class FramePresenter {
 
     // MARK: The display's events
 
-    /// Everything due at `t`, after whatever may have changed the picture: while a frame is in
-    /// flight, what the display reports (a presentation brings the next frame, for the vblank
-    /// after it); with none in flight, the frame for the next vblank — at the wake-up the model
-    /// asked for, or because something may look different (`setNeedsDisplay`).
+    /// The display's fd or deadline fired: the same as `setNeedsDisplay(at:)`, for a loop.
     public func dispatch(now t: Instant) {
-        observe(t)
-        var presentedNow = false
-        if state == .inFlight {
-            let events: [OutputEvent]
-            do {
-                events = try output.dispatch(now: now)
-            } catch {
-                delegate?.presenter(self, didNote: .outputFailed("display: \(error)"))
-                return
-            }
-            for event in events {
-                switch event {
-                case .presented(let vblank):
-                    presented(at: vblank)
-                    presentedNow = true
-                }
-            }
-        }
-        // A presentation prepared the next frame already, with everything that changed.
-        guard state == .idle, !presentedNow else { return }
-        if let wake = delegate?.presenter(self, nextFrameAfter: preparedFor), wake <= now {
-            // The frame after the one last prepared, never that one again: a motion that shows
-            // nothing new for a while is paced at the refresh rate, not in a spin.
-            prepare(for: max(nextPresentation, preparedFor + refreshPeriod), on: "wake")
-        } else {
-            prepare(for: nextPresentation, on: "needsDisplay")
-        }
+        setNeedsDisplay(at: t)
     }
 
     private func presented(at vblank: Instant) {
@@ -206,7 +205,7 @@ public final class FramePresenter {
         guard frame != shown else {
             // Nothing new for `t`: ask again no sooner than the frame after it, so a motion that
             // shows no change for a while paces at the refresh rate, not in a spin.
-            preparedFor = max(preparedFor, t)
+            preparedFor = max(preparedFor ?? t, t)
             return
         }
         shown = frame
