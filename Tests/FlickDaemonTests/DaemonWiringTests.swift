@@ -66,7 +66,7 @@ import Testing
         #expect(rig.pipeline.presenter.state == .idle && rig.pipeline.nextDeadline == nil)
         // At rest the screen is the content's crop at the (whole-pixel) offset, indicators gone.
         let y0 = Int(offset.y.rounded())
-        let front = rig.output.inner.frontBuffer
+        let front = rig.output.headless.frontBuffer
         for (x, y) in [(0, 0), (17, 33), (319, 199), (160, 100)] {
             #expect(front[x, y] == rig.content.image[x, y + y0], "pixel (\(x), \(y))")
         }

@@ -9,7 +9,7 @@ final class PipelineRig: PipelineSink {
     let output: RecordingOutput
     let content: Content
     let pipeline: Pipeline
-    let touches = ScriptedTouches([])
+    let touches = FrameSource()
     /// The test's virtual clock: it moves to each settle's limit, rest or not.
     private var clock: Instant
     var outputs: [GestureOutput] = []
@@ -64,46 +64,15 @@ final class PipelineRig: PipelineSink {
     func pipeline(_ pipeline: Pipeline, noted notice: Pipeline.Notice) { notices.append(notice) }
 }
 
-/// Touch frames handed out at their times, as a device would.
-final class ScriptedTouches: TouchSource {
-    var frames: ArraySlice<TouchFrame>
-    init(_ frames: [TouchFrame]) { self.frames = frames[...] }
-    var name: String { "script" }
-    var fileDescriptors: [Int32] { [] }
-    var nextDeadline: Instant? { frames.first?.time }
-    var isFinished: Bool { frames.isEmpty }
-    func dispatch(now: Instant) -> [TouchFrame] {
-        var out: [TouchFrame] = []
-        while let f = frames.first, f.time <= now {
-            out.append(f)
-            frames = frames.dropFirst()
-        }
-        return out
-    }
-}
-
 /// A headless output that keeps what each committed frame shows (the presenter's state).
-final class RecordingOutput: Output {
-    let inner: HeadlessOutput
+final class RecordingOutput: ForwardingOutput {
     weak var presenter: FramePresenter?
     var committed: [RenderState] = []
-    init(_ inner: HeadlessOutput) { self.inner = inner }
-    var size: PixelSize { inner.size }
-    var isFlipPending: Bool { inner.isFlipPending }
-    var nextDeadline: Instant? { inner.nextDeadline }
-    var refreshPeriod: Duration { inner.refreshPeriod }
-    var overlayPlaneCount: Int { inner.overlayPlaneCount }
-    func snapshot() -> PixelBuffer? { inner.snapshot() }
-    func makeLayerBuffer(_ size: PixelSize) throws -> LayerBuffer { try inner.makeLayerBuffer(size) }
-    func canScanOut(_ content: PixelBuffer) -> Bool { inner.canScanOut(content) }
-    func withBackBuffer<R>(_ body: (PixelBuffer) throws -> R) throws -> R { try inner.withBackBuffer(body) }
-    func commit(now: Instant) throws { try commit(.composed, now: now) }
-    func commit(_ layers: FrameLayers, now: Instant) throws {
+    var headless: HeadlessOutput { inner as! HeadlessOutput }
+    override func commit(_ layers: FrameLayers, now: Instant) throws {
         try inner.commit(layers, now: now)
         if let shown = presenter?.shown { committed.append(shown) }
     }
-    func dispatch(now: Instant) throws -> [OutputEvent] { try inner.dispatch(now: now) }
-    func close() { inner.close() }
 }
 
 /// A finger at (x, y) moving by (dx, dy) per 8 ms report for `steps` reports, then lifting.

@@ -131,20 +131,9 @@ private func runVirtually(_ presenter: FramePresenter, until limit: Instant = .s
 }
 
 @Test func overlaysGivenUpAreNotedOnce() throws {
-    final class NoOverlays: Output {
-        let inner: HeadlessOutput
-        init(_ inner: HeadlessOutput) { self.inner = inner }
-        var size: PixelSize { inner.size }
-        var isFlipPending: Bool { inner.isFlipPending }
-        var nextDeadline: Instant? { inner.nextDeadline }
-        var overlayPlaneCount: Int { 2 }
-        func snapshot() -> PixelBuffer? { inner.snapshot() }
-        func makeLayerBuffer(_ size: PixelSize) throws -> LayerBuffer { throw OutputError.allocationFailed(size) }
-        func withBackBuffer<R>(_ body: (PixelBuffer) throws -> R) throws -> R { try inner.withBackBuffer(body) }
-        func commit(now: Instant) throws { try inner.commit(now: now) }
-        func commit(_ layers: FrameLayers, now: Instant) throws { try inner.commit(layers, now: now) }
-        func dispatch(now: Instant) throws -> [OutputEvent] { try inner.dispatch(now: now) }
-        func close() { inner.close() }
+    final class NoOverlays: ForwardingOutput {
+        override var overlayPlaneCount: Int { 2 }
+        override func makeLayerBuffer(_ size: PixelSize) throws -> LayerBuffer { throw OutputError.allocationFailed(size) }
     }
     let output = NoOverlays(try #require(HeadlessOutput(size: PixelSize(width: 80, height: 60))))
     let content = Content(image: try #require(TestPattern.make(PixelSize(width: 80, height: 1000))))

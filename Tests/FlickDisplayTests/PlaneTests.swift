@@ -120,29 +120,17 @@ private func mismatches(_ a: PixelBuffer, _ b: PixelBuffer) -> Int {
 
 /// A headless output that misbehaves as a card might: it refuses to make overlay buffers, or
 /// its next `failures` commits throw.
-private final class Misbehaving: Output {
-    let inner: HeadlessOutput
+private final class Misbehaving: ForwardingOutput {
     var refusesOverlays = false
     var failures = 0
-    init(_ inner: HeadlessOutput) { self.inner = inner }
-    var size: PixelSize { inner.size }
-    var isFlipPending: Bool { inner.isFlipPending }
-    var nextDeadline: Instant? { inner.nextDeadline }
-    var overlayPlaneCount: Int { inner.overlayPlaneCount }
-    func snapshot() -> PixelBuffer? { inner.snapshot() }
-    func makeLayerBuffer(_ size: PixelSize) throws -> LayerBuffer {
+    override func makeLayerBuffer(_ size: PixelSize) throws -> LayerBuffer {
         if refusesOverlays { throw OutputError.allocationFailed(size) }
         return try inner.makeLayerBuffer(size)
     }
-    func canScanOut(_ content: PixelBuffer) -> Bool { inner.canScanOut(content) }
-    func withBackBuffer<R>(_ body: (PixelBuffer) throws -> R) throws -> R { try inner.withBackBuffer(body) }
-    func commit(now: Instant) throws { try commit(.composed, now: now) }
-    func commit(_ layers: FrameLayers, now: Instant) throws {
+    override func commit(_ layers: FrameLayers, now: Instant) throws {
         if failures > 0 { failures -= 1; throw OutputError.unsupported }
         try inner.commit(layers, now: now)
     }
-    func dispatch(now: Instant) throws -> [OutputEvent] { try inner.dispatch(now: now) }
-    func close() { inner.close() }
 }
 
 @Test func overlaysThatCannotBeMadeAreGivenUpOnceAndEveryFrameStillShows() throws {

@@ -4,19 +4,6 @@ import Testing
 /// Runtime and data errors are said alone — `flickd: ` and the error's one rendering, no usage
 /// text after it — with a sysexits status by kind (flickd(8)); usage errors are 64.
 @Suite struct ExitStatusTests {
-    static func flickd(_ arguments: [String]) throws -> (status: Int32, err: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: FlickdProcess.binary)
-        process.arguments = arguments
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let data = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
     @Test func eachKindOfFailureHasItsStatusAndNoUsageText() throws {
         let dir = try FlickdProcess.makeDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -32,7 +19,7 @@ import Testing
             (["replay", dir + "/bad.evemu", "--config", empty, "--display", "drm"], 64, "flickd: --display: expected headless"),
         ]
         for (arguments, status, message) in cases {
-            let run = try Self.flickd(arguments)
+            let run = try runBuilt("flickd", arguments)
             #expect(run.status == status, "\(arguments): \(run.err)")
             #expect(run.err.hasPrefix(message), "\(arguments): \(run.err)")
             #expect(!run.err.contains("USAGE") && !run.err.contains("Usage"), "\(arguments): \(run.err)")

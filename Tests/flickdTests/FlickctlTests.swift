@@ -9,18 +9,8 @@ import Testing
 @Suite struct FlickctlTests {
     /// `flickctl ARGS --socket …`: its exit status, standard output and standard error.
     static func flickctl(_ daemon: FlickdProcess, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        let binary = URL(fileURLWithPath: FlickdProcess.binary).deletingLastPathComponent().appendingPathComponent("flickctl")
-        let process = Process()
-        process.executableURL = binary
         // The socket right after the subcommand: after a `--` it would be taken as a value.
-        process.arguments = [arguments[0], "--socket", daemon.directory + "/control.sock"] + arguments.dropFirst()
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile(), error = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+        try runBuilt("flickctl", [arguments[0], "--socket", daemon.directory + "/control.sock"] + arguments.dropFirst())
     }
 
     @Test func numbersAreTakenAsTypedAndTheDaemonSurvivesThem() throws {

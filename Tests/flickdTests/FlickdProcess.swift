@@ -124,6 +124,26 @@ final class FlickdProcess: @unchecked Sendable {
     }
 }
 
+/// Runs a binary built beside the test bundle (`flickd`, `flickctl`) to its end: its exit
+/// status, standard output and standard error.
+func runBuilt(_ name: String, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: FlickdProcess.binary).deletingLastPathComponent().appendingPathComponent(name)
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Read both before waiting: a full pipe would block the child.
+    nonisolated(unsafe) var error = Data()
+    let reader = Thread { error = err.fileHandleForReading.readDataToEndOfFile() }
+    reader.start()
+    let output = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    while !reader.isFinished { usleep(1000) }
+    return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+}
+
 /// A subscriber collecting events on its own thread, so the test can wait for one.
 final class EventCollector: @unchecked Sendable {
     private let lock = NSLock()

@@ -12,16 +12,8 @@ struct ReplayTraceTests {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("flickd-trace-\(UUID()).toml").path
         try "".write(toFile: config, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: config) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: FlickdProcess.binary)
-        process.arguments = ["replay"] + arguments + ["--config", config]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let run = try runBuilt("flickd", ["replay"] + arguments + ["--config", config])
+        return (run.status, run.out)
     }
 
     @Test func theFastTapsOfAnAtmelPanelTraceTheirMachines() throws {

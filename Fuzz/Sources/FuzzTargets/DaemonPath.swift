@@ -16,7 +16,7 @@ final class DaemonPath: PipelineSink {
     let output: HeadlessOutput
     let pipeline: Pipeline
     let commands: CommandHandler
-    private let touches = Frames()
+    private let touches = FrameSource()
 
     /// The content every input starts from (read-only, so inputs share it): taller than the
     /// view, wider at zoom 2, one page.
@@ -87,22 +87,5 @@ final class DaemonPath: PipelineSink {
         let object = try? JSONSerialization.jsonObject(with: line.dropLast()) as? [String: Any]
         fuzzCheck(object?["ok"] is Bool, "the reply is not JSON with ok: \(String(decoding: line, as: UTF8.self))")
         if let offset = reply.offset { fuzzCheck(offset.allSatisfy(\.isFinite), "a reply applied offset \(offset)") }
-    }
-
-    /// Touch frames handed out at their times, as a device would.
-    private final class Frames: TouchSource {
-        var frames: ArraySlice<TouchFrame> = []
-        var name: String { "fuzz" }
-        var fileDescriptors: [Int32] { [] }
-        var nextDeadline: Instant? { frames.first?.time }
-        var isFinished: Bool { frames.isEmpty }
-        func dispatch(now: Instant) -> [TouchFrame] {
-            var out: [TouchFrame] = []
-            while let f = frames.first, f.time <= now {
-                out.append(f)
-                frames = frames.dropFirst()
-            }
-            return out
-        }
     }
 }

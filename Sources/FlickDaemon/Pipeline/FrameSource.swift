@@ -1,0 +1,26 @@
+import FlickCore
+
+/// Touch frames handed out at their times, as a device would deliver them: the input of tests,
+/// fuzzing and scripted runs that make their frames themselves (a recording goes through
+/// `RecordingSource`, the device's decoder included).
+public final class FrameSource: TouchSource {
+    /// The frames still to come, oldest first; more can be added at any time.
+    public var frames: ArraySlice<TouchFrame>
+
+    /// Creates a source of `frames`.
+    public init(_ frames: [TouchFrame] = []) { self.frames = frames[...] }
+
+    public var name: String { "scripted frames" }
+    public var fileDescriptors: [Int32] { [] }
+    public var nextDeadline: Instant? { frames.first?.time }
+    public var isFinished: Bool { frames.isEmpty }
+
+    public func dispatch(now: Instant) -> [TouchFrame] {
+        var out: [TouchFrame] = []
+        while let frame = frames.first, frame.time <= now {
+            out.append(frame)
+            frames = frames.dropFirst()
+        }
+        return out
+    }
+}

@@ -1,0 +1,26 @@
+import FlickCore
+
+/// An output that passes every call to another: subclass it to watch or change one call
+/// (a stopwatch on `commit`, a display that refuses overlay buffers) and leave the rest as is.
+open class ForwardingOutput: Output {
+    /// The output every call goes to.
+    public let inner: any Output
+
+    /// Wraps an output.
+    public init(_ inner: any Output) { self.inner = inner }
+
+    open var size: PixelSize { inner.size }
+    open var isFlipPending: Bool { inner.isFlipPending }
+    open var pollDescriptor: Int32? { inner.pollDescriptor }
+    open var nextDeadline: Instant? { inner.nextDeadline }
+    open var refreshPeriod: Duration { inner.refreshPeriod }
+    open var overlayPlaneCount: Int { inner.overlayPlaneCount }
+    open func snapshot() -> PixelBuffer? { inner.snapshot() }
+    open func withBackBuffer<R>(_ body: (PixelBuffer) throws -> R) throws -> R { try inner.withBackBuffer(body) }
+    open func commit(now: Instant) throws { try commit(.composed, now: now) }
+    open func makeLayerBuffer(_ size: PixelSize) throws -> LayerBuffer { try inner.makeLayerBuffer(size) }
+    open func canScanOut(_ content: PixelBuffer) -> Bool { inner.canScanOut(content) }
+    open func commit(_ layers: FrameLayers, now: Instant) throws { try inner.commit(layers, now: now) }
+    open func dispatch(now: Instant) throws -> [OutputEvent] { try inner.dispatch(now: now) }
+    open func close() { inner.close() }
+}
