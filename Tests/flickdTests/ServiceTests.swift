@@ -190,3 +190,70 @@ import Testing
         #expect(daemon.stderr.contains("flickd.toml:3: scroll.spring_stiffness: expected a number greater than 0"))
     }
 }
+
+/// The control socket's path (issue 22): only a stale socket is replaced.
+@Suite struct ControlSocketPathTests {
+    @Test func onlyAStaleSocketIsReplaced() throws {
+        let dir = try FlickdProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FlickdProcess.config(directory: dir).write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
+        let socket = dir + "/control.sock"
+
+        // A regular file there is someone's data: kept, and the daemon says why it has no socket.
+        try "precious".write(toFile: socket, atomically: true, encoding: .utf8)
+        var daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless"])
+        try daemon.waitForLog("a file that is not a socket is there")
+        #expect(try daemon.terminate() == 0)
+        #expect(try String(contentsOfFile: socket, encoding: .utf8) == "precious")
+        try FileManager.default.removeItem(atPath: socket)
+
+        // A stale socket (bound, then its owner gone without removing it) is replaced.
+        let stale = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        _ = withUnixAddress(socket) { bind(stale, $0, $1) }
+        close(stale)
+        daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless"])
+        try daemon.waitUntilReady()
+        #expect(try daemon.client().call(ControlRequest(cmd: "status")).ok == true)
+
+        // A second daemon on the same path leaves the first one's socket alone.
+        let second = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless"])
+        try second.waitForLog("another flickd is listening")
+        #expect(try second.terminate() == 0)
+        #expect(try daemon.client().call(ControlRequest(cmd: "status")).ok == true)
+        #expect(try daemon.terminate() == 0)
+    }
+}
+
+/// The state folder (issue 22): made when missing, and a folder that cannot be written to is
+/// said once, not at every save.
+@Suite struct StateFolderTests {
+    static func saves(_ daemon: FlickdProcess, _ n: Int) throws {
+        let client = try daemon.client()
+        for i in 0..<n {
+            #expect(try client.call(ControlRequest(cmd: "set-offset", x: 0, y: Double(10 * (i + 1)), animated: false)).ok == true)
+            usleep(120_000)   // past the 50 ms save delay
+        }
+    }
+
+    @Test func aMissingFolderIsMadeAndAnUnwritableOneIsSaidOnce() throws {
+        let dir = try FlickdProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let missing = dir + "/not/yet/state.json"
+        try FlickdProcess.config(directory: dir).replacingOccurrences(of: "path = \"\(dir)/state.json\"", with: "path = \"\(missing)\"")
+            .write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
+        var daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless"])
+        try daemon.waitUntilReady()
+        try Self.saves(daemon, 1)
+        try daemon.waitUntil("the state file in the folder made for it", timeout: 5) { FileManager.default.fileExists(atPath: missing) }
+        #expect(try daemon.terminate() == 0)
+
+        // /proc refuses every file: five saves, one warning.
+        try FlickdProcess.config(directory: dir).replacingOccurrences(of: "path = \"\(dir)/state.json\"", with: "path = \"/proc/flickd-test/state.json\"")
+            .write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
+        daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless"])
+        try daemon.waitUntilReady()
+        try Self.saves(daemon, 5)
+        #expect(try daemon.terminate() == 0)
+        #expect(daemon.stderr.components(separatedBy: "state (said once until a save succeeds)").count - 1 == 1, "\(daemon.stderr)")
+    }
+}

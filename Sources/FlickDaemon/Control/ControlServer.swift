@@ -110,7 +110,14 @@ public final class ControlServer {
         let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
         if bound != 0 {
             guard errno == EADDRINUSE else { throw fail("bind") }
-            // Someone answering there means another flickd runs; silence means a stale file.
+            // Only a stale socket is replaced: a file that is not a socket is someone's data,
+            // and a socket that answers is another flickd.
+            var info = stat()
+            if lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFSOCK {
+                close(fd)
+                throw SystemError(call: "bind", context: "control socket \(path) (a file that is not a socket is there: "
+                                  + "remove it or set control.socket)", errno: EEXIST)
+            }
             if Self.answers(at: &address) {
                 close(fd)
                 throw SystemError(call: "bind", context: "control socket \(path) (another flickd is listening)", errno: EADDRINUSE)

@@ -58,6 +58,8 @@ public final class Daemon: PipelineSink, CommandContext {
     private var contentIdentity: String
     private var ready = false
     private var stateDirty = false
+    /// The state could not be saved and it was said: said again only after a save succeeds.
+    private var stateWarned = false
 
     /// Opens the display, content, input and control socket, restores the saved state and
     /// composes the first frame.
@@ -254,8 +256,11 @@ public final class Daemon: PipelineSink, CommandContext {
         do {
             try stateStore.save(PersistedState(content: contentIdentity, offsetX: v.contentOffset.x, offsetY: v.contentOffset.y,
                                                zoomScale: v.zoomScale))
+            stateWarned = false
         } catch {
-            logger.report(.warning, "state: ", error)
+            // A missing or read-only folder fails every save: say it once, not at every gesture.
+            if !stateWarned { logger.report(.warning, "state (said once until a save succeeds): ", error) }
+            stateWarned = true
         }
     }
 

@@ -48,7 +48,13 @@ public struct StateStore: Sendable {
         let data = (try? encoder.encode(state)) ?? Data()
         let directory = parentDirectory(of: path)
         let temporary = path + ".tmp"
-        let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        var fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        if fd < 0, errno == ENOENT, !directory.isEmpty {
+            // The folder is missing: make it where the file system allows (under systemd,
+            // StateDirectory= makes /var/lib/flickd; elsewhere ProtectSystem= may forbid it).
+            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        }
         guard fd >= 0 else { throw SystemError(call: "open", context: temporary, errno: errno) }
         let written = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
         guard written == data.count, fsync(fd) == 0 else {
