@@ -34,13 +34,22 @@ import Testing
         }
     }
 
-    @Test func autoFallsBackToHeadlessAndSaysWhy() throws {
+    @Test func autoFallsBackToHeadlessOnlyWhenAllowedAndSaysWhy() throws {
         var opener = DisplayOpener()
         opener.drm.cardPath = "/nonexistent/card0"
         opener.fbdevDevice = "/nonexistent/fb0"
         opener.headlessSize = PixelSize(width: 320, height: 200)
+        // By default a panel with no display is a failure naming each backend tried.
+        do {
+            _ = try opener.open(.auto)
+            Issue.record("auto opened a display without DRM or fbdev")
+        } catch {
+            #expect(error.reasons.count == 3 && error.kind == .unavailable)
+            #expect(error.description.hasPrefix("no display: drm: ") && error.description.contains("display.fallback"))
+        }
+        opener.fallback = .headless
         let opened = try opener.open(.auto)
-        #expect(opened.output is HeadlessOutput)
+        #expect(opened.output is HeadlessOutput && opened.isFallback)
         #expect(opened.description == "headless 320x200@60")
         #expect(opened.passedOver.count == 2)
         #expect(opened.passedOver[0].hasPrefix("drm: ") && opened.passedOver[0].contains("/nonexistent/card0"))

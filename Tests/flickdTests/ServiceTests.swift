@@ -257,3 +257,38 @@ import Testing
         #expect(daemon.stderr.components(separatedBy: "state (said once until a save succeeds)").count - 1 == 1, "\(daemon.stderr)")
     }
 }
+
+/// A live run without a panel (issue 22): by default it fails and says why; with
+/// `display.fallback = "headless"` it runs, and STATUS= and the journal say there is no panel.
+@Suite struct DisplayFallbackTests {
+    @Test func noPanelFailsUnlessTheFallbackIsAllowedThenSaysSo() throws {
+        let dir = try FlickdProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        func config(fallback: String) -> String {
+            """
+            [display]
+            card = "\(dir)/no-card"
+            fbdev = "\(dir)/no-fb"
+            headless_size = "800x480"
+            fallback = "\(fallback)"
+            [control]
+            socket = "\(dir)/control.sock"
+            [state]
+            path = "\(dir)/state.json"
+            """
+        }
+        try config(fallback: "fail").write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
+        let failed = try runBuilt("flickd", ["run", "--display", "auto", "--config", dir + "/flickd.toml"])
+        #expect(failed.status == 69, "\(failed.err)")
+        #expect(failed.err.hasPrefix("flickd: no display: drm: ") && failed.err.contains("display.fallback"), "\(failed.err)")
+
+        try config(fallback: "headless").write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
+        let notify = try ServiceTests.NotifySocket(path: dir + "/notify.sock")
+        let daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "auto"], environment: ["NOTIFY_SOCKET": notify.path])
+        try daemon.waitUntil("READY=1", timeout: 15) { notify.count("READY=1") == 1 }
+        let status = notify.messages.joined(separator: "\n").split(separator: "\n").first { $0.hasPrefix("STATUS=") }
+        #expect(status?.contains("no panel: neither DRM nor fbdev opened") == true, "\(String(describing: status))")
+        #expect(daemon.stderr.contains("warning: display: headless"), "\(daemon.stderr)")
+        #expect(try daemon.terminate() == 0)
+    }
+}

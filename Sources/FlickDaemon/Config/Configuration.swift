@@ -33,6 +33,8 @@ public struct Configuration: Hashable, Sendable {
 
     /// `[display]`.
     public var displayBackend = "auto"
+    /// What `auto` does when neither DRM nor fbdev opens.
+    public var displayFallback = DisplayOpener.Fallback.fail
     public var drmCard = ""
     public var displayMode = "preferred"
     public var panelRotation = PanelRotation.none

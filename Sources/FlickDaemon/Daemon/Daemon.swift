@@ -80,6 +80,7 @@ public final class Daemon: PipelineSink, CommandContext {
         opener.fbdevDevice = configuration.fbdevDevice
         opener.headlessSize = configuration.headlessSize
         opener.headlessRefreshRate = configuration.headlessRefreshRate
+        opener.fallback = configuration.displayFallback
         if let dir = options.snapshotDirectory {
             try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             opener.capture = .everyFrame(directory: dir)
@@ -87,8 +88,13 @@ public final class Daemon: PipelineSink, CommandContext {
         let endpoint = try options.display ?? DisplayEndpoint(parsing: configuration.displayBackend)
         let opened = try opener.open(endpoint)
         for reason in opened.passedOver { logger.notice("display: passed over \(reason)") }
-        logger.info("display: \(opened.description)")
-        display = opened.description
+        if opened.isFallback {
+            display = "\(opened.description) (no panel: neither DRM nor fbdev opened; display.fallback = headless)"
+            logger.warning("display: \(display)")
+        } else {
+            display = opened.description
+            logger.info("display: \(display)")
+        }
         let logical = configuration.panelRotation.logicalSize(panel: opened.output.size)
 
         // Content: a bad file is an error at start (nothing to keep showing yet) only if it was

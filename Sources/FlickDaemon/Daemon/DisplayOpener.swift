@@ -1,8 +1,10 @@
 import FlickCore
 import FlickDisplay
 
-/// Opens the display backend a `DisplayEndpoint` names; `auto` tries DRM/KMS, then fbdev, then
-/// headless, and says why each one it passed over did not open.
+/// Opens the display backend a `DisplayEndpoint` names; `auto` tries DRM/KMS, then fbdev, and
+/// says why each one it passed over did not open. A panel with neither is a failure, unless
+/// `fallback` allows the headless backend: a black panel under a healthy-looking service is
+/// worse than a service that says it has no display.
 public struct DisplayOpener {
     /// The DRM card and mode from the config (the endpoint's card wins).
     public var drm = DRMOutput.Configuration()
@@ -14,6 +16,16 @@ public struct DisplayOpener {
     public var headlessRefreshRate = 60.0
     /// Where the headless backend writes frames, if anywhere.
     public var capture: HeadlessOutput.Capture = .never
+    /// What `auto` does when neither DRM nor fbdev opens (`display.fallback`).
+    public var fallback = Fallback.fail
+
+    /// What `auto` does without a panel.
+    public enum Fallback: String, Hashable, Sendable {
+        /// Fail: the service does not start (EX_UNAVAILABLE).
+        case fail
+        /// Run on the headless backend, and say so (`Opened.isFallback`).
+        case headless
+    }
 
     /// Creates an opener with the defaults.
     public init() {}
@@ -27,6 +39,8 @@ public struct DisplayOpener {
         public var description: String
         /// Why earlier candidates of `auto` did not open.
         public var passedOver: [String]
+        /// Whether `auto` fell back to the headless backend: nothing is shown on a panel.
+        public var isFallback = false
     }
 
     /// A display that could not be opened.
@@ -46,7 +60,7 @@ public struct DisplayOpener {
         case .headless(let size): return try openHeadless(size: size)
         case .auto:
             var reasons: [String] = []
-            for candidate in [DisplayEndpoint.drm(card: nil), .fbdev(device: nil), .headless(size: nil)] {
+            for candidate in [DisplayEndpoint.drm(card: nil), .fbdev(device: nil)] {
                 do {
                     var opened = try open(candidate)
                     opened.passedOver = reasons
@@ -55,7 +69,13 @@ public struct DisplayOpener {
                     reasons += error.reasons
                 }
             }
-            throw Failure(reasons: reasons)
+            guard fallback == .headless else {
+                throw Failure(reasons: reasons + ["the headless fallback is off (display.fallback = \"fail\")"])
+            }
+            var opened = try open(.headless(size: nil))
+            opened.passedOver = reasons
+            opened.isFallback = true
+            return opened
         }
     }
 
