@@ -47,6 +47,42 @@ public final class ControlClient {
         try write(Array(request.line()))
     }
 
+    /// Sends a request line with an open file passed along (`SCM_RIGHTS`): `snapshot` writes
+    /// into it, so the client chooses the path with its own permissions.
+    /// - Throws: `ControlClientError.io` if the daemon went away.
+    public func send(_ request: ControlRequest, passing file: Int32) throws(ControlClientError) {
+        let line = Array(request.line())
+        // The fd travels with the first byte; the rest of the line follows as usual.
+        var first = line[0]
+        var iov = iovec(iov_base: withUnsafeMutablePointer(to: &first) { UnsafeMutableRawPointer($0) }, iov_len: 1)
+        let space = MemoryLayout<cmsghdr>.size + MemoryLayout<Int32>.size + 8
+        var control = [UInt8](repeating: 0, count: space)
+        let sent: Int = control.withUnsafeMutableBytes { raw in
+            withUnsafeMutablePointer(to: &iov) { iovPointer in
+                var message = msghdr()
+                message.msg_iov = iovPointer
+                message.msg_iovlen = 1
+                message.msg_control = raw.baseAddress
+                message.msg_controllen = MemoryLayout<cmsghdr>.size + MemoryLayout<Int32>.size
+                let header = raw.baseAddress!.assumingMemoryBound(to: cmsghdr.self)
+                header.pointee.cmsg_level = SOL_SOCKET
+                header.pointee.cmsg_type = Int32(SCM_RIGHTS)
+                header.pointee.cmsg_len = MemoryLayout<cmsghdr>.size + MemoryLayout<Int32>.size
+                raw.baseAddress!.advanced(by: MemoryLayout<cmsghdr>.size).storeBytes(of: file, as: Int32.self)
+                return sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
+            }
+        }
+        guard sent == 1 else { throw .io(String(cString: strerror(errno))) }
+        try write(Array(line.dropFirst()))
+    }
+
+    /// Sends a request with an open file and waits for its reply.
+    public func call(_ request: ControlRequest, passing file: Int32) throws(ControlClientError) -> ControlMessage {
+        try send(request, passing: file)
+        guard let reply = try receive() else { throw .closed }
+        return reply
+    }
+
     /// Sends raw bytes (tests use it for malformed input).
     /// - Throws: `ControlClientError.io` if the daemon went away.
     public func write(_ bytes: [UInt8]) throws(ControlClientError) {

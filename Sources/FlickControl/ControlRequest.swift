@@ -18,7 +18,8 @@ public struct ControlRequest: Codable, Hashable, Sendable {
     public var animated: Bool?
     /// For `subscribe`: the event types wanted; all when absent.
     public var events: [String]?
-    /// For `snapshot`: the PNG's file name; for `load`: the content's path.
+    /// For `snapshot`: the PNG's file name in the daemon's snapshot folder (none when the client
+    /// passes an open file with the request); for `load`: the content's path.
     public var path: String?
 
     /// Creates a request.
@@ -61,8 +62,9 @@ public enum ControlCommand: Hashable, Sendable {
     case flashIndicators
     /// Streams events (all, or the named types) on this connection after the reply.
     case subscribe(events: Set<String>?)
-    /// Writes the current frame as a PNG to a path (the daemon's own filesystem).
-    case snapshot(path: String)
+    /// Writes the frame on screen as a PNG: into the file the client passed with the request
+    /// (an fd, `SCM_RIGHTS`), else as `path` in the daemon's snapshot folder.
+    case snapshot(path: String?)
     /// Re-reads the config file (like SIGHUP); a bad file is rejected and the old one stays.
     case reload
     /// Shows other content: a PNG/JPEG file or a folder of them, inside the directories the
@@ -109,8 +111,7 @@ public enum ControlCommand: Hashable, Sendable {
         case "flash-indicators": self = .flashIndicators
         case "subscribe": self = .subscribe(events: r.events.map(Set.init))
         case "snapshot":
-            guard let path = r.path, !path.isEmpty else { throw .missingField(command: r.cmd, field: "path") }
-            self = .snapshot(path: path)
+            self = .snapshot(path: r.path.flatMap { $0.isEmpty ? nil : $0 })
         case "reload": self = .reload
         case "load":
             guard let path = r.path, !path.isEmpty else { throw .missingField(command: r.cmd, field: "path") }

@@ -239,10 +239,24 @@ struct FlickCtl: ParsableCommand {
     }
 
     struct Snapshot: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Have the daemon write the current frame as a PNG.")
+        static let configuration = CommandConfiguration(
+            abstract: "Write the frame on screen as a PNG file: flickctl opens FILE and the daemon writes into it.")
         @OptionGroup var options: SocketOptions
-        @Argument(help: "Where the daemon writes the PNG.") var path: String
-        func run() throws { try options.run(ControlRequest(cmd: "snapshot", path: path)) }
+        @Argument(help: "The PNG file to write (created or replaced, with your permissions).") var file: String
+        func run() throws {
+            let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard fd >= 0 else {
+                throw failure(ControlError.failed("\(file): cannot open for writing: \(String(cString: strerror(errno)))"))
+            }
+            defer { close(fd) }
+            let reply: ControlMessage
+            do {
+                reply = try ControlClient(path: options.socket).call(ControlRequest(cmd: "snapshot"), passing: fd)
+            } catch {
+                throw failure(error)
+            }
+            try options.show(reply)
+        }
     }
 
     struct Reload: ParsableCommand {

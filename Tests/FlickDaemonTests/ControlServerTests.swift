@@ -11,12 +11,15 @@ import Testing
         let path: String
         var server: ControlServer!
         var commands: [ControlCommand] = []
+        /// Whether each command came with a file.
+        var files: [Bool] = []
 
         init(limits: ControlServer.Limits = ControlServer.Limits()) throws {
             loop = try EventLoop()
             path = NSTemporaryDirectory() + "flickd-test-\(UInt32.random(in: 0...UInt32.max))/control.sock"
-            server = try ControlServer(path: path, loop: loop, limits: limits) { [unowned self] command, id in
+            server = try ControlServer(path: path, loop: loop, limits: limits) { [unowned self] command, id, file in
                 self.commands.append(command)
+                self.files.append(file != nil)
                 if case .status = command {
                     return .reply(id: id, status: ControlStatus(offset: [0, 42], zoomScale: 1, contentSize: [1, 2],
                                                                  boundsSize: [3, 4], tracking: false, dragging: false,
@@ -53,6 +56,32 @@ import Testing
         let scroll = try f.call(client, ControlRequest(id: 8, cmd: "set-offset", x: 0, y: 300, animated: false))
         #expect(scroll?.ok == true)
         #expect(f.commands == [.status, .setOffset(x: 0, y: 300, animated: false)])
+    }
+
+    /// Files passed with requests (`SCM_RIGHTS`) go with the request they came with and are
+    /// closed after it; a client sending more than one, or sending them again and again, does
+    /// not pile up the daemon's fds.
+    @Test func passedFilesGoWithTheirRequestAndAreClosed() throws {
+        let f = try Fixture()
+        // A file of this test's own: the fds open on it are the test's one plus any the server
+        // kept (other tests run beside this one, so the process's whole fd count is no measure).
+        let name = NSTemporaryDirectory() + "flickd-passed-\(UInt32.random(in: 0...UInt32.max))"
+        let file = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        defer { close(file); unlink(name) }
+        func openOnFile() -> Int {
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            return fds.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)) == name }.count
+        }
+        let client = try ControlClient(path: f.path)
+        try f.pump()
+        for i in 0..<50 {
+            try client.send(ControlRequest(id: i, cmd: "snapshot"), passing: file)
+            try f.pump(2)
+            #expect(try client.receive()?.id == i)
+        }
+        let reply = try f.call(client, ControlRequest(id: 99, cmd: "status"))
+        #expect(reply?.ok == true && f.files == Array(repeating: true, count: 50) + [false])
+        #expect(openOnFile() == 1, "the daemon keeps no passed fd")
     }
 
     @Test func badRequestsAreAnsweredWithTheReason() throws {
@@ -144,7 +173,7 @@ import Testing
     @Test func aSecondDaemonOnTheSameSocketIsRefused() throws {
         let f = try Fixture()
         let other = try EventLoop()
-        #expect(throws: SystemError.self) { _ = try ControlServer(path: f.path, loop: other) { _, id in .reply(id: id) } }
+        #expect(throws: SystemError.self) { _ = try ControlServer(path: f.path, loop: other) { _, id, _ in .reply(id: id) } }
     }
 
     /// The socket's folder is made before binding; a bare name needs none.

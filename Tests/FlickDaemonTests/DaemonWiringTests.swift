@@ -118,7 +118,7 @@ import Testing
     @Test func snapshotsStayInsideTheirFolder() throws {
         let rig = try PipelineRig()
         let handler = rig.commands()
-        #expect(handler.handle(.snapshot(path: "a.png"), id: 1).error?.contains("--snapshot-dir") == true)
+        #expect(handler.handle(.snapshot(path: "a.png"), id: 1).error?.contains("no snapshot folder") == true)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("flickd-snap-\(UUID())").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -128,6 +128,17 @@ import Testing
         }
         rig.settle()
         #expect(handler.handle(.snapshot(path: "now.png"), id: 3).ok == true)
+        #expect(handler.handle(.snapshot(path: nil), id: 4).error?.contains("a file passed with the request") == true)
+        // A file passed along: written into, whatever the folder; a pipe is refused.
+        let passed = open(dir + "/passed.png", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        defer { close(passed) }
+        #expect(handler.handle(.snapshot(path: nil), id: 5, file: passed).ok == true)
+        #expect(try PNGCodec.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: dir + "/passed.png"))), path: "passed",
+                                    pixelBudget: 1 << 20).size == PixelSize(width: 320, height: 200))
+        var ends: [Int32] = [0, 0]
+        _ = pipe(&ends)
+        defer { close(ends[0]); close(ends[1]) }
+        #expect(handler.handle(.snapshot(path: nil), id: 6, file: ends[1]).error?.contains("not a regular file") == true)
         #expect(FileManager.default.fileExists(atPath: dir + "/now.png"))
     }
 }

@@ -31,7 +31,7 @@ import Testing
     static func snapshot(_ daemon: FlickdProcess, _ client: ControlClient, _ name: String,
                          showing corner: (x: Int, y: Int), within tolerance: Int = 0) throws -> PixelBuffer {
         func near(_ p: (x: Int, y: Int)) -> Bool { abs(p.x - corner.x) <= tolerance && abs(p.y - corner.y) <= tolerance }
-        let path = daemon.directory + "/snaps/" + name
+        let path = daemon.directory + "/snapshots/" + name
         var frame: PixelBuffer?
         var lastSeen = "nothing"
         defer { if !near(contentPoint(frame?[0, 0] ?? 0)) { Issue.record("the last frame showed \(lastSeen)") } }
@@ -57,8 +57,7 @@ import Testing
         try FlickdProcess.config(directory: dir, extra: "[content]\nload_directories = [\"\(dir)/allowed\"]\n",
                                  control: "group = \"daemon\"\n")
             .write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
-        let daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless", "--content", dir + "/pattern.png",
-                                                                   "--snapshot-dir", dir + "/snaps"])
+        let daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless", "--content", dir + "/pattern.png"])
         try daemon.waitUntilReady()
         let client = try daemon.client()
         let subscriber = try EventCollector(daemon)

@@ -1,4 +1,6 @@
 import FlickControl
+import FlickCore
+import FlickDisplay
 import Foundation
 import Glibc
 import Testing
@@ -44,6 +46,29 @@ import Testing
         #expect(zoom.status == 0 && zoom.out.contains("applied: offset (") && zoom.out.hasSuffix("zoom 4\n"), "\(zoom.out)")
         let status = try daemon.client().call(ControlRequest(cmd: "status"))
         #expect(status.status?.zoomScale == 4)
+        #expect(try daemon.terminate() == 0)
+    }
+
+    /// `flickctl snapshot FILE` works with the default config (issue 22): flickctl opens FILE —
+    /// any path its user may write, absolute or relative — and the daemon writes that one frame
+    /// into it; nothing else is written anywhere.
+    @Test func aSnapshotGoesWhereTheClientSays() throws {
+        let dir = try FlickdProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FlickdProcess.config(directory: dir).write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
+        let daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless"])
+        try daemon.waitUntilReady()
+        let before = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        try FileManager.default.createDirectory(atPath: dir + "/out", withIntermediateDirectories: true)
+        let run = try Self.flickctl(daemon, ["snapshot", dir + "/out/frame.png"])
+        #expect(run.status == 0, "\(run.err)")
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dir + "/out/frame.png")))
+        #expect(try PNGCodec.decode(bytes, path: "frame.png", pixelBudget: 1 << 22).size == PixelSize(width: 800, height: 480))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/out") == ["frame.png"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == (before + ["out"]).sorted())
+        // A file flickctl cannot open is its own error, said before anything is sent.
+        let refused = try Self.flickctl(daemon, ["snapshot", dir + "/missing/frame.png"])
+        #expect(refused.status == 65 && refused.err.contains("cannot open for writing"), "\(refused.err)")
         #expect(try daemon.terminate() == 0)
     }
 }

@@ -172,6 +172,11 @@ enum ConfigSchema {
             c.controlSocket = s
         }
         k["control.group"] = text(\.controlGroup)
+        k["control.snapshot_directory"] = { v, c throws in
+            let s = try string(v, "\"\" or an absolute folder path")
+            guard s.isEmpty || s.hasPrefix("/") else { throw ValueProblem(expected: "\"\" or an absolute folder path", found: "\"\(s)\"") }
+            c.snapshotDirectory = s
+        }
         k["control.mode"] = { v, c throws in
             guard let n = v.int, (0...0o777).contains(n) else {
                 throw ValueProblem(expected: "permission bits such as 0o660", found: show(v))

@@ -66,6 +66,17 @@ public struct Configuration: Hashable, Sendable {
     public var controlSocket = "/run/flickd/control.sock"
     public var controlGroup = ""
     public var controlMode = 0o660
+    /// Where `snapshot NAME` writes; "" = `snapshots/` beside the control socket.
+    public var snapshotDirectory = ""
+
+    /// The snapshot folder in force: the configured one, else `snapshots/` in the control
+    /// socket's folder (under systemd, the service's RuntimeDirectory).
+    public var snapshotFolder: String {
+        if !snapshotDirectory.isEmpty { return snapshotDirectory }
+        let socket = controlSocket
+        guard let slash = socket.lastIndex(of: "/") else { return "snapshots" }
+        return String(socket[..<slash]) + "/snapshots"
+    }
 
     /// `[state]`.
     public var statePath = "/var/lib/flickd/state.json"

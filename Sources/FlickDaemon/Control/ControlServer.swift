@@ -28,9 +28,10 @@ public final class ControlServer {
         public init() {}
     }
 
-    /// Answers one command for one client. `subscribe` is handled by the server itself after
-    /// the handler's reply.
-    public typealias Handler = (ControlCommand, Int?) -> ControlMessage
+    /// Answers one command for one client, with the file the client passed along with it (an
+    /// fd, `SCM_RIGHTS`), if any: the server closes it after the reply. `subscribe` is handled
+    /// by the server itself after the handler's reply.
+    public typealias Handler = (ControlCommand, Int?, Int32?) -> ControlMessage
 
     private let loop: EventLoop
     private let path: String
@@ -58,6 +59,9 @@ public final class ControlServer {
         var subscription: Set<String>?? = .none
         /// Whether it has sent a well-formed request: such clients are never evicted for room.
         var proven = false
+        /// A file passed with the request being read; it goes with that request. One at most:
+        /// further ones are closed as they come, so a client cannot pile up the daemon's fds.
+        var attached: Int32?
 
         init(fd: Int32, serial: Int) {
             self.fd = fd
@@ -136,7 +140,10 @@ public final class ControlServer {
 
     deinit {
         listenSource = nil
-        for client in clients.values { close(client.fd) }
+        for client in clients.values {
+            if let file = client.attached { close(file) }
+            close(client.fd)
+        }
         close(listenFD)
         unlink(path)
     }
@@ -214,7 +221,7 @@ public final class ControlServer {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         var total = 0
         while total < limits.maxReadPerWakeup {
-            let n = buffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) }
+            let n = receive(client, into: &buffer)
             if n == 0 { return drop(client, broke: false) }
             if n < 0 {
                 if errno == EAGAIN || errno == EINTR { break }
@@ -227,6 +234,40 @@ public final class ControlServer {
             if client.input.count > limits.maxLineBytes {
                 send([UInt8](ControlMessage.failure(id: nil, .lineTooLong(limit: limits.maxLineBytes)).line()), to: client)
                 return drop(client, broke: true)
+            }
+        }
+    }
+
+    /// One `recvmsg`: the bytes into `buffer`, and the client's first passed file kept (any
+    /// more closed at once).
+    private func receive(_ client: Client, into buffer: inout [UInt8]) -> Int {
+        let header = MemoryLayout<cmsghdr>.size
+        var control = [UInt8](repeating: 0, count: header + 4 * MemoryLayout<Int32>.size)
+        return buffer.withUnsafeMutableBytes { bytes -> Int in
+            var iov = iovec(iov_base: bytes.baseAddress, iov_len: bytes.count)
+            return control.withUnsafeMutableBytes { raw -> Int in
+                var message = msghdr()
+                message.msg_control = raw.baseAddress
+                message.msg_controllen = raw.count
+                let n = withUnsafeMutablePointer(to: &iov) { iovPointer in
+                    message.msg_iov = iovPointer
+                    message.msg_iovlen = 1
+                    return recvmsg(client.fd, &message, Int32(MSG_CMSG_CLOEXEC))
+                }
+                guard n >= 0 else { return n }
+                var offset = 0
+                while offset + header <= message.msg_controllen {
+                    let cmsg = raw.load(fromByteOffset: offset, as: cmsghdr.self)
+                    guard cmsg.cmsg_len >= header else { break }
+                    if cmsg.cmsg_level == SOL_SOCKET && cmsg.cmsg_type == Int32(SCM_RIGHTS) {
+                        for i in 0..<(cmsg.cmsg_len - header) / MemoryLayout<Int32>.size {
+                            let fd = raw.loadUnaligned(fromByteOffset: offset + header + i * 4, as: Int32.self)
+                            if client.attached == nil { client.attached = fd } else { close(fd) }
+                        }
+                    }
+                    offset += (cmsg.cmsg_len + 7) & ~7
+                }
+                return n
             }
         }
     }
@@ -244,6 +285,9 @@ public final class ControlServer {
     }
 
     private func answer(_ line: ArraySlice<UInt8>, for client: Client) {
+        let file = client.attached
+        client.attached = nil
+        defer { if let file { close(file) } }
         let request: ControlRequest
         do {
             request = try ControlRequest.decode(line)
@@ -253,7 +297,7 @@ public final class ControlServer {
         do {
             let command = try ControlCommand(request)
             client.proven = true
-            let reply = handler(command, request.id)
+            let reply = handler(command, request.id, file)
             if case let .subscribe(filter) = command, reply.ok == true { client.subscription = .some(filter) }
             send([UInt8](reply.line()), to: client)
         } catch {
@@ -284,6 +328,7 @@ public final class ControlServer {
         guard clients.removeValue(forKey: client.fd) != nil else { return }
         if broke { droppedClients += 1 }
         client.source = nil
+        if let file = client.attached { close(file) }
         close(client.fd)
     }
 }

@@ -1,6 +1,7 @@
 import FlickControl
 import FlickCore
 import FlickDisplay
+import FoundationEssentials
 
 /// What commands need from the service around the pipeline: its clock, names for `status`,
 /// and the config and content it loads. The daemon is it; without one (tests, fuzzing) commands
@@ -37,9 +38,11 @@ public final class CommandHandler {
     }
 
     /// Answers one command (`subscribe` needs only the acknowledgement: the server keeps the list).
-    public func handle(_ command: ControlCommand, id: Int?) -> ControlMessage {
+    /// - Parameter file: a file the client passed with the request (`snapshot` writes into it);
+    ///   the caller closes it.
+    public func handle(_ command: ControlCommand, id: Int?, file: Int32? = nil) -> ControlMessage {
         do {
-            return try perform(command, id: id)
+            return try perform(command, id: id, file: file)
         } catch {
             return .failure(id: id, error)
         }
@@ -48,7 +51,7 @@ public final class CommandHandler {
     /// The pages of the content shown.
     private var pages: [Content.Page] { pipeline.presenter.composer.content?.pages ?? [] }
 
-    private func perform(_ command: ControlCommand, id: Int?) throws(ControlError) -> ControlMessage {
+    private func perform(_ command: ControlCommand, id: Int?, file: Int32?) throws(ControlError) -> ControlMessage {
         let now = context?.now ?? pipeline.now
         switch command {
         case .status:
@@ -87,7 +90,7 @@ public final class CommandHandler {
         case .subscribe:
             return .reply(id: id)
         case .snapshot(let name):
-            try snapshot(named: name)
+            try snapshot(named: name, into: file)
             return .reply(id: id)
         case .reload:
             guard let context else { throw .failed("reloading is not available") }
@@ -115,21 +118,24 @@ public final class CommandHandler {
         }
     }
 
-    /// Writes the frame on screen as PNG into the snapshot folder. The name must be a plain file
-    /// name: a client never chooses a path outside that folder.
-    private func snapshot(named name: String) throws(ControlError) {
-        guard let directory = snapshotDirectory else {
-            throw .failed("snapshots are off: start flickd with --snapshot-dir DIR")
+    /// Writes the frame on screen as PNG: into the file the client passed (a regular file it
+    /// opened for writing, so it chooses the path with its own permissions), else as `name` in
+    /// the snapshot folder — a plain file name, so a client never writes outside that folder.
+    private func snapshot(named name: String?, into file: Int32?) throws(ControlError) {
+        guard let buffer = pipeline.presenter.output.snapshot() else { throw .failed("the display is closed") }
+        if let file {
+            do { try PNGCodec.write(buffer, into: file, name: "the snapshot's file") } catch { throw .failed("\(error)") }
+            return
+        }
+        guard let directory = snapshotDirectory else { throw .failed("snapshots are off: no snapshot folder") }
+        guard let name else {
+            throw .missingField(command: "snapshot", field: "path (or a file passed with the request, as flickctl does)")
         }
         guard !name.contains("/"), name != ".", name != "..", name.hasSuffix(".png") else {
             throw .badField(command: "snapshot", field: "path", expected: "a file name ending in .png (written into \(directory))")
         }
-        guard let buffer = pipeline.presenter.output.snapshot() else { throw .failed("the display is closed") }
-        do {
-            try PNGCodec.write(buffer, to: directory + "/" + name)
-        } catch {
-            throw .failed("\(error)")
-        }
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        do { try PNGCodec.write(buffer, to: directory + "/" + name) } catch { throw .failed("\(error)") }
     }
 
     /// The view's state, the page in view and what is in use.

@@ -147,12 +147,12 @@ public final class Daemon: PipelineSink, CommandContext {
         pipeline.sink = self
         pipeline.tracing = logger.logLevel <= .debug
         commands = CommandHandler(pipeline: pipeline, context: self)
-        commands.snapshotDirectory = options.snapshotDirectory
+        commands.snapshotDirectory = configuration.snapshotFolder
         do {
             server = try ControlServer(path: configuration.controlSocket, mode: mode_t(configuration.controlMode), loop: loop) {
-                [unowned self] command, id in
+                [unowned self] command, id, file in
                 defer { self.runner.rearm() }
-                return self.commands.handle(command, id: id)
+                return self.commands.handle(command, id: id, file: file)
             }
             if !configuration.controlGroup.isEmpty { try setGroup(configuration.controlGroup, of: configuration.controlSocket) }
         } catch {

@@ -204,6 +204,31 @@ public enum PNGCodec {
         return Array(UnsafeRawBufferPointer(start: png, count: length))
     }
 
+    /// Encodes `buffer` and writes it into a file someone else opened and passed (a control
+    /// client's `snapshot`): only a regular file open for writing, so a pipe or socket that is
+    /// never read cannot hold the writer.
+    ///
+    /// - Parameters:
+    ///   - fd: the open file; left open.
+    ///   - name: how errors name it.
+    /// - Throws: `PNGWriteError` naming `name`.
+    public static func write(_ buffer: PixelBuffer, into fd: Int32, name: String) throws {
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw PNGWriteError(path: name, reason: .notARegularFile)
+        }
+        let access = fcntl(fd, F_GETFL) & O_ACCMODE
+        guard access == O_WRONLY || access == O_RDWR else { throw PNGWriteError(path: name, reason: .notWritable) }
+        let bytes: [UInt8]
+        do { bytes = try encode(buffer) } catch var error as PNGWriteError {
+            error.path = name
+            throw error
+        }
+        if case .failure(let errno) = FileIO.writeAll(bytes, to: fd) {
+            throw PNGWriteError(path: name, reason: .io(errno))
+        }
+    }
+
     /// Encodes `buffer` and writes it to `path` (created or replaced).
     ///
     /// - Throws: `PNGWriteError` naming `path`.
@@ -232,12 +257,18 @@ public struct PNGWriteError: FlickError, Hashable, Sendable {
         case encode(String)
         /// Writing the file failed.
         case io(SystemErrno)
+        /// A passed file is not a regular file (a pipe, a socket, a device).
+        case notARegularFile
+        /// A passed file was not opened for writing.
+        case notWritable
     }
 
     public var context: ErrorContext {
         switch reason {
         case .encode(let message): ErrorContext(source: path, reason: "cannot encode PNG: \(message)")
         case .io(let errno): ErrorContext(source: path, reason: "cannot write PNG: \(errno)")
+        case .notARegularFile: ErrorContext(source: path, reason: "not a regular file", expected: "a file opened for writing")
+        case .notWritable: ErrorContext(source: path, reason: "not opened for writing", expected: "a file opened for writing")
         }
     }
 

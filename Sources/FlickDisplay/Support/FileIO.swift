@@ -46,6 +46,17 @@ enum FileIO {
         case .success(let value): fd = value
         case .failure(let error): return .failure(error)
         }
+        if case .failure(let error) = writeAll(bytes, to: fd) {
+            _ = Glibc.close(fd)
+            return .failure(error)
+        }
+        // close() reports delayed write errors (NFS, full disk): do not drop them.
+        if Glibc.close(fd) != 0 { return .failure(.current) }
+        return .success(())
+    }
+
+    /// Writes all of `bytes` to an open fd (retrying short writes and EINTR).
+    static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Result<Void, SystemErrno> {
         var written = 0
         while written < bytes.count {
             let result = bytes.withUnsafeBytes { buffer in
@@ -53,13 +64,9 @@ enum FileIO {
             }
             switch result {
             case .success(let count): written += count
-            case .failure(let error):
-                _ = Glibc.close(fd)
-                return .failure(error)
+            case .failure(let error): return .failure(error)
             }
         }
-        // close() reports delayed write errors (NFS, full disk): do not drop them.
-        if Glibc.close(fd) != 0 { return .failure(.current) }
         return .success(())
     }
 
