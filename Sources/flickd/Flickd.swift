@@ -16,7 +16,7 @@ struct Flickd: ParsableCommand {
         commandName: "flickd",
         abstract: "Touch scrolling and zooming for kiosk panels: evdev → gestures → scroll physics → DRM/KMS.",
         version: flickdVersion,
-        subcommands: [Run.self, ReplayCommand.self, CheckConfig.self, ListDevices.self],
+        subcommands: [Run.self, ReplayCommand.self, CheckConfig.self, ListDevices.self, EventsCommand.self, RecordCommand.self],
         defaultSubcommand: Run.self
     )
 }
@@ -34,6 +34,12 @@ struct CommonOptions: ParsableArguments {
 
     /// Loads the config, or exits with EX_CONFIG naming the file, line and key.
     func loadConfiguration() throws -> (Configuration, path: String, fromFile: Bool) {
+        try Self.loadConfiguration(config)
+    }
+
+    /// Loads `config`, else the default file if present, else the built-in defaults; or exits
+    /// with EX_CONFIG naming the file, line and key.
+    static func loadConfiguration(_ config: String?) throws -> (Configuration, path: String, fromFile: Bool) {
         let path = config ?? ConfigLoader.defaultPath
         do {
             let (configuration, fromFile) = try ConfigLoader.load(path: path, explicit: config != nil)

@@ -68,26 +68,13 @@ public enum Replay {
     /// - Throws: `Failure` saying what could not be loaded.
     public static func run(_ options: Options, configuration: Configuration, sink: any PipelineSink,
                            note: (String) -> Void) throws -> Summary {
-        let recording = try EvemuRecording.load(path: options.recording)
-        for warning in recording.warnings { note("warning: \(warning)") }
-        let verdict = TouchscreenClassifier.verdict(for: recording)
-        guard verdict.isTouchscreen else {
-            throw Failure(context: ErrorContext(source: options.recording,
-                                                reason: "'\(recording.description.name)' is not a touchscreen: \(verdict.reason)"),
-                          kind: .data)
-        }
-        let rotation = configuration.panelRotation
-        let logical = options.size.map { rotation.logicalSize(panel: $0) }
-            ?? PixelSize(size: RecordingSource.panelSize(for: recording.description))
-        let panel = rotation.logicalSize(panel: logical)   // a quarter turn back is the same swap
+        let recording = try touchscreenRecording(options.recording, note: note)
         let capture: HeadlessOutput.Capture = options.snapshotDirectory.map { .everyFrame(directory: $0) } ?? .never
         if let dir = options.snapshotDirectory {
             try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         }
-        guard let output = HeadlessOutput(size: panel, refreshRate: configuration.headlessRefreshRate, capture: capture) else {
-            throw Failure(context: ErrorContext(source: "display", reason: "cannot allocate a headless display of \(panel)"),
-                          kind: .unavailable)
-        }
+        let (output, logical) = try headless(panel: options.size, device: recording.description, configuration: configuration,
+                                             capture: capture)
         let content = try ContentLoader.load(path: options.content ?? configuration.contentPath, view: logical,
                                              configuration: configuration)
         let start = Instant.zero
@@ -106,6 +93,35 @@ public enum Replay {
         return Summary(duration: outcome.end - start, frames: pipeline.presenter.composer.committedFrameCount,
                        events: counter.events, offset: v.contentOffset, zoomScale: v.zoomScale,
                        snapshots: output.capturedFiles.count, stillMoving: outcome.hitLimit)
+    }
+
+    /// Loads a recording and checks it is of a touchscreen; its warnings go to `note`.
+    /// - Throws: the recording's `EvemuError`, or `Failure` when it is of another kind of device.
+    static func touchscreenRecording(_ path: String, note: (String) -> Void) throws -> EvemuRecording {
+        let recording = try EvemuRecording.load(path: path)
+        for warning in recording.warnings { note("warning: \(warning)") }
+        let verdict = TouchscreenClassifier.verdict(for: recording)
+        guard verdict.isTouchscreen else {
+            throw Failure(context: ErrorContext(source: path,
+                                                reason: "'\(recording.description.name)' is not a touchscreen: \(verdict.reason)"),
+                          kind: .data)
+        }
+        return recording
+    }
+
+    /// A headless display of `panel` pixels, by default the size `device`'s axes suggest, and
+    /// the logical view on it (the panel rotation of the config applied).
+    /// - Throws: `Failure` when the display cannot be allocated.
+    static func headless(panel size: PixelSize?, device: DeviceDescription, configuration: Configuration,
+                         capture: HeadlessOutput.Capture = .never) throws -> (HeadlessOutput, logical: PixelSize) {
+        let rotation = configuration.panelRotation
+        let logical = size.map { rotation.logicalSize(panel: $0) } ?? PixelSize(size: RecordingSource.panelSize(for: device))
+        let panel = rotation.logicalSize(panel: logical)   // a quarter turn back is the same swap
+        guard let output = HeadlessOutput(size: panel, refreshRate: configuration.headlessRefreshRate, capture: capture) else {
+            throw Failure(context: ErrorContext(source: "display", reason: "cannot allocate a headless display of \(panel)"),
+                          kind: .unavailable)
+        }
+        return (output, logical)
     }
 
     /// Passes everything on to the caller's sink, counting the events.

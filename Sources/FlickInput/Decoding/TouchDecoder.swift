@@ -55,6 +55,8 @@ public struct TouchDecoder: Sendable {
         var x: Int32?
         var y: Int32?
         var tool = ToolType.finger
+        var pressure: Int32?
+        var touchMajor: Int32?
     }
     private var slots: [Slot]
     private var slot = 0
@@ -65,6 +67,8 @@ public struct TouchDecoder: Sendable {
         var y: Int32?
         var trackingID: Int32?
         var tool = ToolType.finger
+        var pressure: Int32?
+        var touchMajor: Int32?
         var isEmpty: Bool { x == nil && y == nil && trackingID == nil }
     }
     private struct Tracked: Sendable {
@@ -73,6 +77,8 @@ public struct TouchDecoder: Sendable {
         var x: Int32
         var y: Int32
         var tool: ToolType
+        var pressure: Int32?
+        var touchMajor: Int32?
     }
     private var reports: [Report] = []
     private var pending = Report()
@@ -83,6 +89,7 @@ public struct TouchDecoder: Sendable {
     private var single: Tracked?
     private var singleX: Int32?
     private var singleY: Int32?
+    private var singlePressure: Int32?
 
     /// The most slots followed; beyond it a slot index is ignored with a diagnostic.
     static let slotLimit = 64
@@ -163,6 +170,30 @@ public struct TouchDecoder: Sendable {
         return TouchFrame(time: t, contacts: [], ended: gone, cancelled: gone.map(\.id))
     }
 
+    /// What the device last said of a contact that is down, in its own units: for
+    /// `flickd events`, which shows both sides of the mapping. Nil once it is up.
+    public func raw(of id: ContactID) -> RawContact? {
+        guard down[id] != nil else { return nil }
+        switch touchProtocol {
+        case .slots:
+            guard let i = slots.firstIndex(where: { $0.contact == id }), let x = slots[i].x, let y = slots[i].y else { return nil }
+            return RawContact(x: x, y: y, slot: i, pressure: slots[i].pressure, touchMajor: slots[i].touchMajor)
+        case .multiTouchA:
+            guard let t = tracked.first(where: { $0.id == id }) else { return nil }
+            return RawContact(x: t.x, y: t.y, slot: nil, pressure: t.pressure, touchMajor: t.touchMajor)
+        case .singleTouch:
+            guard let s = single, s.id == id else { return nil }
+            return RawContact(x: s.x, y: s.y, slot: nil, pressure: singlePressure, touchMajor: nil)
+        }
+    }
+
+    /// The raw side of each contact down after `frame` (see `raw(of:)`).
+    public func raw(for frame: TouchFrame) -> [ContactID: RawContact] {
+        var out: [ContactID: RawContact] = [:]
+        for c in frame.contacts { out[c.id] = raw(of: c.id) }
+        return out
+    }
+
     // MARK: Protocol B
 
     private mutating func feedSlots(_ e: InputEvent) {
@@ -190,6 +221,8 @@ public struct TouchDecoder: Sendable {
         case EventCode.ABS_MT_POSITION_X where slots.indices.contains(slot): slots[slot].x = e.value
         case EventCode.ABS_MT_POSITION_Y where slots.indices.contains(slot): slots[slot].y = e.value
         case EventCode.ABS_MT_TOOL_TYPE where slots.indices.contains(slot): slots[slot].tool = Self.tool(e.value)
+        case EventCode.ABS_MT_PRESSURE where slots.indices.contains(slot): slots[slot].pressure = e.value
+        case EventCode.ABS_MT_TOUCH_MAJOR where slots.indices.contains(slot): slots[slot].touchMajor = e.value
         default: break
         }
     }
@@ -209,6 +242,8 @@ public struct TouchDecoder: Sendable {
         case EventCode.ABS_MT_POSITION_Y: pending.y = e.value
         case EventCode.ABS_MT_TRACKING_ID: pending.trackingID = e.value
         case EventCode.ABS_MT_TOOL_TYPE: pending.tool = Self.tool(e.value)
+        case EventCode.ABS_MT_PRESSURE: pending.pressure = e.value
+        case EventCode.ABS_MT_TOUCH_MAJOR: pending.touchMajor = e.value
         default: break
         }
     }
@@ -259,11 +294,14 @@ public struct TouchDecoder: Sendable {
                 t.x = report.x ?? t.x
                 t.y = report.y ?? t.y
                 t.tool = report.tool
+                t.pressure = report.pressure ?? t.pressure
+                t.touchMajor = report.touchMajor ?? t.touchMajor
                 next.append(t)
             } else if let x = report.x, let y = report.y {
                 let id = newContact()
                 began.append(id)
-                next.append(Tracked(id: id, trackingID: report.trackingID, x: x, y: y, tool: report.tool))
+                next.append(Tracked(id: id, trackingID: report.trackingID, x: x, y: y, tool: report.tool,
+                                    pressure: report.pressure, touchMajor: report.touchMajor))
             } else {
                 diagnostics.append("a protocol A contact without a position was dropped")
             }
@@ -291,6 +329,7 @@ public struct TouchDecoder: Sendable {
             }
         case (EventCode.EV_ABS, EventCode.ABS_X): singleX = e.value
         case (EventCode.EV_ABS, EventCode.ABS_Y): singleY = e.value
+        case (EventCode.EV_ABS, EventCode.ABS_PRESSURE): singlePressure = e.value
         default: break
         }
     }
@@ -370,4 +409,16 @@ public struct TouchDecoder: Sendable {
         default: .finger
         }
     }
+}
+
+/// One contact as the device reports it, before the mapping to screen pixels.
+public struct RawContact: Hashable, Sendable {
+    /// Position in device units.
+    public var x: Int32, y: Int32
+    /// The protocol B slot, if the device has slots.
+    public var slot: Int?
+    /// `ABS_MT_PRESSURE` (or `ABS_PRESSURE` for a single-touch device), if it was reported.
+    public var pressure: Int32?
+    /// `ABS_MT_TOUCH_MAJOR`, if it was reported.
+    public var touchMajor: Int32?
 }

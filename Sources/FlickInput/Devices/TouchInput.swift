@@ -54,6 +54,8 @@ public final class TouchInput {
     /// Nodes that failed to open, with the reason last logged (retried on every change).
     private var failed: [String: String] = [:]
     private var nextIDBase = 0
+    /// Hears of every frame with its raw side, and of dropped events (`flickd events`).
+    public var observer: ((InputObservation) -> Void)?
 
     /// Where a device's udev calibration matrix comes from (tests pass their own).
     private let calibration: (String) -> [Double]?
@@ -127,8 +129,13 @@ public final class TouchInput {
             let (items, removed) = device.reader.read()
             for item in items {
                 switch item {
-                case .event(let e): if let frame = device.decoder.feed(e) { frames.append(frame) }
+                case .event(let e):
+                    if let frame = device.decoder.feed(e) {
+                        observer?(.frame(frame, raw: device.decoder.raw(for: frame), device: path))
+                        frames.append(frame)
+                    }
                 case .dropped:
+                    observer?(.dropped(at: now, device: path))
                     device.decoder.syncDropped()
                     log("input: \(path): events dropped by the kernel (SYN_DROPPED); resynchronised")
                 }
@@ -204,6 +211,7 @@ public final class TouchInput {
         guard var device = open.removeValue(forKey: path) else { return [] }
         device.reader.close()
         let frame = device.decoder.deviceRemoved(at: now)
+        if let frame { observer?(.frame(frame, raw: [:], device: path)) }
         log("input: \(path) \(why)" + (frame.map { ": \($0.cancelled.count) contact(s) cancelled" } ?? ""))
         return frame.map { [$0] } ?? []
     }

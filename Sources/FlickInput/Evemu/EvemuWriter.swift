@@ -30,6 +30,13 @@ public struct EvemuWriter: Sendable {
     /// Appends a raw line as is (for malformed-file tests).
     public mutating func raw(_ line: String) { lines.append(line) }
 
+    /// The events appended since the last call, as text, and forgets them: a recording written
+    /// as it happens (`flickd record`) keeps nothing in memory.
+    public mutating func takeEventsText() -> String {
+        defer { lines.removeAll(keepingCapacity: true) }
+        return eventsText
+    }
+
     /// The header and the events: the one-file layout.
     public var text: String { header + eventsText }
 

@@ -19,6 +19,8 @@ public final class RecordingSource {
     private var ended = false
     /// Problems met while decoding, oldest first (drained by `takeDiagnostics`).
     private var diagnostics: [String] = []
+    /// Hears of every frame with its raw side, and of dropped events (`flickd events`).
+    public var observer: ((InputObservation) -> Void)?
 
     /// Prepares a replay.
     /// - Parameters:
@@ -77,12 +79,19 @@ public final class RecordingSource {
             e.time = e.time + shift
             guard e.time <= now else { break }
             index += 1
-            if let frame = decoder.feed(e) { frames.append(frame) }
+            if e.type == EventCode.EV_SYN && e.code == EventCode.SYN_DROPPED {
+                observer?(.dropped(at: e.time, device: recording.path))
+            }
+            if let frame = decoder.feed(e) {
+                observer?(.frame(frame, raw: decoder.raw(for: frame), device: recording.path))
+                frames.append(frame)
+            }
         }
         if index == events.count && !ended && lastTime <= now {
             ended = true
             if let frame = decoder.deviceRemoved(at: lastTime) {
                 diagnostics.append("\(name): the recording ends with \(frame.cancelled.count) contact(s) down: cancelled")
+                observer?(.frame(frame, raw: [:], device: recording.path))
                 frames.append(frame)
             }
         }

@@ -27,10 +27,12 @@ public enum EventCode {
     public static let ABS_RX: UInt16 = 0x03
     public static let ABS_PRESSURE: UInt16 = 0x18
     public static let ABS_MT_SLOT: UInt16 = 0x2f
+    public static let ABS_MT_TOUCH_MAJOR: UInt16 = 0x30
     public static let ABS_MT_POSITION_X: UInt16 = 0x35
     public static let ABS_MT_POSITION_Y: UInt16 = 0x36
     public static let ABS_MT_TOOL_TYPE: UInt16 = 0x37
     public static let ABS_MT_TRACKING_ID: UInt16 = 0x39
+    public static let ABS_MT_PRESSURE: UInt16 = 0x3a
     public static let ABS_MAX: UInt16 = 0x3f
 
     // Input properties.

@@ -1,0 +1,74 @@
+import FlickCore
+import FlickInput
+import Glibc
+
+/// `flickd record`: a live touchscreen's events written to an evemu file (`EvemuRecorder`) until
+/// SIGINT or SIGTERM, a duration, or the device's removal — one file an integrator can replay
+/// (`flickd replay`) and attach to a report.
+public enum Record {
+    /// What to record and for how long.
+    public struct Options: Sendable {
+        /// The device node; by default the first touchscreen in `directory`.
+        public var device: String?
+        /// The file to write.
+        public var file: String
+        /// The folder of event nodes searched when no device is named.
+        public var directory = "/dev/input"
+        /// Stop after this long.
+        public var duration: Duration?
+
+        /// Creates options: the first touchscreen, until stopped.
+        public init(device: String? = nil, file: String) {
+            self.device = device
+            self.file = file
+        }
+    }
+
+    /// What was recorded.
+    public struct Summary: Sendable {
+        /// The device recorded.
+        public var device: String
+        /// Events written.
+        public var events: Int
+        /// `SYN_DROPPED`s met.
+        public var dropped: Int
+    }
+
+    /// Records until stopped.
+    /// - Parameters:
+    ///   - options: the device, the file and when to stop.
+    ///   - configuration: the name match that forces a device in (`input.match_name`).
+    ///   - started: called once the file's header is written (the command says so on stderr).
+    /// - Throws: `FlickError`: no touchscreen, a device that cannot be opened, a file that cannot be written.
+    public static func run(_ options: Options, configuration: Configuration,
+                           started: (String) -> Void = { _ in }) throws -> Summary {
+        var force = TouchscreenClassifier.ForceRules()
+        if !configuration.inputMatchName.isEmpty { force.nameContains = [configuration.inputMatchName] }
+        let path = try options.device ?? Events.firstTouchscreen(in: options.directory, force: force)
+        let reader = try EvdevDevice(path: path)
+        defer { reader.close() }
+        let recorder = try EvemuRecorder(reader: reader, path: options.file)
+        started(path)
+        let loop = try EventLoop()
+        var failure: (any Error)?
+        let io = try loop.addIO(fd: reader.fileDescriptor, events: .readable, context: "record \(path)") { [unowned loop] _ in
+            do {
+                if try recorder.drain() { loop.exit(code: 0) }
+            } catch {
+                failure = error
+                loop.exit(code: 1)
+            }
+        }
+        let signals = [try loop.addSignal(SIGINT) { [unowned loop] in loop.exit(code: 0) },
+                       try loop.addSignal(SIGTERM) { [unowned loop] in loop.exit(code: 0) }]
+        let timer = try loop.addTimer(context: "record --duration") { [unowned loop] _ in loop.exit(code: 0) }
+        timer.schedule(at: options.duration.map { loop.now + $0 })
+        _ = try loop.run()
+        withExtendedLifetime((io, signals, timer)) {}
+        if let failure { throw failure }
+        // Whatever arrived between the last wake-up and the stop belongs in the file too.
+        try recorder.drain()
+        try recorder.finish()
+        return Summary(device: path, events: recorder.events, dropped: recorder.dropped)
+    }
+}
