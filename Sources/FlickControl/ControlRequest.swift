@@ -21,11 +21,13 @@ public struct ControlRequest: Codable, Hashable, Sendable {
     /// For `snapshot`: the PNG's file name in the daemon's snapshot folder (none when the client
     /// passes an open file with the request); for `load`: the content's path.
     public var path: String?
+    /// For `touch-overlay`: on or off.
+    public var enabled: Bool?
 
     /// Creates a request.
     public init(id: Int? = nil, cmd: String, x: Double? = nil, y: Double? = nil, width: Double? = nil,
                 height: Double? = nil, scale: Double? = nil, page: Int? = nil, animated: Bool? = nil,
-                events: [String]? = nil, path: String? = nil) {
+                events: [String]? = nil, path: String? = nil, enabled: Bool? = nil) {
         self.id = id
         self.cmd = cmd
         self.x = x
@@ -37,6 +39,7 @@ public struct ControlRequest: Codable, Hashable, Sendable {
         self.animated = animated
         self.events = events
         self.path = path
+        self.enabled = enabled
     }
 }
 
@@ -70,10 +73,14 @@ public enum ControlCommand: Hashable, Sendable {
     /// Shows other content: a PNG/JPEG file or a folder of them, inside the directories the
     /// config allows (`content.load_directories`).
     case load(path: String)
+    /// Shows or hides dots and trails under the fingers (`debug.touch_overlay`) until the next
+    /// reload or restart.
+    case touchOverlay(Bool)
 
     /// Every command name, for help texts and errors.
     public static let names = ["status", "set-offset", "scroll-rect-to-visible", "set-zoom", "zoom-to-rect", "page",
-                               "scroll-to-top", "stop", "flash-indicators", "load", "subscribe", "snapshot", "reload"]
+                               "scroll-to-top", "stop", "flash-indicators", "load", "subscribe", "snapshot", "reload",
+                               "touch-overlay"]
 
     /// Interprets a request.
     /// - Throws: `ControlError` naming the unknown command or the missing or bad field.
@@ -116,6 +123,9 @@ public enum ControlCommand: Hashable, Sendable {
         case "load":
             guard let path = r.path, !path.isEmpty else { throw .missingField(command: r.cmd, field: "path") }
             self = .load(path: path)
+        case "touch-overlay":
+            guard let enabled = r.enabled else { throw .missingField(command: r.cmd, field: "enabled") }
+            self = .touchOverlay(enabled)
         default: throw .unknownCommand(r.cmd)
         }
     }

@@ -134,7 +134,7 @@ struct FlickCtl: ParsableCommand {
         abstract: "Steer a running flickd and receive its scroll and touch events.",
         subcommands: [Status.self, SetOffset.self, ScrollRectToVisible.self, SetZoom.self, ZoomToRect.self, Page.self,
                       ScrollToTop.self, Stop.self, FlashIndicators.self, Load.self, Subscribe.self, Monitor.self,
-                      Snapshot.self, Reload.self]
+                      Snapshot.self, Reload.self, TouchOverlay.self]
     )
 
     struct Status: ParsableCommand {
@@ -207,6 +207,20 @@ struct FlickCtl: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "flash-indicators", abstract: "Flash the scroll indicators.")
         @OptionGroup var options: SocketOptions
         func run() throws { try options.run(ControlRequest(cmd: "flash-indicators")) }
+    }
+
+    struct TouchOverlay: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "touch-overlay",
+            abstract: "Show (on) or hide (off) dots and trails under the fingers, until the next reload.")
+        @OptionGroup var options: SocketOptions
+        @Argument(help: "on or off.") var state: String
+
+        func validate() throws {
+            guard state == "on" || state == "off" else { throw ValidationError("Say on or off.") }
+        }
+
+        func run() throws { try options.run(ControlRequest(cmd: "touch-overlay", enabled: state == "on")) }
     }
 
     struct Load: ParsableCommand {

@@ -186,6 +186,8 @@ enum ConfigSchema {
         // [state]
         k["state.path"] = text(\.statePath)
         k["state.save_delay_ms"] = milliseconds(\.stateSaveDelay)
+        // [debug]
+        k["debug.touch_overlay"] = bool(\.touchOverlay)
         return k
     }()
 

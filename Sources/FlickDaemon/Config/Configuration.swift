@@ -62,6 +62,9 @@ public struct Configuration: Hashable, Sendable {
     public var logLevel = "info"
     public var logGestures = true
 
+    /// `[debug]`: dots and trails under the fingers (bring-up).
+    public var touchOverlay = false
+
     /// `[control]`.
     public var controlSocket = "/run/flickd/control.sock"
     public var controlGroup = ""

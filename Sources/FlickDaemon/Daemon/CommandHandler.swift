@@ -87,6 +87,9 @@ public final class CommandHandler {
             pipeline.update(at: now) { v in v.stopScrollingAndZooming(at: now) }
         case .flashIndicators:
             pipeline.update(at: now) { v in v.flashScrollIndicators(at: now) }
+        case .touchOverlay(let on):
+            pipeline.touchOverlay = on
+            return .reply(id: id)
         case .subscribe:
             return .reply(id: id)
         case .snapshot(let name):

@@ -306,6 +306,7 @@ public final class Daemon: PipelineSink, CommandContext {
             try? show(path: next.contentPath, configuration: next)
         }
         pipeline.idleReset = PipelineBuilder.idleReset(next, view: pipeline.scrollView)
+        pipeline.touchOverlay = next.touchOverlay
         configuration = next
         logger.logLevel = Logger.Level(rawValue: next.logLevel) ?? .info
         pipeline.tracing = logger.logLevel <= .debug

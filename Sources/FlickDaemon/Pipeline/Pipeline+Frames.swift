@@ -8,12 +8,16 @@ extension Pipeline: FramePresenterDelegate {
     public func presenter(_ presenter: FramePresenter, frameFor t: Instant) -> RenderState {
         if recognizer.scrollView.isAnimating { emit(recognizer.advance(to: t)) }
         let v = recognizer.scrollView
-        return RenderState(boundsSize: v.boundsSize, contentOffset: v.contentOffset, zoomScale: v.zoomScale,
-                           contentSize: v.unscaledContentSize, indicatorOpacity: v.indicatorOpacity(at: t))
+        var state = RenderState(boundsSize: v.boundsSize, contentOffset: v.contentOffset, zoomScale: v.zoomScale,
+                                contentSize: v.unscaledContentSize, indicatorOpacity: v.indicatorOpacity(at: t))
+        if touchOverlay { state.touchMarks = trails.marks(at: t) }
+        return state
     }
 
     public func presenter(_ presenter: FramePresenter, nextFrameAfter t: Instant) -> Instant? {
-        recognizer.scrollView.nextFrameTime(after: t)
+        let model = recognizer.scrollView.nextFrameTime(after: t)
+        guard touchOverlay, let marks = trails.nextFrame(after: t) else { return model }
+        return model.map { min($0, marks) } ?? marks
     }
 
     public func presenter(_ presenter: FramePresenter, didPresentAt vblank: Instant) {

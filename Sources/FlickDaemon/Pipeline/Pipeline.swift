@@ -33,6 +33,21 @@ public final class Pipeline {
         }
     }
 
+    /// Whether the touch overlay shows dots and trails under the fingers (`debug.touch_overlay`,
+    /// `touch-overlay on|off`).
+    public var touchOverlay = false {
+        didSet {
+            guard touchOverlay != oldValue else { return }
+            trails.removeAll()
+            // Before the first frame (the builder applying the config) `start()` draws anyway.
+            guard presenter.shown != nil else { return }
+            presenter.setNeedsDisplay(at: now, redraw: true)
+            flush()
+        }
+    }
+    /// The touch overlay's marks, fed while it is on.
+    var trails = TouchTrails()
+
     /// The last touch or command: attract mode counts from here.
     private var lastActivity: Instant
     /// What the current dispatch or command caused, each batch with the view after it; handed
@@ -80,6 +95,7 @@ public final class Pipeline {
         for frame in input.dispatch(now: now) {
             observe(frame.time)
             lastActivity = max(lastActivity, frame.time)
+            if touchOverlay { trails.add(frame) }
             emit(recognizer.handle(frame))
         }
         emit(recognizer.fireTimers(upTo: now))

@@ -66,6 +66,7 @@ public struct PipelineBuilder {
         let pipeline = Pipeline(recognizer: GestureRecognizer(scrollView: view, configuration: gestures),
                                 presenter: presenter, input: source, at: t)
         pipeline.idleReset = Self.idleReset(configuration, view: view)
+        pipeline.touchOverlay = configuration.touchOverlay
         return pipeline
     }
 

@@ -35,6 +35,7 @@ public final class Compositor {
     ///   - content: the content pixels, or `nil` for background only.
     ///   - target: the back buffer (the physical panel).
     ///   - indicators: whether to draw the scroll indicators (not when they go on overlay planes).
+    ///     The touch overlay's marks are drawn last, over everything.
     public func compose(_ state: RenderState, content: PixelBuffer?, into target: PixelBuffer, indicators: Bool = true) {
         let panel = target.size
         let logical = rotation.logicalSize(panel: panel)
@@ -51,10 +52,12 @@ public final class Compositor {
         if !boxes.isEmpty {
             pixman_image_fill_boxes(PIXMAN_OP_SRC, target.image, &color, Int32(boxes.count), &boxes)
         }
-        guard indicators else { return }
-        for bar in ScrollIndicators.bars(for: state, style: indicatorStyle) {
-            drawIndicator(bar, into: target, logical: view)
+        if indicators {
+            for bar in ScrollIndicators.bars(for: state, style: indicatorStyle) {
+                drawIndicator(bar, into: target, logical: view)
+            }
         }
+        TouchMarks.draw(state.touchMarks, into: target, rotation: rotation, view: view)
     }
 
     /// Where the panel's top-left lies in the content when the frame can be the content itself,

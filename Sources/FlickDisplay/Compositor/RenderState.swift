@@ -21,6 +21,9 @@ public struct RenderState: Hashable, Sendable {
     /// indicator style, tiles that arrived. Two states that differ only here still differ, so
     /// such a change is drawn like any other (`FramePresenter`).
     public var appearance: Int = 0
+    /// The touch overlay's dots and trails (`debug.touch_overlay`), drawn over everything;
+    /// empty when it is off or nothing touches. While there are any, the frame is composed.
+    public var touchMarks: [TouchMark] = []
 
     /// Creates a state.
     public init(boundsSize: Size, contentOffset: Point = .zero, zoomScale: Double = 1, contentSize: Size,
