@@ -3,11 +3,12 @@
 # scripts/e2e.sh. OUT holds the staged binaries (bin/), the content (content.png), and gets
 # the results: flickd's log, the event stream, the notify messages, and a PNG per checked frame.
 #
-# One flickd, started with `--display auto --input auto`, lives through all six scenarios; a
+# One flickd, started with `--display auto --input auto`, lives through the first six scenarios; a
 # uinput touchscreen (flickd-e2e-touch) plays the gestures in real time; frames are read back
 # from vkms while flickd holds it (flickd-e2e-grab); events come from `flickctl subscribe`.
 # Timing under emulation is slow and uneven, so results are checked against what flickd
-# reports (offsets, zoom, velocities), never against numbers computed in advance.
+# reports (offsets, zoom, velocities), never against numbers computed in advance. After it stops,
+# the bring-up tools (`flickd record`, `flickd events`) read the same touchscreen (7, 8).
 set -uo pipefail
 
 OUT=$(realpath "$1")
@@ -317,9 +318,70 @@ else
   pass "6: no frame refused by the display in the whole run (content scanned out, indicators on overlays)"
 fi
 
+# ---------------------------------------------------------------- 7. flickd record, then flickd replay of the file
+# flickd is stopped now: the bring-up tools read the touchscreen on their own, as on a new panel.
+say "7. flickd record while a flick and a tap play, stopped by SIGINT; flickd replay of the file"
+REC=$RUN/recorded.event
+: >"$RUN/empty.toml"
+"$BIN/flickd" record "$NODE" "$REC" --config "$RUN/empty.toml" 2>"$RUN/record.err" &
+RECORDER=$!
+ok=yes
+within 15
+while in_time && ! grep -q "recording $NODE" "$RUN/record.err"; do sleep 0.2; done
+grep -q "recording $NODE" "$RUN/record.err" || { fail "7: flickd record did not start: $(cat "$RUN/record.err")"; ok=no; }
+touch_ flick 512 600 512 400 160 >/dev/null
+sleep 0.5
+touch_ tap 300 200 >/dev/null
+sleep 0.5
+kill -INT $RECORDER
+wait $RECORDER
+rc=$?
+cp "$REC" "$RUN/record.err" "$OUT/" 2>/dev/null
+replayed=$("$BIN/flickd" replay "$REC" --config "$RUN/empty.toml" 2>&1)
+sed 's/^/    /' <<<"$replayed"
+if [ $rc != 0 ]; then
+  fail "7: flickd record exited $rc on SIGINT: $(cat "$RUN/record.err")"; ok=no
+elif [ "$(tail -c 1 "$REC" | od -An -c | tr -d ' ')" != '\n' ] || ! tail -n 1 "$REC" | grep -qE '^E: [0-9]+\.[0-9]{6} 0000 0000 0$'; then
+  fail "7: the recording does not end with a whole SYN_REPORT line: '$(tail -n 1 "$REC")'"; ok=no
+elif ! head -n 3 "$REC" | grep -q '^N: flickd-e2e touchscreen'; then
+  fail "7: the recording's header does not name the device: $(head -n 3 "$REC" | tr '\n' ' ')"; ok=no
+elif ! grep -q ' s  flick up ' <<<"$replayed" || ! grep -q ' s  tap at ' <<<"$replayed"; then
+  fail "7: the replay of the recording does not give the flick and the tap"; ok=no
+fi
+[ $ok = yes ] && pass "7: recorded $(grep -c '^E:' "$REC") events from $NODE; the replay gives the flick and the tap"
+
+# ---------------------------------------------------------------- 8. flickd events on the first touchscreen
+say "8. flickd events (no device named) while a tap plays"
+"$BIN/flickd" events --config "$RUN/empty.toml" --size 1024x768 --duration 8 >"$RUN/events.txt" 2>"$RUN/events.err" &
+WATCHER=$!
+ok=yes
+within 15
+while in_time && ! grep -q "^screen " "$RUN/events.txt"; do sleep 0.2; done
+touch_ tap 300 200 >/dev/null
+wait $WATCHER
+rc=$?
+cp "$RUN/events.txt" "$RUN/events.err" "$OUT/" 2>/dev/null
+sed 's/^/    /' "$RUN/events.txt" | head -n 12
+down=$(grep -m1 -E '^ +[0-9.]+ s  #[0-9]+ down  slot 0  dev \([0-9]+, [0-9]+\)  px \(' "$RUN/events.txt")
+if [ $rc != 0 ]; then
+  fail "8: flickd events exited $rc: $(cat "$RUN/events.err")"; ok=no
+elif ! head -n 1 "$RUN/events.txt" | grep -q "^device $NODE 'flickd-e2e touchscreen': protocol B"; then
+  fail "8: flickd events did not find $NODE: $(head -n 1 "$RUN/events.txt")"; ok=no
+elif [ -z "$down" ]; then
+  fail "8: no contact's down line"; ok=no
+elif ! is 'abs(x - 300) <= 1.5 && abs(y - 200) <= 1.5' \
+       x="$(sed -E 's/.*px \(([0-9.]+), .*/\1/' <<<"$down")" y="$(sed -E 's/.*px \([0-9.]+, ([0-9.]+)\).*/\1/' <<<"$down")"; then
+  fail "8: the contact went down at '$down', not at screen (300, 200)"; ok=no
+elif ! grep -qE '#[0-9]+ up  px' "$RUN/events.txt" || ! grep -q 'gesture: tap at' "$RUN/events.txt"; then
+  fail "8: no lift or no tap gesture in flickd events' output"; ok=no
+elif ! tail -n 1 "$RUN/events.txt" | grep -q '^rate over the run: '; then
+  fail "8: no closing rate line"; ok=no
+fi
+[ $ok = yes ] && pass "8: flickd events found $NODE and showed the contact (${down#*#}), its lift and the tap"
+
 echo
 if [ ${#failed[@]} = 0 ]; then
-  say "all 6 scenarios passed"
+  say "all 8 scenarios passed"
   exit 0
 fi
 say "${#failed[@]} failure(s):"

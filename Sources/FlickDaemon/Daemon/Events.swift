@@ -87,8 +87,7 @@ public enum Events {
 
     private static func live(_ options: Options, configuration: Configuration, out: @escaping (String) -> Void,
                              note: @escaping (String) -> Void) throws -> Int {
-        var force = TouchscreenClassifier.ForceRules()
-        if !configuration.inputMatchName.isEmpty { force.nameContains = [configuration.inputMatchName] }
+        let force = forceRules(configuration)
         let path = try options.device ?? firstTouchscreen(in: options.directory, force: force)
         let probe = try EvdevDevice(path: path)
         let description = probe.description
@@ -114,16 +113,20 @@ public enum Events {
         let printer = Printer(monitor: monitor, out: out, note: note)
         pipeline.sink = printer
         let runner = try LiveRunner(loop: loop, pipeline: pipeline)
-        let signals = [try loop.addSignal(SIGINT) { [unowned loop] in loop.exit(code: 0) },
-                       try loop.addSignal(SIGTERM) { [unowned loop] in loop.exit(code: 0) }]
-        let timer = try loop.addTimer(context: "events --duration") { [unowned loop] _ in loop.exit(code: 0) }
-        timer.schedule(at: options.duration.map { loop.now + $0 })
+        let stops = try loop.stopOnSignals(after: options.duration, context: "events --duration")
         pipeline.start()
         runner.rearm()
         _ = try loop.run()
-        withExtendedLifetime((runner, signals, timer)) {}
+        withExtendedLifetime((runner, stops)) {}
         out(monitor.finish())
         return monitor.reports
+    }
+
+    /// The devices the config forces in (`input.match_name`), as the daemon takes them.
+    static func forceRules(_ configuration: Configuration) -> TouchscreenClassifier.ForceRules {
+        var force = TouchscreenClassifier.ForceRules()
+        if !configuration.inputMatchName.isEmpty { force.nameContains = [configuration.inputMatchName] }
+        return force
     }
 
     /// The first node of `directory` flickd would take as a touchscreen (`flickd list-devices`).
@@ -165,5 +168,17 @@ public enum Events {
         func pipeline(_ pipeline: Pipeline, presentedAt vblank: Instant) {}
 
         func pipeline(_ pipeline: Pipeline, noted notice: Pipeline.Notice) {}
+    }
+}
+
+extension EventLoop {
+    /// Makes SIGINT, SIGTERM and, if given, the end of `duration` from now end `run()` with
+    /// status 0: how the command-line tools stop. Keep the result while the loop runs.
+    /// - Throws: `SystemError` when a signal or the timer cannot be watched.
+    func stopOnSignals(after duration: Duration?, context: String) throws(SystemError) -> [AnyObject] {
+        let timer = try addTimer(context: context) { [unowned self] _ in exit(code: 0) }
+        timer.schedule(at: duration.map { now + $0 })
+        return [try addSignal(SIGINT) { [unowned self] in exit(code: 0) },
+                try addSignal(SIGTERM) { [unowned self] in exit(code: 0) }, timer]
     }
 }

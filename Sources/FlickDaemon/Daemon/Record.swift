@@ -1,6 +1,5 @@
 import FlickCore
 import FlickInput
-import Glibc
 
 /// `flickd record`: a live touchscreen's events written to an evemu file (`EvemuRecorder`) until
 /// SIGINT or SIGTERM, a duration, or the device's removal — one file an integrator can replay
@@ -42,9 +41,8 @@ public enum Record {
     /// - Throws: `FlickError`: no touchscreen, a device that cannot be opened, a file that cannot be written.
     public static func run(_ options: Options, configuration: Configuration,
                            started: (String) -> Void = { _ in }) throws -> Summary {
-        var force = TouchscreenClassifier.ForceRules()
-        if !configuration.inputMatchName.isEmpty { force.nameContains = [configuration.inputMatchName] }
-        let path = try options.device ?? Events.firstTouchscreen(in: options.directory, force: force)
+        let path = try options.device
+            ?? Events.firstTouchscreen(in: options.directory, force: Events.forceRules(configuration))
         let reader = try EvdevDevice(path: path)
         defer { reader.close() }
         let recorder = try EvemuRecorder(reader: reader, path: options.file)
@@ -59,12 +57,9 @@ public enum Record {
                 loop.exit(code: 1)
             }
         }
-        let signals = [try loop.addSignal(SIGINT) { [unowned loop] in loop.exit(code: 0) },
-                       try loop.addSignal(SIGTERM) { [unowned loop] in loop.exit(code: 0) }]
-        let timer = try loop.addTimer(context: "record --duration") { [unowned loop] _ in loop.exit(code: 0) }
-        timer.schedule(at: options.duration.map { loop.now + $0 })
+        let stops = try loop.stopOnSignals(after: options.duration, context: "record --duration")
         _ = try loop.run()
-        withExtendedLifetime((io, signals, timer)) {}
+        withExtendedLifetime((io, stops)) {}
         if let failure { throw failure }
         // Whatever arrived between the last wake-up and the stop belongs in the file too.
         try recorder.drain()
