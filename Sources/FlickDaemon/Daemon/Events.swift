@@ -94,13 +94,16 @@ public enum Events {
         probe.close()
         let (output, logical) = try Replay.headless(panel: options.size, device: description, configuration: configuration)
         let loop = try EventLoop()
-        var inputOptions = TouchInputOptions(directory: options.directory, devicePath: path, force: force, grab: false,
-                                             outputSize: logical.size)
+        // A named node is looked for in its own folder, wherever that is.
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? options.directory
+        var inputOptions = TouchInputOptions(directory: folder.isEmpty ? "/" : folder, devicePath: path, force: force,
+                                             grab: false, outputSize: logical.size)
         inputOptions.mapping = configuration.touchMapping
         let pipeline = try build(output: output, logical: logical, input: .devices(inputOptions, log: note),
                                  configuration: configuration, at: loop.now)
         guard let input = pipeline.input as? TouchInput, input.devices == [path] else {
-            throw InputDeviceError(path: path, reason: "not taken as a touchscreen: it has no X/Y axes")
+            throw InputDeviceError(path: path, reason: "not read as a touchscreen: no X/Y axes, or its name does not start "
+                                   + "with 'event' (name the /dev/input/eventN node)")
         }
         var mapping = configuration.touchMapping
         if mapping.calibration == nil { mapping.calibration = UdevCalibration.matrix(forDeviceNode: path) }
