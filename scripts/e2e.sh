@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The end-to-end test on a real kernel (Tests/E2E/README.md): builds flickd, flickctl and the
 # test tools in release mode with the static Swift runtime, boots Debian's kernel under qemu
-# (Tests/E2E/vm.sh: uinput, evdev, vkms) and runs the six scenarios of Tests/E2E/scenarios.sh
+# (Tests/E2E/vm.sh: uinput, evdev, vkms) and runs the scenarios of Tests/E2E/scenarios.sh
 # against the real flickd binary. Exits non-zero when a scenario fails or the VM does not boot;
 # it never skips. Results (log, events, frames as PNG) stay in $FLICKD_E2E_OUT
 # (default .build-e2e/e2e-run).
