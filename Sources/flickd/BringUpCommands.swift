@@ -49,7 +49,7 @@ struct EventsCommand: ParsableCommand {
             options.count = count
             options.duration = try duration.map { try seconds($0, option: "--duration") }
             options.rateInterval = try seconds(rateInterval, option: "--rate-interval")
-            try Events.run(options, configuration: configuration, out: { print($0) },
+            try Events.run(options, configuration: configuration, out: { writeStandardOutput($0 + "\n") },
                            note: { writeStandardError("flickd: \($0)\n") })
         } catch {
             throw failure(error)

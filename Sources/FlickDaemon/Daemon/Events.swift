@@ -95,9 +95,9 @@ public enum Events {
         let (output, logical) = try Replay.headless(panel: options.size, device: description, configuration: configuration)
         let loop = try EventLoop()
         // A named node is looked for in its own folder, wherever that is.
-        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? options.directory
-        var inputOptions = TouchInputOptions(directory: folder.isEmpty ? "/" : folder, devicePath: path, force: force,
-                                             grab: false, outputSize: logical.size)
+        let folder = parentDirectory(of: path)
+        var inputOptions = TouchInputOptions(directory: folder.isEmpty ? options.directory : folder, devicePath: path,
+                                             force: force, grab: false, outputSize: logical.size)
         inputOptions.mapping = configuration.touchMapping
         let pipeline = try build(output: output, logical: logical, input: .devices(inputOptions, log: note),
                                  configuration: configuration, at: loop.now)
