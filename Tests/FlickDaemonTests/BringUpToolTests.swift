@@ -121,6 +121,7 @@ import Testing
         let description: DeviceDescription
         let fileDescriptor: Int32 = -1
         var batches: [[ReadItem]]
+        var seed: [InputEvent] = []
 
         init(_ recording: EvemuRecording, batch: Int, droppedAfter: Int? = nil) {
             description = recording.description
@@ -135,6 +136,54 @@ import Testing
         }
 
         func close() {}
+
+        func lastValues() -> [InputEvent] { seed }
+    }
+
+    /// A tap whose X the kernel left out (the last finger lifted at the same X), after a
+    /// device state that holds it.
+    private func tapWithoutX() throws -> (recording: EvemuRecording, seed: [InputEvent]) {
+        var w = EvemuWriter(description: .slotTouchscreen(width: 800, height: 480))
+        let t = Instant.seconds(100)
+        w.abs(t, EventCode.ABS_MT_TRACKING_ID, 5); w.abs(t, EventCode.ABS_MT_POSITION_Y, 60); w.report(t)
+        w.abs(t + .milliseconds(90), EventCode.ABS_MT_TRACKING_ID, -1); w.report(t + .milliseconds(90))
+        let seed = [InputEvent(time: t - .seconds(1), type: EventCode.EV_ABS, code: EventCode.ABS_MT_SLOT, value: 0),
+                    InputEvent(time: t - .seconds(1), type: EventCode.EV_ABS, code: EventCode.ABS_MT_POSITION_X, value: 100),
+                    InputEvent(time: t - .seconds(1), type: EventCode.EV_ABS, code: EventCode.ABS_MT_POSITION_Y, value: 50),
+                    InputEvent(time: t - .seconds(1), type: EventCode.EV_ABS, code: EventCode.ABS_MT_SLOT, value: 0),
+                    InputEvent(time: t - .seconds(1), type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0)]
+        return (try EvemuRecording.parse(w.text, path: "tap-without-x.event"), seed)
+    }
+
+    @Test func aRecordingStartsWithWhatTheKernelWillNotRepeat() throws {
+        let (recording, seed) = try tapWithoutX()
+        let path = try file("", "seeded.event")
+        let reader = ScriptedReader(recording, batch: 4)
+        reader.seed = seed
+        let recorder = try EvemuRecorder(reader: reader, path: path)
+        while try !recorder.drain() {}
+        try recorder.finish()
+        let (lines, _) = try events(path)
+        #expect(lines.contains("    1.000 s  #1 down  slot 0  dev (100, 60)  px (100.0, 60.0)"))
+        #expect(lines.contains("    1.090 s  gesture: tap at (100, 60)"))
+        // Without the device's last values the contact has no X: no touch at all.
+        let bare = try file("", "bare.event")
+        let unseeded = try EvemuRecorder(reader: ScriptedReader(recording, batch: 4), path: bare)
+        while try !unseeded.drain() {}
+        try unseeded.finish()
+        #expect(try events(bare).lines.contains { $0.contains("gesture: tap") } == false)
+    }
+
+    @Test func aLiveDeviceIsDecodedFromItsLastValues() throws {
+        let (recording, seed) = try tapWithoutX()
+        let dir = try file("", "event7")
+        let folder = String(dir[..<dir.lastIndex(of: "/")!])
+        let reader = ScriptedReader(recording, batch: 100)
+        reader.seed = seed
+        let input = TouchInput(options: TouchInputOptions(directory: folder, outputSize: Size(width: 800, height: 480)),
+                               opener: { _, _ in reader }, calibration: { _ in nil })
+        let frames = input.dispatch(now: .seconds(200))
+        #expect(frames.first?.contacts.first?.position == Point(x: 100, y: 60))
     }
 
     private func gestures(_ path: String) throws -> (names: [String], offset: Point) {

@@ -83,6 +83,31 @@ public final class EvdevDevice: EventReader {
         return (items, false)
     }
 
+    public func lastValues() -> [InputEvent] {
+        guard let device else { return [] }
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        let t = Instant(nanoseconds: Int64(ts.tv_sec) &* 1_000_000_000 &+ Int64(ts.tv_nsec))
+        var events: [InputEvent] = []
+        func has(_ code: UInt16) -> Bool { libevdev_has_event_code(device, UInt32(EventCode.EV_ABS), UInt32(code)) != 0 }
+        func abs(_ code: UInt16, _ value: Int32) { events.append(InputEvent(time: t, type: EventCode.EV_ABS, code: code, value: value)) }
+        let perSlot = [EventCode.ABS_MT_POSITION_X, EventCode.ABS_MT_POSITION_Y, EventCode.ABS_MT_PRESSURE,
+                       EventCode.ABS_MT_TOUCH_MAJOR].filter(has)
+        let slots = libevdev_get_num_slots(device)
+        if slots > 0 && has(EventCode.ABS_MT_SLOT) {
+            for slot in 0..<min(slots, Int32(TouchDecoder.slotLimit)) {
+                abs(EventCode.ABS_MT_SLOT, slot)
+                for code in perSlot { abs(code, libevdev_get_slot_value(device, UInt32(slot), UInt32(code))) }
+            }
+            abs(EventCode.ABS_MT_SLOT, libevdev_get_current_slot(device))
+        }
+        for code in [EventCode.ABS_X, EventCode.ABS_Y, EventCode.ABS_PRESSURE] where has(code) {
+            abs(code, libevdev_get_event_value(device, UInt32(EventCode.EV_ABS), UInt32(code)))
+        }
+        events.append(InputEvent(time: t, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0))
+        return events
+    }
+
     public func close() {
         guard let dev = device else { return }
         if grabbed { _ = libevdev_grab(dev, LIBEVDEV_UNGRAB) }

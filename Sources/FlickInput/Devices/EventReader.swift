@@ -22,6 +22,16 @@ public protocol EventReader: AnyObject {
     func read() -> (items: [ReadItem], removed: Bool)
     /// Closes the device (ungrabbing it). Idempotent.
     func close()
+    /// The values a reader opened now will not be told: the kernel sends an axis only when it
+    /// changes, so a finger landing where the last one lifted arrives without that position.
+    /// Events that set each slot's position and the current slot (no tracking ids: a contact
+    /// already down stays unknown), closed by a `SYN_REPORT`; fed first to a decoder, written
+    /// first to a recording. Empty when the device says nothing (scripted readers).
+    func lastValues() -> [InputEvent]
+}
+
+extension EventReader {
+    public func lastValues() -> [InputEvent] { [] }
 }
 
 /// A device that could not be opened, with the node and the reason.

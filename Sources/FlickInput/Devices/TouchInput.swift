@@ -201,8 +201,9 @@ public final class TouchInput {
                 return
             }
         }
-        open[path] = Open(reader: taken, decoder: TouchDecoder(description: taken.description, transform: transform,
-                                                               idBase: nextIDBase))
+        var decoder = TouchDecoder(description: taken.description, transform: transform, idBase: nextIDBase)
+        for e in taken.lastValues() { _ = decoder.feed(e) }
+        open[path] = Open(reader: taken, decoder: decoder)
         nextIDBase += 1
         log("input: \(path) '\(taken.description.name)' \(verdict)")
     }

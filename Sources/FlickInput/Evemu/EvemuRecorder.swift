@@ -5,8 +5,9 @@ import Glibc
 /// the header (`N: I: P: B: A:`), then an `E:` line per event, times from the first event (as
 /// evemu-record writes them) — so `flickd replay` of the file plays what the panel sent.
 ///
-/// Every read is written as whole lines at once, so the file stops at a line's end whenever it
-/// is stopped. A `SYN_DROPPED` is written as the kernel sends it, closed by a `SYN_REPORT`, and
+/// The recording opens with the device's last values (`EventReader.lastValues`), so a replay
+/// knows what the kernel will not repeat. Every read is written as whole lines at once, so the
+/// file stops at a line's end whenever it is stopped. A `SYN_DROPPED` is written as the kernel sends it, closed by a `SYN_REPORT`, and
 /// libevdev's resynchronising events follow: the replay's decoder reconciles as the live one did.
 public final class EvemuRecorder {
     /// The device.
@@ -34,6 +35,8 @@ public final class EvemuRecorder {
             throw EvemuError(path: path, line: 0, message: "cannot create: \(String(cString: strerror(errno)))", kind: .io)
         }
         try write(writer.header)
+        for e in reader.lastValues() { writer.event(time(e.time), e.type, e.code, e.value) }
+        try write(writer.takeEventsText())
     }
 
     deinit { if fd >= 0 { Glibc.close(fd) } }
