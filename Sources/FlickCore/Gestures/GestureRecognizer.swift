@@ -275,8 +275,9 @@ public struct GestureRecognizer: Sendable {
                     emit(.gesture(.cancelled), at: t)
                 } else {
                     let v = velocity.velocity(at: t)
+                    let released = outbox.count
                     drive(at: t) { $0.release(velocity: v, at: t) }
-                    if let rest = scrollView.momentumRest, scrollView.isDecelerating {
+                    if Self.gaveMomentum(outbox[released...]), let rest = scrollView.momentumRest, scrollView.isDecelerating {
                         emit(.gesture(.flick(velocity: v, restOffset: rest.offset, duration: rest.duration)), at: t)
                     } else {
                         emit(.gesture(.drag(translation: Vector(dx: travel.x, dy: travel.y))), at: t)
@@ -340,6 +341,17 @@ public struct GestureRecognizer: Sendable {
             }
         }
         for gesture in motion.observe(events, view: scrollView) { emit(.gesture(gesture), at: t) }
+    }
+
+    /// Whether a lift gave the content momentum of the finger's (`Gesture`'s rule): the model's
+    /// own `willEndDragging` among what the lift caused carries the velocity it took, zero when
+    /// the finger was slower than the fling minimum. A spring or page snap after a still lift
+    /// decelerates too, but with none of the finger's momentum.
+    static func gaveMomentum(_ outputs: ArraySlice<GestureOutput>) -> Bool {
+        for output in outputs {
+            if case let .scroll(.willEndDragging(velocity, _)) = output.kind { return velocity != .zero }
+        }
+        return false
     }
 
     private mutating func takeOutbox() -> [GestureOutput] {
