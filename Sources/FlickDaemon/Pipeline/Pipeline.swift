@@ -30,6 +30,7 @@ public final class Pipeline {
         didSet {
             recognizer.tracing = tracing
             presenter.tracing = tracing
+            input.tracing = tracing
         }
     }
 
@@ -77,11 +78,18 @@ public final class Pipeline {
     /// mode, then the display (its presentations, and the frame for the next vblank).
     public func dispatch(now t: Instant) {
         observe(t)
-        for frame in input.dispatch(now: now) {
+        let frames = input.dispatch(now: now)
+        // The decoders' steps go in among the frames, each before the first frame it precedes.
+        var steps = input.takeTransitions()[...]
+        for frame in frames {
+            let due = steps.prefix { $0.time <= frame.time }
+            emit(due.map { GestureOutput(time: $0.time, kind: .transition($0)) })
+            steps = steps.dropFirst(due.count)
             observe(frame.time)
             lastActivity = max(lastActivity, frame.time)
             emit(recognizer.handle(frame))
         }
+        emit(steps.map { GestureOutput(time: $0.time, kind: .transition($0)) })
         emit(recognizer.fireTimers(upTo: now))
         if let reset = idleReset, let due = idleDeadline, due <= now {
             emit(recognizer.update(at: now) { [now] v in

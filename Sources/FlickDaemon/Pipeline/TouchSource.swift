@@ -13,4 +13,8 @@ public protocol TouchSource: AnyObject {
     var isFinished: Bool { get }
     /// Reads what is ready at `now` and returns the frames, oldest first.
     func dispatch(now: Instant) -> [TouchFrame]
+    /// Whether the decoders' steps are kept for the trace.
+    var tracing: Bool { get set }
+    /// The decoders' steps since the last call (the `touch` machine), oldest first.
+    func takeTransitions() -> [Transition]
 }

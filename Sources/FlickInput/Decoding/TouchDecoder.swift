@@ -3,13 +3,9 @@ import FlickCore
 /// Turns one device's kernel events into `TouchFrame`s: one per `SYN_REPORT`, stamped with its
 /// kernel time, positions in screen pixels.
 ///
-/// The same decoder serves live devices and recordings. Its state machine (docs/input.md):
-///
-///     collecting ──SYN_REPORT──▶ emit frame ──▶ collecting
-///     collecting ──SYN_DROPPED (raw stream)──▶ discarding ──SYN_REPORT──▶ resyncing
-///     collecting ──syncDropped() (libevdev)──────────────────────────▶ resyncing
-///     resyncing ──SYN_REPORT──▶ emit frame, contacts that vanished are `cancelled` ──▶ collecting
-///     any ──deviceRemoved(at:)──▶ emit a frame cancelling every contact ──▶ collecting (empty)
+/// The same decoder serves live devices and recordings. Its machine is `### touch` in
+/// docs/input.md (states `Phase`, events `Event`, one dispatcher `handle(_:at:)`); the table is
+/// the spec, and `TouchTableTests` holds the two together and takes every edge.
 ///
 /// Per protocol:
 /// - B: per-slot state persists as in the kernel (a new contact in a slot keeps the slot's
@@ -33,13 +29,30 @@ public struct TouchDecoder: Sendable {
     private var serial = 0
     private var phase = Phase.collecting
     private var diagnostics: [String] = []
+    /// Whether the machine's steps are kept for the trace (`takeTransitions`).
+    public var tracing = false
+    private var transitions: [Transition] = []
 
-    private enum Phase: Sendable {
+    /// Where the stream stands.
+    enum Phase: String, Sendable {
+        /// Events build the next frame.
         case collecting
         /// After a raw `SYN_DROPPED`: events up to the next `SYN_REPORT` are garbage.
         case discarding
-        /// The next frame reconciles with the device's true state.
+        /// The next frame reconciles with the device's true state: contacts it lacks were lost.
         case resyncing
+    }
+
+    /// The machine's alphabet: the stream's own markers, not the data between them.
+    enum Event: String, Sendable {
+        /// `SYN_REPORT`: the end of a frame.
+        case report
+        /// `SYN_DROPPED` in the raw stream (a recording, or a reader without libevdev's sync).
+        case dropped
+        /// libevdev reported `SYN_DROPPED` and replays the device's state next.
+        case syncDropped
+        /// The device is gone, or the recording ended.
+        case removed
     }
 
     // The frame being assembled.
@@ -107,6 +120,12 @@ public struct TouchDecoder: Sendable {
         return diagnostics
     }
 
+    /// The machine's steps since the last call (only while `tracing`).
+    public mutating func takeTransitions() -> [Transition] {
+        defer { transitions.removeAll() }
+        return transitions
+    }
+
     /// Whether any contact is down (as of the last frame).
     public var hasContacts: Bool { !down.isEmpty }
 
@@ -115,14 +134,9 @@ public struct TouchDecoder: Sendable {
         if e.type == EventCode.EV_SYN {
             switch e.code {
             case EventCode.SYN_DROPPED:
-                phase = .discarding
-                return nil
+                return handle(.dropped, at: e.time)
             case EventCode.SYN_REPORT:
-                if phase == .discarding {
-                    phase = .resyncing
-                    return nil
-                }
-                return emit(at: e.time)
+                return handle(.report, at: e.time)
             case EventCode.SYN_MT_REPORT:
                 if phase != .discarding && touchProtocol == .multiTouchA { closeReport() }
                 return nil
@@ -139,15 +153,52 @@ public struct TouchDecoder: Sendable {
         return nil
     }
 
-    /// libevdev reported `SYN_DROPPED` and is about to replay the device's state (SYNC mode):
-    /// those events are fed normally, and the frame they end reconciles.
-    public mutating func syncDropped() {
-        phase = .resyncing
+    /// libevdev reported `SYN_DROPPED` at `t` and is about to replay the device's state (SYNC
+    /// mode): those events are fed normally, and the frame they end reconciles.
+    public mutating func syncDropped(at t: Instant) {
+        _ = handle(.syncDropped, at: t)
     }
 
     /// The device is gone (`ENODEV`) or the recording ended: a last frame ends every contact
     /// as cancelled, so no touch is ever stuck. Nil when nothing was down.
     public mutating func deviceRemoved(at t: Instant) -> TouchFrame? {
+        handle(.removed, at: t)
+    }
+
+    // MARK: The machine
+
+    /// The one dispatcher: every (phase, event) pair written out, no `default`.
+    private mutating func handle(_ event: Event, at t: Instant) -> TouchFrame? {
+        let before = phase
+        defer {
+            if tracing && phase != before {
+                transitions.append(Transition(.touch, at: t, from: before.rawValue, on: event.rawValue, to: phase.rawValue))
+            }
+        }
+        switch (phase, event) {
+        case (.collecting, .report):
+            return emit(at: t, cancellingLost: false)
+        case (.discarding, .report):
+            // The garbage ends here; the device's true state comes in the next frame.
+            phase = .resyncing
+            return nil
+        case (.resyncing, .report):
+            phase = .collecting
+            return emit(at: t, cancellingLost: true)
+        case (.collecting, .dropped), (.discarding, .dropped), (.resyncing, .dropped):
+            phase = .discarding
+            return nil
+        case (.collecting, .syncDropped), (.discarding, .syncDropped), (.resyncing, .syncDropped):
+            phase = .resyncing
+            return nil
+        case (.collecting, .removed), (.discarding, .removed), (.resyncing, .removed):
+            phase = .collecting
+            return removeEverything(at: t)
+        }
+    }
+
+    /// Forgets every contact and returns a frame cancelling those that were down, if any.
+    private mutating func removeEverything(at t: Instant) -> TouchFrame? {
         let gone = down.values.sorted { $0.id < $1.id }
         down.removeAll()
         began.removeAll()
@@ -158,7 +209,6 @@ public struct TouchDecoder: Sendable {
         pending = Report()
         single = nil
         touching = false
-        phase = .collecting
         guard !gone.isEmpty else { return nil }
         return TouchFrame(time: t, contacts: [], ended: gone, cancelled: gone.map(\.id))
     }
@@ -316,7 +366,9 @@ public struct TouchDecoder: Sendable {
         }
     }
 
-    private mutating func emit(at t: Instant) -> TouchFrame? {
+    /// The frame at a `SYN_REPORT`; after a resync (`cancellingLost`), contacts that vanished
+    /// while events were lost are cancelled, not lifted.
+    private mutating func emit(at t: Instant, cancellingLost: Bool) -> TouchFrame? {
         var contacts: [Contact] = []
         switch touchProtocol {
         case .slots:
@@ -349,8 +401,7 @@ public struct TouchDecoder: Sendable {
             }
         }
         contacts.sort { $0.id < $1.id }
-        let cancelled = phase == .resyncing ? ended.map(\.id) : []
-        phase = .collecting
+        let cancelled = cancellingLost ? ended.map(\.id) : []
         defer {
             began.removeAll(keepingCapacity: true)
             ended.removeAll(keepingCapacity: true)

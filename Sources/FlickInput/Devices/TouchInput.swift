@@ -54,6 +54,19 @@ public final class TouchInput {
     /// Nodes that failed to open, with the reason last logged (retried on every change).
     private var failed: [String: String] = [:]
     private var nextIDBase = 0
+    /// The decoders' steps, kept while tracing (`takeTransitions`).
+    private var transitions: [Transition] = []
+
+    /// Whether the decoders' steps are kept for the trace.
+    public var tracing = false {
+        didSet { for path in open.keys { open[path]?.decoder.tracing = tracing } }
+    }
+
+    /// The decoders' steps since the last call, oldest first.
+    public func takeTransitions() -> [Transition] {
+        defer { transitions.removeAll() }
+        return transitions.sorted { $0.time < $1.time }
+    }
 
     /// Where a device's udev calibration matrix comes from (tests pass their own).
     private let calibration: (String) -> [Double]?
@@ -129,11 +142,12 @@ public final class TouchInput {
                 switch item {
                 case .event(let e): if let frame = device.decoder.feed(e) { frames.append(frame) }
                 case .dropped:
-                    device.decoder.syncDropped()
+                    device.decoder.syncDropped(at: now)
                     log("input: \(path): events dropped by the kernel (SYN_DROPPED); resynchronised")
                 }
             }
             for note in device.decoder.takeDiagnostics() { log("input: \(path): \(note)") }
+            transitions += device.decoder.takeTransitions()
             open[path] = device
             if removed { frames += close(path, now: now, why: "removed") }
         }
@@ -194,8 +208,9 @@ public final class TouchInput {
                 return
             }
         }
-        open[path] = Open(reader: taken, decoder: TouchDecoder(description: taken.description, transform: transform,
-                                                               idBase: nextIDBase))
+        var decoder = TouchDecoder(description: taken.description, transform: transform, idBase: nextIDBase)
+        decoder.tracing = tracing
+        open[path] = Open(reader: taken, decoder: decoder)
         nextIDBase += 1
         log("input: \(path) '\(taken.description.name)' \(verdict)")
     }
@@ -204,6 +219,7 @@ public final class TouchInput {
         guard var device = open.removeValue(forKey: path) else { return [] }
         device.reader.close()
         let frame = device.decoder.deviceRemoved(at: now)
+        transitions += device.decoder.takeTransitions()
         log("input: \(path) \(why)" + (frame.map { ": \($0.cancelled.count) contact(s) cancelled" } ?? ""))
         return frame.map { [$0] } ?? []
     }

@@ -90,6 +90,15 @@ public final class RecordingSource {
         return frames
     }
 
+    /// Whether the decoder's steps are kept for the trace.
+    public var tracing: Bool {
+        get { decoder.tracing }
+        set { decoder.tracing = newValue }
+    }
+
+    /// The decoder's steps since the last call.
+    public func takeTransitions() -> [Transition] { decoder.takeTransitions() }
+
     /// Problems met since the last call.
     public func takeDiagnostics() -> [String] {
         defer { diagnostics.removeAll() }
