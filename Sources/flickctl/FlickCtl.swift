@@ -244,19 +244,45 @@ struct FlickCtl: ParsableCommand {
         @OptionGroup var options: SocketOptions
         @Argument(help: "The PNG file to write (created or replaced, with your permissions).") var file: String
         func run() throws {
-            let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard fd >= 0 else {
-                throw failure(ControlError.failed("\(file): cannot open for writing: \(String(cString: strerror(errno)))"))
+            // The daemon writes into a new file beside FILE, which replaces FILE only once the
+            // frame is in it: a refusal or a missing daemon leaves FILE as it was.
+            var template = Array((file + ".XXXXXX").utf8CString)
+            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard fd >= 0 else { throw failure(LocalFileError(path: file, reason: "cannot create", errno: errno)) }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            // mkstemp makes 0600; a snapshot is an ordinary file of its user's (0666 less the umask).
+            let mask = umask(0)
+            umask(mask)
+            fchmod(fd, 0o666 & ~mask)
+            var kept = false
+            defer {
+                close(fd)
+                if !kept { unlink(temporary) }
             }
-            defer { close(fd) }
             let reply: ControlMessage
             do {
                 reply = try ControlClient(path: options.socket).call(ControlRequest(cmd: "snapshot"), passing: fd)
             } catch {
                 throw failure(error)
             }
+            if reply.ok == true {
+                guard rename(temporary, file) == 0 else {
+                    throw failure(LocalFileError(path: file, reason: "cannot replace", errno: errno))
+                }
+                kept = true
+            }
             try options.show(reply)
         }
+    }
+
+    /// A file of flickctl's own that it cannot write (EX_IOERR).
+    struct LocalFileError: FlickError {
+        var path: String
+        var reason: String
+        var errno: Int32
+        var context: ErrorContext { ErrorContext(source: path, reason: "\(reason): \(String(cString: strerror(errno)))") }
+        var kind: ErrorKind { .io }
     }
 
     struct Reload: ParsableCommand {

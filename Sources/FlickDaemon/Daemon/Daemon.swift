@@ -175,7 +175,7 @@ public final class Daemon: PipelineSink, CommandContext {
             code = try loop.run()
         } catch {
             logger.report(.critical, "event loop: ", error)
-            code = 1
+            code = ErrorKind.software.rawValue
         }
         saveState()
         pipeline.presenter.output.close()
@@ -300,7 +300,8 @@ public final class Daemon: PipelineSink, CommandContext {
         var gestures = next.gestureConfiguration
         gestures.pixelsPerMillimetre = pipeline.recognizer.configuration.pixelsPerMillimetre
         pipeline.setGestureConfiguration(gestures)
-        pipeline.presenter.setAppearance(background: next.background, indicatorStyle: next.effectiveIndicatorStyle, at: loop.now)
+        pipeline.setAppearance(background: next.background, indicatorStyle: next.effectiveIndicatorStyle, at: loop.now)
+        commands.snapshotDirectory = next.snapshotFolder
         if let live = pipeline.input as? TouchInput { live.setMapping(next.touchMapping, outputSize: pipeline.presenter.viewSize) }
         if options.content == nil && next.contentPath != configuration.contentPath {
             try? show(path: next.contentPath, configuration: next)
@@ -333,7 +334,7 @@ public final class Daemon: PipelineSink, CommandContext {
         do {
             let loaded = try ContentLoader.load(path: path, view: PixelSize(size: pipeline.presenter.viewSize),
                                                 configuration: configuration)
-            pipeline.presenter.show(loaded.content, at: loop.now)
+            pipeline.show(loaded.content, at: loop.now)
             try pipeline.update(at: loop.now) { v throws in
                 try v.setContentSize(loaded.content.size)
                 let home = IdleReset.home(of: v)

@@ -116,6 +116,22 @@ public final class Pipeline {
         return result!
     }
 
+    /// Shows other content from the next frame on (its size and home position are an
+    /// `update` of the caller's). What the frame's step of the model caused goes to the sink now.
+    public func show(_ content: Content?, at t: Instant) {
+        observe(t)
+        presenter.show(content, at: now)
+        flush()
+    }
+
+    /// Changes the colours and the indicators' look from the next frame on (a reload); drawn
+    /// even when the model stands still.
+    public func setAppearance(background: Color, indicatorStyle: IndicatorStyle, at t: Instant) {
+        observe(t)
+        presenter.setAppearance(background: background, indicatorStyle: indicatorStyle, at: now)
+        flush()
+    }
+
     /// Replaces the gesture tunables (config reload); a gesture in progress keeps its own.
     public func setGestureConfiguration(_ configuration: GestureConfiguration) {
         recognizer.setConfiguration(configuration)
