@@ -44,7 +44,6 @@ final class PipeTouchSource: TouchSource {
 
     var fileDescriptors: [Int32] { [fd] }
     var nextDeadline: Instant? { nil }
-    var isFinished: Bool { false }
     var tracing: Bool {
         get { decoder.tracing }
         set { decoder.tracing = newValue }

@@ -64,7 +64,7 @@ public final class Daemon: PipelineSink, CommandContext {
     /// Opens the display, content, input and control socket, restores the saved state and
     /// composes the first frame.
     /// - Throws: what could not be opened and why (`DisplayOpener.Failure`, `EndpointError`,
-    ///   `ContentError`, `EvemuError`, `PipelineBuilder.Failure`, `SystemError`).
+    ///   `ContentError`, `EvemuError`, `SystemError`).
     public init(options: Options, configuration: Configuration, configFromFile: Bool) throws {
         let configuration = configuration.placed(in: ProcessInfo.processInfo.environment)
         self.options = options

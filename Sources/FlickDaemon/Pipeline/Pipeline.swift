@@ -9,7 +9,8 @@ import FlickDisplay
 /// gesture timers, attract mode, then the display (its presentations, and the frame for the
 /// next vblank). Control commands come in through `update(at:_:)`. Everything the recogniser
 /// returns goes to the sink, in order, once — after the frame is queued, so the journal and the
-/// subscribers never stand between a touch and its flip.
+/// subscribers never stand between a touch and its flip. Notices (attract mode sending the view
+/// home, a refused frame) are not the recogniser's and go to the sink at once.
 /// The live loop (sd-event, `LiveRunner`) and the replay loop (virtual time, `VirtualRunner`)
 /// drive the same pipeline; `PipelineBuilder` assembles it the same way for both.
 public final class Pipeline {

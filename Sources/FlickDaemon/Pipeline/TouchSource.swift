@@ -9,8 +9,6 @@ public protocol TouchSource: AnyObject {
     var fileDescriptors: [Int32] { get }
     /// When the source has something to deliver without an fd (a recording's next event).
     var nextDeadline: Instant? { get }
-    /// Whether it has nothing more to deliver, ever (a recording's end).
-    var isFinished: Bool { get }
     /// Reads what is ready at `now` and returns the frames, oldest first.
     func dispatch(now: Instant) -> [TouchFrame]
     /// Whether the decoders' steps are kept for the trace.

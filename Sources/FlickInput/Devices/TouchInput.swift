@@ -110,9 +110,6 @@ public final class TouchInput {
     /// No deadlines: everything arrives through fds.
     public var nextDeadline: Instant? { nil }
 
-    /// Live input never finishes.
-    public var isFinished: Bool { false }
-
     /// Pixels per millimetre of the first device that knows its size.
     public var pixelsPerMillimetre: Double? {
         open.keys.sorted().lazy.compactMap { self.open[$0]?.decoder.transform.pixelsPerMillimetre }.first
