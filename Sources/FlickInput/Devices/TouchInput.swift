@@ -54,6 +54,8 @@ public final class TouchInput {
     /// Nodes that failed to open, with the reason last logged (retried on every change).
     private var failed: [String: String] = [:]
     private var nextIDBase = 0
+    /// Counts every device opened or closed (`descriptorGeneration`).
+    public private(set) var descriptorGeneration = 0
     /// The decoders' steps, kept while tracing (`takeTransitions`).
     private var transitions: [Transition] = []
 
@@ -208,12 +210,14 @@ public final class TouchInput {
         var decoder = TouchDecoder(description: taken.description, transform: transform, idBase: nextIDBase)
         decoder.tracing = tracing
         open[path] = Open(reader: taken, decoder: decoder)
+        descriptorGeneration &+= 1
         nextIDBase += 1
         log("input: \(path) '\(taken.description.name)' \(verdict)")
     }
 
     private func close(_ path: String, now: Instant, why: String) -> [TouchFrame] {
         guard var device = open.removeValue(forKey: path) else { return [] }
+        descriptorGeneration &+= 1
         device.reader.close()
         let frame = device.decoder.deviceRemoved(at: now)
         transitions += device.decoder.takeTransitions()
