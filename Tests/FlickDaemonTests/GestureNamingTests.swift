@@ -15,7 +15,7 @@ import Testing
     static let panel = DeviceDescription.slotTouchscreen(width: 800, height: 480, slots: 2, resolution: 4)
 
     /// The gestures and journal lines of a replay of `script`.
-    static func replay(_ script: TouchScript) throws -> (gestures: [Gesture], lines: [String]) {
+    static func replay(_ script: TouchScript, note: (String) -> Void = { _ in }) throws -> (gestures: [Gesture], lines: [String]) {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("flickd-naming-\(UUID())").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -32,7 +32,7 @@ import Testing
             gestures.append(gesture)
             if let entry = GestureLog.entry(for: output, view: view) { lines.append(entry.message) }
         }
-        _ = try Replay.run(options, configuration: Configuration(), sink: sink, note: { _ in })
+        _ = try Replay.run(options, configuration: Configuration(), sink: sink, note: note)
         return (gestures, lines)
     }
 
@@ -110,5 +110,28 @@ import Testing
         s.idle(end + 2)
         let run = try Self.replay(s)
         #expect(Self.names(run.gestures).first == "flick", "\(run.lines)")
+    }
+}
+
+/// Replay shows what the live daemon would do (issue 20, part 3): a panel whose touches may
+/// carry no position (the Raspberry Pi 7" ft5x06's spurious down/up pairs with only a tracking
+/// id) is a touchscreen by its capabilities, and those touches are dropped, not refused.
+@Suite struct PositionlessTouchTests {
+    @Test func aPanelSendingTouchesWithoutPositionsIsReplayedAsLiveWouldRunIt() throws {
+        var s = TouchScript(description: GestureNamingTests.panel)
+        s.idle(0)
+        // Spurious pairs in slot 1, which never reports a position: down, then up a report later.
+        for t in [0.2, 1.7, 3.1] {
+            s.downWithoutPosition(1, t); s.report(t)
+            s.up(1, t + 0.012); s.report(t + 0.012)
+        }
+        // Real taps between them, in slot 0.
+        s.tap(at: 200, 100, t: 1.0)
+        s.tap(at: 600, 300, t: 2.5)
+        s.idle(5)
+        var notes: [String] = []
+        let run = try GestureNamingTests.replay(s) { notes.append($0) }
+        #expect(run.lines == ["tap at (200, 100)", "tap at (600, 300)"], "\(run.lines)")
+        #expect(notes.filter { $0.contains("no position") }.count == 3, "\(notes)")
     }
 }
