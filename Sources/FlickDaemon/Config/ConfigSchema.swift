@@ -85,6 +85,7 @@ enum ConfigSchema {
         }
         k["input.match_name"] = text(\.inputMatchName)
         k["input.grab"] = bool(\.grab)
+        k["input.minimum_touch_ms"] = milliseconds(\.minimumTouchDuration)
         k["input.rotation"] = quarterTurn { c, r in c.touchMapping.rotation = r }
         k["input.flip_x"] = bool(\.touchMapping.flipX)
         k["input.flip_y"] = bool(\.touchMapping.flipY)

@@ -302,7 +302,10 @@ public final class Daemon: PipelineSink, CommandContext {
         pipeline.setGestureConfiguration(gestures)
         pipeline.setAppearance(background: next.background, indicatorStyle: next.effectiveIndicatorStyle, at: loop.now)
         commands.snapshotDirectory = next.snapshotFolder
-        if let live = pipeline.input as? TouchInput { live.setMapping(next.touchMapping, outputSize: pipeline.presenter.viewSize) }
+        if let live = pipeline.input as? TouchInput {
+            live.setMapping(next.touchMapping, outputSize: pipeline.presenter.viewSize)
+            live.setMinimumTouchDuration(next.minimumTouchDuration)
+        }
         if options.content == nil && next.contentPath != configuration.contentPath {
             try? show(path: next.contentPath, configuration: next)
         }

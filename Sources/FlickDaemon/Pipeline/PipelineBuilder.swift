@@ -51,12 +51,14 @@ public struct PipelineBuilder {
             var options = options
             options.outputSize = presenter.viewSize
             options.mapping = configuration.touchMapping
+            options.minimumTouchDuration = configuration.minimumTouchDuration
             let live = TouchInput(options: options, log: log)
             gestures.pixelsPerMillimetre = live.pixelsPerMillimetre
             source = live
         case let .recording(recording, start):
             let replay = try RecordingSource(recording: recording, mapping: configuration.touchMapping,
-                                             outputSize: presenter.viewSize, start: start)
+                                             outputSize: presenter.viewSize, start: start,
+                                             minimumTouchDuration: configuration.minimumTouchDuration)
             gestures.pixelsPerMillimetre = replay.pixelsPerMillimetre
             source = replay
         case let .source(custom, pixelsPerMillimetre):

@@ -15,8 +15,9 @@ import FlickCore
 ///   by tracking id when the device sends ids, else by nearest position.
 /// - single touch: `BTN_TOUCH` with `ABS_X`/`ABS_Y`.
 ///
-/// A contact that begins and ends within one frame is in both `began` and `ended`. A contact
-/// with no position ever reported is dropped with a diagnostic.
+/// A contact that begins and ends within one frame is in both `began` and `ended` (no finger
+/// does that: `PhantomTouchFilter` drops it). A contact with no position ever reported is
+/// dropped and counted (`positionless`).
 public struct TouchDecoder: Sendable {
     /// The device.
     public let description: DeviceDescription
@@ -29,6 +30,9 @@ public struct TouchDecoder: Sendable {
     private var serial = 0
     private var phase = Phase.collecting
     private var diagnostics: [String] = []
+    /// Touches dropped for having no position (counted, not said one by one: a faulty panel
+    /// sends them all day; `PhantomTouchLog` says them).
+    public private(set) var positionless = 0
     /// Whether the machine's steps are kept for the trace (`takeTransitions`).
     public var tracing = false
     private var transitions: [Transition] = []
@@ -114,7 +118,7 @@ public struct TouchDecoder: Sendable {
         slots = Array(repeating: Slot(), count: min(Self.slotLimit, max(1, count)))
     }
 
-    /// Problems met since the last call (a contact without a position, a slot out of range).
+    /// Problems met since the last call (a slot out of range).
     public mutating func takeDiagnostics() -> [String] {
         defer { diagnostics.removeAll() }
         return diagnostics
@@ -315,7 +319,7 @@ public struct TouchDecoder: Sendable {
                 began.append(id)
                 next.append(Tracked(id: id, trackingID: report.trackingID, x: x, y: y, tool: report.tool))
             } else {
-                diagnostics.append("a protocol A contact without a position was dropped")
+                positionless &+= 1
             }
         }
         for (o, old) in tracked.enumerated() where !kept.contains(o) {
@@ -362,7 +366,7 @@ public struct TouchDecoder: Sendable {
             ended.append(Contact(id: id, position: transform.apply(x: x, y: y), tool: tool))
         } else {
             began.removeAll { $0 == id }
-            diagnostics.append("contact \(id) began and ended with no position ever reported: dropped")
+            positionless &+= 1
         }
     }
 
@@ -377,7 +381,7 @@ public struct TouchDecoder: Sendable {
                 guard let x = slots[i].x, let y = slots[i].y else {
                     slots[i].contact = nil
                     began.removeAll { $0 == id }
-                    diagnostics.append("contact \(id) in slot \(i) has no position yet: dropped")
+                    positionless &+= 1
                     continue
                 }
                 contacts.append(Contact(id: id, position: transform.apply(x: x, y: y), tool: slots[i].tool))
@@ -396,7 +400,7 @@ public struct TouchDecoder: Sendable {
                     single = nil
                     touching = false
                     began.removeAll { $0 == s.id }
-                    diagnostics.append("a touch with no position yet was dropped")
+                    positionless &+= 1
                 }
             }
         }

@@ -15,6 +15,8 @@ public struct TouchInputOptions: Sendable {
     public var mapping: TouchMapping
     /// The screen (logical view) size touches are mapped to.
     public var outputSize: Size
+    /// Shorter touches are phantoms (`PhantomTouchFilter`).
+    public var minimumTouchDuration = Duration.nanoseconds(20_000)
 
     /// Creates options.
     public init(directory: String = "/dev/input", devicePath: String? = nil,
@@ -41,6 +43,8 @@ public final class TouchInput {
     private struct Open {
         let reader: any EventReader
         var decoder: TouchDecoder
+        var phantoms: PhantomTouchFilter
+        var phantomLog = PhantomTouchLog()
     }
 
     /// The options.
@@ -109,8 +113,8 @@ public final class TouchInput {
         open.values.map(\.reader.fileDescriptor) + (watch.map { [$0.fileDescriptor] } ?? [])
     }
 
-    /// No deadlines: everything arrives through fds.
-    public var nextDeadline: Instant? { nil }
+    /// Everything arrives through fds; only frames a phantom check holds back are due by time.
+    public var nextDeadline: Instant? { open.values.compactMap(\.phantoms.deadline).min() }
 
     /// Pixels per millimetre of the first device that knows its size.
     public var pixelsPerMillimetre: Double? {
@@ -130,6 +134,12 @@ public final class TouchInput {
         }
     }
 
+    /// Changes how long a touch must last (a config reload); a touch being judged keeps the old.
+    public func setMinimumTouchDuration(_ duration: Duration) {
+        options.minimumTouchDuration = duration
+        for path in open.keys { open[path]?.phantoms.minimumDuration = duration }
+    }
+
     /// Reads every device and follows the folder's changes; returns the frames, oldest first.
     public func dispatch(now: Instant) -> [TouchFrame] {
         var frames: [TouchFrame] = []
@@ -139,13 +149,18 @@ public final class TouchInput {
             let (items, removed) = device.reader.read()
             for item in items {
                 switch item {
-                case .event(let e): if let frame = device.decoder.feed(e) { frames.append(frame) }
+                case .event(let e): if let frame = device.decoder.feed(e) { frames += device.phantoms.feed(frame) }
                 case .dropped:
                     device.decoder.syncDropped(at: now)
                     log("input: \(path): events dropped by the kernel (SYN_DROPPED); resynchronised")
                 }
             }
+            frames += device.phantoms.release(upTo: now)
             for note in device.decoder.takeDiagnostics() { log("input: \(path): \(note)") }
+            let total = device.phantoms.dropped + device.decoder.positionless
+            if let line = device.phantomLog.line(total: total, last: device.phantoms.lastDropped, at: now) {
+                log("input: \(path): \(line)")
+            }
             transitions += device.decoder.takeTransitions()
             open[path] = device
             if removed { frames += close(path, now: now, why: "removed") }
@@ -209,7 +224,8 @@ public final class TouchInput {
         }
         var decoder = TouchDecoder(description: taken.description, transform: transform, idBase: nextIDBase)
         decoder.tracing = tracing
-        open[path] = Open(reader: taken, decoder: decoder)
+        open[path] = Open(reader: taken, decoder: decoder,
+                          phantoms: PhantomTouchFilter(minimumDuration: options.minimumTouchDuration))
         descriptorGeneration &+= 1
         nextIDBase += 1
         log("input: \(path) '\(taken.description.name)' \(verdict)")
@@ -219,10 +235,12 @@ public final class TouchInput {
         guard var device = open.removeValue(forKey: path) else { return [] }
         descriptorGeneration &+= 1
         device.reader.close()
-        let frame = device.decoder.deviceRemoved(at: now)
+        // The removal cancels every touch, so a touch still being judged is let go with it: the
+        // frames held for it come first.
+        let frames = device.decoder.deviceRemoved(at: now).map { device.phantoms.feed($0) } ?? []
         transitions += device.decoder.takeTransitions()
-        log("input: \(path) \(why)" + (frame.map { ": \($0.cancelled.count) contact(s) cancelled" } ?? ""))
-        return frame.map { [$0] } ?? []
+        log("input: \(path) \(why)" + (frames.last.map { ": \($0.cancelled.count) contact(s) cancelled" } ?? ""))
+        return frames
     }
 
     /// The `event*` nodes of a folder, sorted.

@@ -14,6 +14,8 @@ public final class RecordingSource {
     /// The file, for logs and `status`.
     public let name: String
     private var decoder: TouchDecoder
+    private var phantoms: PhantomTouchFilter
+    private var phantomLog = PhantomTouchLog()
     private var index = 0
     private let shift: Duration
     private var ended = false
@@ -26,9 +28,10 @@ public final class RecordingSource {
     ///   - mapping: touch rotation, flips and calibration.
     ///   - outputSize: the screen size; by default `RecordingSource.panelSize(for:)`.
     ///   - start: when the first event happens.
+    ///   - minimumTouchDuration: shorter touches are phantoms (`PhantomTouchFilter`).
     /// - Throws: `EvemuError` when the device has no X/Y axes to map.
     public init(recording: EvemuRecording, mapping: TouchMapping = TouchMapping(), outputSize: Size? = nil,
-                start: Instant) throws(EvemuError) {
+                start: Instant, minimumTouchDuration: Duration = .nanoseconds(20_000)) throws(EvemuError) {
         let size = outputSize ?? Self.panelSize(for: recording.description)
         guard let transform = TouchTransform(description: recording.description, mapping: mapping, outputSize: size) else {
             throw EvemuError(path: recording.path, line: 0,
@@ -38,6 +41,7 @@ public final class RecordingSource {
         self.outputSize = size
         name = "evemu:\(recording.path)"
         decoder = TouchDecoder(description: recording.description, transform: transform)
+        phantoms = PhantomTouchFilter(minimumDuration: minimumTouchDuration)
         shift = start - (recording.events.first?.time ?? start)
     }
 
@@ -61,8 +65,9 @@ public final class RecordingSource {
 
     /// When the next event is due, or nil once everything was delivered.
     public var nextDeadline: Instant? {
-        if index < recording.events.count { return recording.events[index].time + shift }
-        return ended ? nil : lastTime
+        // A phantom check's frames held back are due too.
+        let next: Instant? = index < recording.events.count ? recording.events[index].time + shift : (ended ? nil : lastTime)
+        return [next, phantoms.deadline].compactMap { $0 }.min()
     }
 
     /// Whether everything was delivered.
@@ -77,16 +82,22 @@ public final class RecordingSource {
             e.time = e.time + shift
             guard e.time <= now else { break }
             index += 1
-            if let frame = decoder.feed(e) { frames.append(frame) }
+            frames += phantoms.release(upTo: e.time)
+            if let frame = decoder.feed(e) { frames += phantoms.feed(frame) }
         }
         if index == events.count && !ended && lastTime <= now {
             ended = true
             if let frame = decoder.deviceRemoved(at: lastTime) {
                 diagnostics.append("\(name): the recording ends with \(frame.cancelled.count) contact(s) down: cancelled")
-                frames.append(frame)
+                frames += phantoms.feed(frame)
             }
         }
+        frames += phantoms.release(upTo: now)
         diagnostics += decoder.takeDiagnostics()
+        if let line = phantomLog.line(total: phantoms.dropped + decoder.positionless, last: phantoms.lastDropped, at: now,
+                                      final: ended) {
+            diagnostics.append("\(name): \(line)")
+        }
         return frames
     }
 
