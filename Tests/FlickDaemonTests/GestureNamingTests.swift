@@ -37,8 +37,9 @@ import Testing
     }
 
     /// A drag from `a` by `by`, 12 px per 8 ms report, then the finger held still 120 ms before
-    /// it lifts: the velocity tracker sees a finger at rest.
-    static func stillDrag(from a: (Double, Double), by: (Double, Double)) -> TouchScript {
+    /// it lifts: the velocity tracker sees a finger at rest. Ends 2 s after the lift unless
+    /// `open` (the caller writes more, in time order).
+    static func stillDrag(from a: (Double, Double), by: (Double, Double), open: Bool = false) -> TouchScript {
         var s = TouchScript(description: panel)
         s.idle(0)
         let steps = Int((max(abs(by.0), abs(by.1)) / 12).rounded(.up))
@@ -51,7 +52,7 @@ import Testing
         }
         for _ in 0..<15 { t += 0.008; s.report(t) }
         s.up(0, t + 0.008); s.report(t + 0.008)
-        s.idle(t + 2)
+        if !open { s.idle(t + 2) }
         return s
     }
 

@@ -189,8 +189,11 @@ public struct GestureRecognizer: Sendable {
         }
         switch phase {
         case .idle:
-            // A new gesture. A touch while content moves stops it and is never a tap.
-            let touch = Touch(primary: contact.id, since: t, stoppedMotion: scrollView.isAnimating(at: t),
+            // A new gesture. A touch while content visibly moves stops it and is never the
+            // content's (UIKit); on content creeping slower than the eye follows it stops it
+            // and is an ordinary touch (docs/ARCHITECTURE.md, differences from UIKit).
+            let catches = scrollView.isAnimating(at: t) && scrollView.visibleSpeed(at: t) >= configuration.imperceptibleSpeed
+            let touch = Touch(primary: contact.id, since: t, stoppedMotion: catches,
                               inTopStrip: contact.position.y < configuration.scrollToTopStripHeight,
                               anchor: contact.position, travel: .zero)
             enter(.following(touch), on: .down, at: t)

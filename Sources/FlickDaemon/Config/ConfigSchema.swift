@@ -54,6 +54,7 @@ enum ConfigSchema {
         k["gestures.can_cancel_content_touches"] = bool(\.gestures.canCancelContentTouches)
         k["gestures.touch_slop_mm"] = positive(\.gestures.touchSlopMillimetres)
         k["gestures.touch_slop_px"] = positive(\.gestures.touchSlopPixels)
+        k["gestures.imperceptible_motion_px_per_frame"] = atLeastZero(\.gestures.imperceptibleMotionPixelsPerFrame)
         k["gestures.long_press_ms"] = milliseconds(\.gestures.longPressDuration)
         k["gestures.double_tap_interval_ms"] = milliseconds(\.gestures.doubleTapInterval)
         k["gestures.double_tap_min_interval_ms"] = milliseconds(\.gestures.doubleTapMinimumInterval)

@@ -299,6 +299,7 @@ public final class Daemon: PipelineSink, CommandContext {
         try pipeline.update(at: loop.now) { v throws in try next.apply(to: &v) }
         var gestures = next.gestureConfiguration
         gestures.pixelsPerMillimetre = pipeline.recognizer.configuration.pixelsPerMillimetre
+        gestures.refreshRate = pipeline.recognizer.configuration.refreshRate
         pipeline.setGestureConfiguration(gestures)
         pipeline.setAppearance(background: next.background, indicatorStyle: next.effectiveIndicatorStyle, at: loop.now)
         commands.snapshotDirectory = next.snapshotFolder

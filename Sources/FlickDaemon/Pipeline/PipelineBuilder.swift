@@ -45,6 +45,8 @@ public struct PipelineBuilder {
             _ = view.takeReports()
         }
         var gestures = configuration.gestureConfiguration
+        let period = presenter.refreshPeriod.inSeconds
+        if period > 0 { gestures.refreshRate = 1 / period }
         let source: any TouchSource
         switch input {
         case let .devices(options, log):
