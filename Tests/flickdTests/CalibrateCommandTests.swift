@@ -72,6 +72,8 @@ import Testing
             (base + ["--recording", short, "--points", "2"], 64, "--points takes 3 to 25"),
             (base + ["--recording", short, "--timeout", "0"], 64, "--timeout takes seconds above 0"),
             (base + ["--recording", short], 65, "flickd: evemu:\(short): the input ended after 2 of 5 targets"),
+            // The first tap comes 1.2 s in (virtual time): past a 0.5 s timeout.
+            (base + ["--recording", short, "--timeout", "0.5"], 69, "flickd: calibrate: no touch on target 1/5 within 0.5 s (--timeout)"),
             (["calibrate", "--recording", short, "--display", "drm", "--config", dir + "/empty.toml"], 64, "flickd: --display: expected headless"),
             (["calibrate", "--recording", short, "--write", "--config", dir + "/missing.toml"], 78, "flickd: \(dir)/missing.toml"),
         ]
