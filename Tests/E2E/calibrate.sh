@@ -20,22 +20,9 @@ CONFIG=$RUN/calibrate.toml
 LOG=$RUN/calibrate.log
 SKEW=(1.04 -0.03 -0.02 0.05 0.97 0.015)
 
-mkfifo "$RUN/never"
-exec 7<>"$RUN/never"
-sleep() { read -r -t "$1" -u 7 || true; }
-T0=${EPOCHREALTIME/./}
-say() { local t=$(( (${EPOCHREALTIME/./} - T0) / 100000 )); printf '[%4d.%d] %s\n' $((t / 10)) $((t % 10)) "$*"; }
-failed=()
-pass() { say "PASS $*"; }
-fail() { say "FAIL $*"; failed+=("$*"); }
+source "$(dirname "$0")/common.sh"   # sleep, say, pass, fail, is
 keep() { for f in "$LOG" "$CONFIG"; do [ -f "$f" ] && cp "$f" "$OUT/"; done; }
 trap keep EXIT
-is() {
-  local cond=$1 a args=()
-  shift
-  for a in "$@"; do args+=(-v "$a"); done
-  awk "${args[@]}" "function abs(v) { return v < 0 ? -v : v } BEGIN { exit !($cond) }"
-}
 
 cat >"$CONFIG" <<EOF
 # flickd calibrate's end-to-end config: only the calibration line may change.
