@@ -75,12 +75,7 @@ public final class Daemon: PipelineSink, CommandContext {
         loop = try EventLoop()
 
         // Display: the command line's choice, else the config's.
-        var opener = DisplayOpener()
-        opener.drm = .init(cardPath: configuration.drmCard.isEmpty ? nil : configuration.drmCard, mode: configuration.modeRequest)
-        opener.fbdevDevice = configuration.fbdevDevice
-        opener.headlessSize = configuration.headlessSize
-        opener.headlessRefreshRate = configuration.headlessRefreshRate
-        opener.fallback = configuration.displayFallback
+        var opener = DisplayOpener(configuration: configuration)
         if let dir = options.snapshotDirectory {
             try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             opener.capture = .everyFrame(directory: dir)
@@ -118,12 +113,9 @@ public final class Daemon: PipelineSink, CommandContext {
         case .recording(let file):
             input = .recording(try EvemuRecording.load(path: file), start: loop.now + .milliseconds(500))
         case let endpoint:
-            var inputOptions = TouchInputOptions(outputSize: logical.size)
-            if case .device(let path) = endpoint { inputOptions.devicePath = path }
-            if !configuration.inputMatchName.isEmpty { inputOptions.force.nameContains = [configuration.inputMatchName] }
-            inputOptions.grab = configuration.grab
             let log = logger
-            input = .devices(inputOptions, log: { log.info("\($0)") })
+            input = .devices(TouchInputOptions(configuration: configuration, endpoint: endpoint, outputSize: logical.size),
+                             log: { log.info("\($0)") })
         }
 
         // State: restored only for the same content.

@@ -54,9 +54,19 @@ func parentDirectory(of path: String) -> String {
 
 /// Writes `text` to stderr whole, unbuffered (a log line must not wait in a buffer for a crash).
 public func writeStandardError(_ text: String) {
+    writeWhole(text, to: 2)
+}
+
+/// Writes `text` to stdout whole, unbuffered: a script on the other end of a pipe acts on each
+/// line as it comes (`flickd calibrate`'s targets).
+public func writeStandardOutput(_ text: String) {
+    writeWhole(text, to: 1)
+}
+
+private func writeWhole(_ text: String, to fd: Int32) {
     var bytes = Array(text.utf8)[...]
     while !bytes.isEmpty {
-        let n = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         if n < 0 && errno == EINTR { continue }
         guard n > 0 else { return }
         bytes = bytes.dropFirst(n)

@@ -108,6 +108,9 @@ public final class TouchInput {
     /// The device nodes open now.
     public var devices: [String] { open.keys.sorted() }
 
+    /// The kernel names of the devices open now, by node order (`flickd calibrate`'s udev rule).
+    public var deviceNames: [String] { open.keys.sorted().compactMap { open[$0]?.reader.description.name } }
+
     /// The devices' fds and the folder watch.
     public var fileDescriptors: [Int32] {
         open.values.map(\.reader.fileDescriptor) + (watch.map { [$0.fileDescriptor] } ?? [])
