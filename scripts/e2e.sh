@@ -2,8 +2,9 @@
 # The end-to-end test on a real kernel (Tests/E2E/README.md): builds flickd, flickctl and the
 # test tools in release mode with the static Swift runtime, boots Debian's kernel under qemu
 # (Tests/E2E/vm.sh: uinput, evdev, vkms) and runs the six scenarios of Tests/E2E/scenarios.sh
-# against the real flickd binary. Exits non-zero when a scenario fails or the VM does not boot;
-# it never skips. Results (log, events, frames as PNG) stay in $FLICKD_E2E_OUT
+# against the real flickd binary; then builds the Debian package (scripts/deb.sh) and installs
+# it in a second machine (Tests/E2E/package.sh). Exits non-zero when a scenario or a package
+# check fails or the VM does not boot; it never skips. Results (log, events, frames as PNG) stay in $FLICKD_E2E_OUT
 # (default .build-e2e/e2e-run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,8 +39,17 @@ set +e
 Tests/E2E/vm.sh -t "${FLICKD_E2E_TIMEOUT:-600}" "$PWD" Tests/E2E/scenarios.sh "$OUT"
 rc=$?
 set -e
+scenarios=$(date +%s)
+
+# The package, installed with dpkg in a machine of its own: the overlay keeps the install inside it.
+scripts/deb.sh "$OUT/deb"
+set +e
+Tests/E2E/vm.sh -t 300 "$PWD" Tests/E2E/package.sh "$OUT"/deb/flickd_*.deb
+package=$?
+set -e
+[ $rc != 0 ] || rc=$package
 end=$(date +%s)
-echo "e2e: build $((built - start)) s, VM and scenarios $((end - built)) s, total $((end - start)) s; results in $OUT"
+echo "e2e: build $((built - start)) s, VM and scenarios $((scenarios - built)) s, package $((end - scenarios)) s, total $((end - start)) s; results in $OUT"
 case $rc in
   0) echo "e2e: passed" ;;
   125) echo "e2e: FAILED: the VM did not boot or gave no status" >&2 ;;

@@ -51,7 +51,8 @@ for page in flickctl.1 flickd.toml.5 flickd.8; do
   chmod 0644 "$DESTDIR$MANDIR/man${page##*.}/$page.gz"
 done
 for bin in flickd flickctl; do
-  "$build/$bin" --generate-completion-script bash >"$DESTDIR$PREFIX/share/bash-completion/completions/$bin"
+  # Sourced, never run: no #! line (lintian's bash-completion-with-hashbang).
+  "$build/$bin" --generate-completion-script bash | sed '1{/^#!/d}' >"$DESTDIR$PREFIX/share/bash-completion/completions/$bin"
   "$build/$bin" --generate-completion-script zsh >"$DESTDIR$zshdir/_$bin"
   "$build/$bin" --generate-completion-script fish >"$DESTDIR$PREFIX/share/fish/vendor_completions.d/$bin.fish"
   chmod 0644 "$DESTDIR$PREFIX/share/bash-completion/completions/$bin" "$DESTDIR$zshdir/_$bin" \
