@@ -35,9 +35,9 @@ install -d "$DESTDIR$PREFIX/bin" "$DESTDIR$UNITDIR" "$DESTDIR$SYSCONFDIR/flickd"
            "$DESTDIR$MANDIR/man1" "$DESTDIR$MANDIR/man5" "$DESTDIR$MANDIR/man8" \
            "$DESTDIR$PREFIX/share/bash-completion/completions" "$DESTDIR$zshdir" \
            "$DESTDIR$PREFIX/share/fish/vendor_completions.d"
-# Symbols are most of the size (the static Swift runtime's); backtraces still name Swift
-# functions, and the build folder keeps the unstripped binaries for a debugger. The options are
-# Debian's (dh_strip).
+# Symbols are half of flickd's size (most of them the static Swift runtime's). A stripped
+# binary's backtrace shows addresses: the build folder keeps the unstripped binaries to
+# symbolize them (and for a debugger). The options are Debian's (dh_strip).
 for bin in flickd flickctl; do
   install -m 0755 "$build/$bin" "$DESTDIR$PREFIX/bin/$bin"
   "$STRIP" --remove-section=.comment --remove-section=.note --strip-unneeded "$DESTDIR$PREFIX/bin/$bin"
