@@ -132,6 +132,7 @@ struct FlickCtl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "flickctl",
         abstract: "Steer a running flickd and receive its scroll and touch events.",
+        version: flickVersion,
         subcommands: [Status.self, SetOffset.self, ScrollRectToVisible.self, SetZoom.self, ZoomToRect.self, Page.self,
                       ScrollToTop.self, Stop.self, FlashIndicators.self, Load.self, Subscribe.self, Monitor.self,
                       Snapshot.self, Reload.self]

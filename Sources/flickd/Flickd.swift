@@ -7,15 +7,12 @@ import FlickDisplay
 import FlickInput
 import FoundationEssentials
 
-/// The version `--version` prints.
-let flickdVersion = "0.3.0"
-
 @main
 struct Flickd: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "flickd",
         abstract: "Touch scrolling and zooming for kiosk panels: evdev → gestures → scroll physics → DRM/KMS.",
-        version: flickdVersion,
+        version: flickVersion,
         subcommands: [Run.self, ReplayCommand.self, CheckConfig.self, ListDevices.self, Calibrate.self],
         defaultSubcommand: Run.self
     )
