@@ -2,7 +2,8 @@
 import ArgumentParser
 import FlickControl
 import FlickCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 struct SocketOptions: ParsableArguments {
     @Option(name: .customLong("socket"), help: "The control socket (default: $FLICKD_SOCKET, else /run/flickd/control.sock).")
@@ -52,7 +53,7 @@ struct SocketOptions: ParsableArguments {
 /// An error said alone on standard error, and the exit status of its kind (sysexits.h): the
 /// daemon refusing a request is 65, no daemon on the socket 69, a broken connection 74.
 func failure(_ error: any Error) -> ExitCode {
-    FileHandle.standardError.write(Data("flickctl: \(error)\n".utf8))
+    write(Array("flickctl: \(error)\n".utf8), to: STDERR_FILENO)
     return ExitCode((error as? any FlickError)?.kind.rawValue ?? ErrorKind.software.rawValue)
 }
 
@@ -224,7 +225,7 @@ struct FlickCtl: ParsableCommand {
         func run() throws {
             try stream.each { message in
                 // Unbuffered, so a pipe sees each event as it happens.
-                FileHandle.standardOutput.write(message.line())
+                write(Array(message.line()), to: STDOUT_FILENO)
             }
         }
     }
@@ -234,7 +235,7 @@ struct FlickCtl: ParsableCommand {
         @OptionGroup var stream: EventStream
         func run() throws {
             try stream.each { message in
-                FileHandle.standardOutput.write(Data((EventLine.text(message) + "\n").utf8))
+                write(Array((EventLine.text(message) + "\n").utf8), to: STDOUT_FILENO)
             }
         }
     }
@@ -290,5 +291,17 @@ struct FlickCtl: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Re-read the config file; a bad one is rejected and the old one stays.")
         @OptionGroup var options: SocketOptions
         func run() throws { try options.run(ControlRequest(cmd: "reload")) }
+    }
+}
+
+/// Writes all of `bytes` to `fd` (standard output or error), retrying short writes: flickctl
+/// needs no FileHandle, so it links FoundationEssentials only, not Foundation and its ICU data.
+func write(_ bytes: [UInt8], to fd: Int32) {
+    var written = 0
+    while written < bytes.count {
+        let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { return }
+        written += n
     }
 }
