@@ -4,7 +4,7 @@ SYSCONFDIR ?= /etc
 DESTDIR ?=
 export PREFIX SYSCONFDIR DESTDIR
 
-.PHONY: all run test install e2e bench soak fuzz
+.PHONY: all run test install deb e2e bench soak fuzz
 
 # Release binaries carry the Swift runtime (--static-swift-stdlib): one file each to copy onto a
 # board without Swift, and less resident memory (BENCHMARKS.md). Every release build here and in
@@ -13,6 +13,7 @@ all:
 	scripts/deps.sh
 	swift build -c release --static-swift-stdlib --product flickd
 	swift build -c release --static-swift-stdlib --product flickctl
+	swift build -c release --static-swift-stdlib --product generate-manual
 
 run:
 	scripts/run.sh
@@ -20,9 +21,14 @@ run:
 test:
 	scripts/test.sh
 
-# Builds in release mode, then installs binaries, unit, config, sysusers entry and docs.
+# Builds in release mode, then installs the stripped binaries, unit, config, sysusers and
+# tmpfiles entries, man pages (made by scripts/man.sh with generate-manual), completions and docs.
 install: all
 	scripts/install.sh .build/release
+
+# The Debian package, out/flickd_VERSION_ARCH.deb: `dpkg -i` it, then `systemctl enable --now flickd`.
+deb:
+	scripts/deb.sh
 
 # A real kernel in qemu: a uinput touchscreen in, vkms frames out (Tests/E2E).
 e2e:

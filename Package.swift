@@ -65,17 +65,21 @@ let package = Package(
         ),
         .executableTarget(
             name: "flickd",
-            dependencies: ["FlickDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["FlickDaemon", "FlickInput", "FlickDisplay", "FlickControl", "FlickCore",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
             // Release builds (linked with --static-swift-stdlib, see the Makefile) use lld and packed
             // relative relocations (DT_RELR, glibc ≥ 2.36): the position-independent daemon's ~1.8 MB
             // of relocation records shrink to ~15 KB, which start-up no longer reads (less resident
             // memory and a faster start, BENCHMARKS.md items 4 and 5). The toolchain ships lld.
-            linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+            // -z now (BIND_NOW): with RELRO, the whole GOT is read-only (Debian's hardening).
+            linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                                           "-Xlinker", "-z", "-Xlinker", "now"],
                                           .when(configuration: .release))]
         ),
         .executableTarget(
             name: "flickctl",
-            dependencies: ["FlickControl", "FlickCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["FlickControl", "FlickCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"], .when(configuration: .release))]
         ),
 
         // Plays a scripted flick through the model and prints the delegate events.

@@ -2,9 +2,11 @@
 # The end-to-end test on a real kernel (Tests/E2E/README.md): builds flickd, flickctl and the
 # test tools in release mode with the static Swift runtime, boots Debian's kernel under qemu
 # (Tests/E2E/vm.sh: uinput, evdev, vkms) and runs the scenarios of Tests/E2E/scenarios.sh
-# against the real flickd binary. Exits non-zero when a scenario fails or the VM does not boot;
-# it never skips. Results (log, events, frames as PNG) stay in $FLICKD_E2E_OUT
-# (default .build-e2e/e2e-run).
+# against the real flickd binary, then `flickd calibrate` (Tests/E2E/calibrate.sh) in a second
+# boot, then builds the Debian package (scripts/deb.sh) and installs it in a third
+# (Tests/E2E/package.sh). Exits non-zero when a scenario, calibrate or a package check fails or
+# the VM does not boot; it never skips. Results (log, events, frames as PNG) stay in
+# $FLICKD_E2E_OUT (default .build-e2e/e2e-run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -37,9 +39,25 @@ for product in "${products[@]}"; do strip -o "$OUT/bin/$product" "$bindir/$produ
 set +e
 Tests/E2E/vm.sh -t "${FLICKD_E2E_TIMEOUT:-600}" "$PWD" Tests/E2E/scenarios.sh "$OUT"
 rc=$?
+# flickd calibrate against a deliberately misaligned panel, in a boot of its own: it needs the
+# display and the touchscreen to itself (Tests/E2E/calibrate.sh).
+Tests/E2E/vm.sh -t "${FLICKD_E2E_CALIBRATE_TIMEOUT:-180}" "$PWD" Tests/E2E/calibrate.sh "$OUT"
+calibrate_rc=$?
 set -e
+[ $calibrate_rc = 0 ] || echo "e2e: flickd calibrate FAILED (exit $calibrate_rc)" >&2
+[ $rc != 0 ] || rc=$calibrate_rc
+scenarios=$(date +%s)
+
+# The package, installed with dpkg in a machine of its own: the overlay keeps the install inside it.
+scripts/deb.sh "$OUT/deb"
+set +e
+Tests/E2E/vm.sh -t 300 "$PWD" Tests/E2E/package.sh "$OUT"/deb/flickd_*.deb
+package=$?
+set -e
+[ $package = 0 ] || echo "e2e: the package check FAILED (exit $package)" >&2
+[ $rc != 0 ] || rc=$package
 end=$(date +%s)
-echo "e2e: build $((built - start)) s, VM and scenarios $((end - built)) s, total $((end - start)) s; results in $OUT"
+echo "e2e: build $((built - start)) s, VM and scenarios $((scenarios - built)) s, package $((end - scenarios)) s, total $((end - start)) s; results in $OUT"
 case $rc in
   0) echo "e2e: passed" ;;
   125) echo "e2e: FAILED: the VM did not boot or gave no status" >&2 ;;

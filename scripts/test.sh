@@ -9,4 +9,6 @@ if [ -z "${FLICKD_RECORDINGS:-}" ] && [ -d ../shared/recordings ]; then
   export FLICKD_RECORDINGS="$PWD/../shared/recordings"
 fi
 swift build --build-tests -Xswiftc -warnings-as-errors
+# scripts/install.sh makes the man pages with it; the install and man page tests run install.sh.
+swift build --product generate-manual -Xswiftc -warnings-as-errors
 swift test --skip-build

@@ -111,7 +111,7 @@ enum DaemonBench {
     }
 
     private static func report(inProcess quiet: (dispatched: Int, extraIterations: UInt64), seconds: Double) {
-        print("in-process loop (Session + LiveRunner on sd-event): \(quiet.dispatched) dispatches, "
+        print("in-process loop (Pipeline + LiveRunner on sd-event): \(quiet.dispatched) dispatches, "
               + "\(quiet.extraIterations) extra sd-event iterations in \(fmt(seconds, 0)) s")
     }
 

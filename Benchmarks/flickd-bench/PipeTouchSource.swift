@@ -44,7 +44,11 @@ final class PipeTouchSource: TouchSource {
 
     var fileDescriptors: [Int32] { [fd] }
     var nextDeadline: Instant? { nil }
-    var isFinished: Bool { false }
+    var tracing: Bool {
+        get { decoder.tracing }
+        set { decoder.tracing = newValue }
+    }
+    func takeTransitions() -> [Transition] { decoder.takeTransitions() }
 
     func dispatch(now: Instant) -> [TouchFrame] {
         wokeAt = EventLoop.monotonicNow()

@@ -52,24 +52,29 @@ public final class ControlClient {
     /// - Throws: `ControlClientError.io` if the daemon went away.
     public func send(_ request: ControlRequest, passing file: Int32) throws(ControlClientError) {
         let line = Array(request.line())
-        // The fd travels with the first byte; the rest of the line follows as usual.
-        var first = line[0]
-        var iov = iovec(iov_base: withUnsafeMutablePointer(to: &first) { UnsafeMutableRawPointer($0) }, iov_len: 1)
-        let space = MemoryLayout<cmsghdr>.size + MemoryLayout<Int32>.size + 8
+        // The fd travels with the first byte; the rest of the line follows as usual. The control
+        // buffer is CMSG_SPACE(sizeof(int)): the header and the fd, padded to the header's alignment.
+        let header = MemoryLayout<cmsghdr>.size
+        let align = MemoryLayout<Int>.size
+        let space = header + (MemoryLayout<Int32>.size + align - 1) / align * align
         var control = [UInt8](repeating: 0, count: space)
-        let sent: Int = control.withUnsafeMutableBytes { raw in
-            withUnsafeMutablePointer(to: &iov) { iovPointer in
-                var message = msghdr()
-                message.msg_iov = iovPointer
-                message.msg_iovlen = 1
-                message.msg_control = raw.baseAddress
-                message.msg_controllen = MemoryLayout<cmsghdr>.size + MemoryLayout<Int32>.size
-                let header = raw.baseAddress!.assumingMemoryBound(to: cmsghdr.self)
-                header.pointee.cmsg_level = SOL_SOCKET
-                header.pointee.cmsg_type = Int32(SCM_RIGHTS)
-                header.pointee.cmsg_len = MemoryLayout<cmsghdr>.size + MemoryLayout<Int32>.size
-                raw.baseAddress!.advanced(by: MemoryLayout<cmsghdr>.size).storeBytes(of: file, as: Int32.self)
-                return sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
+        let sent: Int = line.withUnsafeBytes { bytes in
+            control.withUnsafeMutableBytes { raw in
+                var iov = iovec(iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress), iov_len: 1)
+                return withUnsafeMutablePointer(to: &iov) { iovPointer in
+                    var message = msghdr()
+                    message.msg_iov = iovPointer
+                    message.msg_iovlen = 1
+                    message.msg_control = raw.baseAddress
+                    message.msg_controllen = space
+                    var cmsg = cmsghdr()
+                    cmsg.cmsg_level = SOL_SOCKET
+                    cmsg.cmsg_type = Int32(SCM_RIGHTS)
+                    cmsg.cmsg_len = header + MemoryLayout<Int32>.size
+                    raw.storeBytes(of: cmsg, toByteOffset: 0, as: cmsghdr.self)
+                    raw.storeBytes(of: file, toByteOffset: header, as: Int32.self)
+                    return sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
+                }
             }
         }
         guard sent == 1 else { throw .io(String(cString: strerror(errno))) }

@@ -1,11 +1,11 @@
 import FlickControl
 import FlickCore
-import Foundation
 
 /// One event as a line for people: the time, the event, and its fields that matter.
 enum EventLine {
     static func text(_ m: ControlMessage) -> String {
-        var parts = [String(format: "%12.3f", m.t ?? 0), m.type == "gesture" ? "gesture " + (m.gesture ?? "?") : m.type ?? "?"]
+        let name = m.type == "gesture" ? "gesture " + (m.gesture ?? "?") : m.type ?? "?"
+        var parts = [(m.t ?? 0).fixed(3, width: 12), name]
         if let x = m.x, let y = m.y { parts.append("at (\(short(x)), \(short(y)))") }
         if let vx = m.vx, let vy = m.vy { parts.append("v (\(short(vx)), \(short(vy))) px/s") }
         if let edge = m.edge { parts.append("edge \(edge)") }

@@ -2,7 +2,8 @@
 import ArgumentParser
 import FlickControl
 import FlickCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 struct SocketOptions: ParsableArguments {
     @Option(name: .customLong("socket"), help: "The control socket (default: $FLICKD_SOCKET, else /run/flickd/control.sock).")
@@ -52,7 +53,7 @@ struct SocketOptions: ParsableArguments {
 /// An error said alone on standard error, and the exit status of its kind (sysexits.h): the
 /// daemon refusing a request is 65, no daemon on the socket 69, a broken connection 74.
 func failure(_ error: any Error) -> ExitCode {
-    FileHandle.standardError.write(Data("flickctl: \(error)\n".utf8))
+    write(Array("flickctl: \(error)\n".utf8), to: STDERR_FILENO)
     return ExitCode((error as? any FlickError)?.kind.rawValue ?? ErrorKind.software.rawValue)
 }
 
@@ -132,6 +133,7 @@ struct FlickCtl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "flickctl",
         abstract: "Steer a running flickd and receive its scroll and touch events.",
+        version: flickVersion,
         subcommands: [Status.self, SetOffset.self, ScrollRectToVisible.self, SetZoom.self, ZoomToRect.self, Page.self,
                       ScrollToTop.self, Stop.self, FlashIndicators.self, Load.self, Subscribe.self, Monitor.self,
                       Snapshot.self, Reload.self, TouchOverlay.self]
@@ -237,7 +239,7 @@ struct FlickCtl: ParsableCommand {
         func run() throws {
             try stream.each { message in
                 // Unbuffered, so a pipe sees each event as it happens.
-                FileHandle.standardOutput.write(message.line())
+                write(Array(message.line()), to: STDOUT_FILENO)
             }
         }
     }
@@ -247,7 +249,7 @@ struct FlickCtl: ParsableCommand {
         @OptionGroup var stream: EventStream
         func run() throws {
             try stream.each { message in
-                FileHandle.standardOutput.write(Data((EventLine.text(message) + "\n").utf8))
+                write(Array((EventLine.text(message) + "\n").utf8), to: STDOUT_FILENO)
             }
         }
     }
@@ -258,24 +260,62 @@ struct FlickCtl: ParsableCommand {
         @OptionGroup var options: SocketOptions
         @Argument(help: "The PNG file to write (created or replaced, with your permissions).") var file: String
         func run() throws {
-            let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard fd >= 0 else {
-                throw failure(ControlError.failed("\(file): cannot open for writing: \(String(cString: strerror(errno)))"))
+            // The daemon writes into a new file beside FILE, which replaces FILE only once the
+            // frame is in it: a refusal or a missing daemon leaves FILE as it was.
+            var template = Array((file + ".XXXXXX").utf8CString)
+            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard fd >= 0 else { throw failure(LocalFileError(path: file, reason: "cannot create", errno: errno)) }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            // mkstemp makes 0600; a snapshot is an ordinary file of its user's (0666 less the umask).
+            let mask = umask(0)
+            umask(mask)
+            fchmod(fd, 0o666 & ~mask)
+            var kept = false
+            defer {
+                close(fd)
+                if !kept { unlink(temporary) }
             }
-            defer { close(fd) }
             let reply: ControlMessage
             do {
                 reply = try ControlClient(path: options.socket).call(ControlRequest(cmd: "snapshot"), passing: fd)
             } catch {
                 throw failure(error)
             }
+            if reply.ok == true {
+                guard rename(temporary, file) == 0 else {
+                    throw failure(LocalFileError(path: file, reason: "cannot replace", errno: errno))
+                }
+                kept = true
+            }
             try options.show(reply)
         }
+    }
+
+    /// A file of flickctl's own that it cannot write (EX_IOERR).
+    struct LocalFileError: FlickError {
+        var path: String
+        var reason: String
+        var errno: Int32
+        var context: ErrorContext { ErrorContext(source: path, reason: "\(reason): \(String(cString: strerror(errno)))") }
+        var kind: ErrorKind { .io }
     }
 
     struct Reload: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Re-read the config file; a bad one is rejected and the old one stays.")
         @OptionGroup var options: SocketOptions
         func run() throws { try options.run(ControlRequest(cmd: "reload")) }
+    }
+}
+
+/// Writes all of `bytes` to `fd` (standard output or error), retrying short writes: flickctl
+/// needs no FileHandle, so it links FoundationEssentials only, not Foundation and its ICU data.
+func write(_ bytes: [UInt8], to fd: Int32) {
+    var written = 0
+    while written < bytes.count {
+        let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { return }
+        written += n
     }
 }

@@ -7,16 +7,14 @@ import FlickDisplay
 import FlickInput
 import FoundationEssentials
 
-/// The version `--version` prints.
-let flickdVersion = "0.3.0"
-
 @main
 struct Flickd: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "flickd",
         abstract: "Touch scrolling and zooming for kiosk panels: evdev → gestures → scroll physics → DRM/KMS.",
-        version: flickdVersion,
-        subcommands: [Run.self, ReplayCommand.self, CheckConfig.self, ListDevices.self, EventsCommand.self, RecordCommand.self],
+        version: flickVersion,
+        subcommands: [Run.self, ReplayCommand.self, CheckConfig.self, ListDevices.self, EventsCommand.self, Calibrate.self,
+                      RecordCommand.self],
         defaultSubcommand: Run.self
     )
 }
@@ -165,5 +163,77 @@ struct ListDevices: ParsableCommand {
         let reports = DeviceInventory.list(directory: directory)
         if reports.isEmpty { print("no event devices in \(directory)") }
         for report in reports { print(report) }
+    }
+}
+
+struct Calibrate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show targets on the panel, take a touch on each and fit the touch calibration matrix.",
+        discussion: """
+            Prints each target as `target I/N at (X, Y)`, then the residuals and the matrix as a config \
+            line and a udev rule; with --write, sets input.calibration in the config file instead.
+            """)
+
+    @Option(help: "The config file (its display, input and rotation settings; --write changes it).")
+    var config: String?
+
+    @Option(help: "auto, drm[:/dev/dri/cardN], fbdev[:/dev/fbN] or headless[:WIDTHxHEIGHT].")
+    var display: String?
+
+    @Option(help: "auto or a device such as /dev/input/event3.")
+    var input: String?
+
+    @Option(help: "Read the touches from an evemu recording, on a virtual clock (headless display).")
+    var recording: String?
+
+    @Option(help: "How many targets, 3 to 25: the corners first, then the centre.")
+    var points = CalibrationTargets.defaultCount
+
+    @Option(help: "Seconds each target waits for its touch.")
+    var timeout = 30.0
+
+    @Flag(help: "Write the matrix into the config file (input.calibration) instead of printing it.")
+    var write = false
+
+    func validate() throws {
+        guard CalibrationTargets.allowedCounts.contains(points) else {
+            throw ValidationError("--points takes 3 to 25 targets (3 at least for an affine fit), not \(points)")
+        }
+        guard timeout.isFinite, timeout > 0, timeout <= 86_400 else {
+            throw ValidationError("--timeout takes seconds above 0 (at most a day), not \(timeout)")
+        }
+    }
+
+    func run() throws {
+        let path = config ?? ConfigLoader.defaultPath
+        let configuration: Configuration
+        do {
+            let (loaded, fromFile) = try ConfigLoader.load(path: path, explicit: config != nil)
+            if write && !fromFile {
+                throw ConfigError(path: path, line: 0, key: "input.calibration", message: "no such file to write the matrix to")
+            }
+            configuration = loaded
+        } catch {
+            throw failure(error)
+        }
+        do {
+            var options = Calibrator.Options()
+            options.display = try display.map(DisplayEndpoint.init(parsing:))
+            options.input = try input.map(InputEndpoint.init(parsing:))
+            options.recording = recording
+            options.points = points
+            options.settings.timeout = .seconds(double: timeout)
+            let calibrator = try Calibrator(options: options, configuration: configuration, say: { writeStandardOutput($0 + "\n") })
+            let result = try calibrator.run()
+            for line in result.residualLines { writeStandardOutput(line + "\n") }
+            if write {
+                try CalibrationConfigEdit.write(result.fit, to: path)
+                writeStandardOutput("wrote \(result.fit.tomlLine) under [input] in \(path)\n")
+            } else {
+                for line in result.outputLines { writeStandardOutput(line + "\n") }
+            }
+        } catch {
+            throw failure(error)
+        }
     }
 }

@@ -21,28 +21,12 @@ EVENTS=$RUN/events.jsonl
 LOG=$RUN/flickd.log
 CONFIG=$RUN/flickd.toml
 
-# Under emulation every exec costs a good fraction of a second: waiting, the clock and the log
-# prefix stay inside bash.
-mkfifo "$RUN/never"
-exec 7<>"$RUN/never"
-sleep() { read -r -t "$1" -u 7 || true; }
-T0=${EPOCHREALTIME/./}
-say() { local t=$(( (${EPOCHREALTIME/./} - T0) / 100000 )); printf '[%4d.%d] %s\n' $((t / 10)) $((t % 10)) "$*"; }
-failed=()
-pass() { say "PASS $*"; }
-fail() { say "FAIL $*"; failed+=("$*"); }
+source "$(dirname "$0")/common.sh"   # sleep, say, pass, fail, is
 abort() {
   fail "$*"
   say "cannot go on; flickd's log:"
   sed 's/^/    /' "$LOG" 2>/dev/null | tail -n 40
   exit 1
-}
-# awk does the arithmetic: `is 'x > 3' x=5` succeeds when the condition holds.
-is() {
-  local cond=$1 a args=()
-  shift
-  for a in "$@"; do args+=(-v "$a"); done
-  awk "${args[@]}" "function abs(v) { return v < 0 ? -v : v } BEGIN { exit !($cond) }"
 }
 keep() { for f in "$LOG" "$EVENTS" "$RUN/notify.log" "$CONFIG"; do [ -f "$f" ] && cp "$f" "$OUT/"; done; }
 trap keep EXIT

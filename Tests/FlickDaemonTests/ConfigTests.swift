@@ -87,6 +87,17 @@ import Testing
         }
     }
 
+    /// A rule of two keys names the key at its line with that key's value; what was expected
+    /// and what was found are fields of their own (the journal's `FLICK_ERROR_EXPECTED`, …).
+    @Test func theSpringRuleNamesTheLaterKeyWithItsOwnValue() throws {
+        let e = try #require(error("[scroll]\nspring_stiffness = 100\nspring_mass = 5e-324\n"))
+        #expect(e.description == "flickd.toml:3: scroll.spring_mass: expected with spring_stiffness 100.0, a frequency "
+                + "√(stiffness/mass) from 0.1 to 10000 per second, got 5e-324", "\(e)")
+        #expect(e.found == "5e-324" && e.expected?.hasPrefix("with spring_stiffness") == true)
+        let first = try #require(error("[scroll]\nspring_mass = 5e-324\nspring_stiffness = 100\n"))
+        #expect(first.key == "scroll.spring_stiffness" && first.line == 3 && first.found == "100.0", "\(first)")
+    }
+
     @Test func syntaxErrorsCarryTheirLine() throws {
         let e = try #require(error("[scroll]\nbounces = true\nrate = = 3\n"))
         #expect(e.line == 3 && e.key.isEmpty && e.description.hasPrefix("flickd.toml:3: TOML syntax"))

@@ -14,6 +14,8 @@ final class PipelineRig: PipelineSink {
     private var clock: Instant
     var outputs: [GestureOutput] = []
     var presented: [Instant] = []
+    /// Every frame presented, oldest first (the headless output presents each committed frame).
+    private(set) var frames: [RenderState] = []
     var notices: [Pipeline.Notice] = []
     /// Called with every output and the view after its batch, as the daemon's sink sees them.
     var onOutput: ((GestureOutput, ScrollView) -> Void)?
@@ -28,14 +30,11 @@ final class PipelineRig: PipelineSink {
         pipeline = try PipelineBuilder(configuration: configuration)
             .build(output: output, content: self.content, input: .source(touches, pixelsPerMillimetre: nil), at: start,
                    restore: restore)
-        output.presenter = pipeline.presenter
         pipeline.sink = self
         pipeline.start()
     }
 
     var view: ScrollView { pipeline.scrollView }
-    /// Every frame committed, oldest first.
-    var frames: [RenderState] { output.committed }
 
     /// Feeds frames and runs until everything rests, at most `seconds` of virtual time from now.
     @discardableResult
@@ -59,20 +58,18 @@ final class PipelineRig: PipelineSink {
         if let onOutput { for output in outputs { onOutput(output, view) } }
     }
 
-    func pipeline(_ pipeline: Pipeline, presentedAt vblank: Instant) { presented.append(vblank) }
+    func pipeline(_ pipeline: Pipeline, presentedAt vblank: Instant) {
+        presented.append(vblank)
+        // At a presentation the presenter's shown frame is the one that reached the screen.
+        if let shown = pipeline.presenter.shown { frames.append(shown) }
+    }
 
     func pipeline(_ pipeline: Pipeline, noted notice: Pipeline.Notice) { notices.append(notice) }
 }
 
-/// A headless output that keeps what each committed frame shows (the presenter's state).
+/// The rig's headless output behind the `Output` protocol, as the daemon holds its output.
 final class RecordingOutput: ForwardingOutput {
-    weak var presenter: FramePresenter?
-    var committed: [RenderState] = []
     var headless: HeadlessOutput { inner as! HeadlessOutput }
-    override func commit(_ layers: FrameLayers, now: Instant) throws {
-        try inner.commit(layers, now: now)
-        if let shown = presenter?.shown { committed.append(shown) }
-    }
 }
 
 /// A finger at (x, y) moving by (dx, dy) per 8 ms report for `steps` reports, then lifting.

@@ -195,3 +195,53 @@ private func runVirtually(_ presenter: FramePresenter, until limit: Instant = .s
     try onRequest.writeFrontBuffer(toPNG: requestDir + "/shot.png")
     #expect(try Content.load(file: requestDir + "/shot.png", pixelBudget: 100).size == Size(width: 8, height: 6))
 }
+
+/// A frame the display refuses is not taken as shown (review of issue 18): the presenter tries
+/// it again with nothing else changing, and a display that keeps refusing is asked less and
+/// less often, never more than once a refresh period.
+@Test func aRefusedFrameIsDrawnWhenTheDisplayTakesItAgain() throws {
+    final class Refusing: ForwardingOutput {
+        var refusals = 0
+        var attempts: [Instant] = []
+        override func commit(_ layers: FrameLayers, now: Instant) throws {
+            attempts.append(now)
+            if refusals > 0 {
+                refusals -= 1
+                throw OutputError.unsupported
+            }
+            try inner.commit(layers, now: now)
+        }
+    }
+    let output = Refusing(try #require(HeadlessOutput(size: PixelSize(width: 80, height: 60), refreshRate: 50)))
+    let content = Content(image: try #require(TestPattern.make(PixelSize(width: 80, height: 1000))))
+    let presenter = FramePresenter(composer: FrameComposer(output: output, compositor: Compositor(), content: content),
+                                   background: .black, at: .zero)
+    let model = ScriptedModel()
+    model.state = { _ in RenderState(boundsSize: Size(width: 80, height: 60), contentOffset: Point(x: 0, y: 100),
+                                     contentSize: Size(width: 80, height: 1000), indicatorOpacity: 0) }
+    model.moving = { _ in false }
+    presenter.delegate = model
+    // The model rests at once: the only frame there is, refused three times.
+    output.refusals = 3
+    presenter.setNeedsDisplay(at: .zero)
+    runVirtually(presenter)
+    #expect(model.presented.count == 1, "\(output.attempts.map(\.nanoseconds))")
+    #expect(presenter.shown?.contentOffset == Point(x: 0, y: 100) && presenter.nextDeadline == nil)
+    // Tried at once, then one period (20 ms) later, then two, then four.
+    #expect(output.attempts.map { $0.nanoseconds / 1_000_000 } == [0, 20, 60, 140])
+    let refused = model.notes.filter { if case .frameRefused = $0 { true } else { false } }
+    #expect(refused.count == 3)
+}
+
+/// Times near the end of `Instant`'s range (a recording may hold them) pace frames without
+/// trapping: the arithmetic saturates.
+@Test func vblanksAtTheEndOfTimeDoNotTrap() throws {
+    let output = try #require(HeadlessOutput(size: PixelSize(width: 8, height: 8), refreshRate: 60))
+    let late = Instant(nanoseconds: .max - 1_000_000)
+    try output.commit(now: late)
+    #expect(output.nextDeadline.map { $0 >= late } == true)
+    _ = try output.dispatch(now: Instant(nanoseconds: .max))
+    try output.commit(now: Instant(nanoseconds: .max))
+    #expect(output.nextDeadline == Instant(nanoseconds: .max))
+    #expect(HeadlessOutput(size: PixelSize(width: 8, height: 8), refreshRate: 2e9) == nil)
+}

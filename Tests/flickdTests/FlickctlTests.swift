@@ -68,7 +68,13 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == (before + ["out"]).sorted())
         // A file flickctl cannot open is its own error, said before anything is sent.
         let refused = try Self.flickctl(daemon, ["snapshot", dir + "/missing/frame.png"])
-        #expect(refused.status == 65 && refused.err.contains("cannot open for writing"), "\(refused.err)")
+        #expect(refused.status == 74 && refused.err.contains("missing/frame.png: cannot create"), "\(refused.err)")
+        // A snapshot that fails leaves the file that was there as it was, and nothing beside it.
+        try "keep".write(toFile: dir + "/out/keep.png", atomically: true, encoding: .utf8)
+        let noDaemon = try runBuilt("flickctl", ["snapshot", "--socket", dir + "/nobody.sock", dir + "/out/keep.png"])
+        #expect(noDaemon.status == 69, "\(noDaemon.err)")
+        #expect(try String(contentsOfFile: dir + "/out/keep.png", encoding: .utf8) == "keep")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/out").sorted() == ["frame.png", "keep.png"])
         #expect(try daemon.terminate() == 0)
     }
 }

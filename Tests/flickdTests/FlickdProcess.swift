@@ -12,6 +12,8 @@ final class FlickdProcess: @unchecked Sendable {
     let process = Process()
     private let lock = NSLock()
     private var log = ""
+    /// Whether the pipe reached its end (the daemon and its children closed it).
+    private var logEnded = false
 
     /// The built `flickd`, beside the test bundle (`swift build --build-tests` builds both).
     static var binary: String {
@@ -65,8 +67,10 @@ final class FlickdProcess: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
-            guard let self, !data.isEmpty else { return }
-            self.lock.withLock { self.log += String(decoding: data, as: UTF8.self) }
+            guard let self else { return }
+            self.lock.withLock {
+                if data.isEmpty { self.logEnded = true } else { self.log += String(decoding: data, as: UTF8.self) }
+            }
         }
         try process.run()
     }
@@ -77,6 +81,14 @@ final class FlickdProcess: @unchecked Sendable {
 
     /// Everything logged so far.
     var stderr: String { lock.withLock { log } }
+
+    /// The whole log of a daemon that exited: the handler gets the pipe's last bytes after the
+    /// exit is seen, so this waits for the end of the pipe (at most `timeout` seconds).
+    func finalLog(timeout: Double = 10) -> String {
+        let end = Date().addingTimeInterval(timeout)
+        while !lock.withLock({ logEnded }), Date() < end { usleep(1000) }
+        return stderr
+    }
 
     /// Waits until the log contains `text`.
     /// - Throws: `TestFailure` with the log when it does not appear within `timeout` seconds.

@@ -26,8 +26,9 @@ import Testing
             daemon.process.waitUntilExit()
             #expect(daemon.process.terminationReason == .exit, "\(file): killed by signal \(daemon.process.terminationStatus)")
             #expect(daemon.process.terminationStatus != 0, "\(file)")
-            let located = daemon.stderr.range(of: #"flickd\.toml:[1-9][0-9]*: "#, options: .regularExpression) != nil
-            #expect(located, "\(file): no file:line in \(daemon.stderr)")
+            let log = daemon.finalLog()
+            let located = log.range(of: #"flickd\.toml:[1-9][0-9]*: "#, options: .regularExpression) != nil
+            #expect(located, "\(file): no file:line in \(log)")
         }
     }
 

@@ -11,6 +11,8 @@ enum EvdevTarget {
               let transform = TouchTransform(description: input.description, mapping: input.mapping,
                                              outputSize: input.outputSize) else { return }
         var decoder = TouchDecoder(description: input.description, transform: transform)
+        // Traced, so the machine's steps are fuzzed too; every step is a change of phase.
+        decoder.tracing = true
         var checks = FrameChecks()
         var last = Instant.seconds(1000)
         for step in input.steps {
@@ -20,7 +22,7 @@ enum EvdevTarget {
                 if let frame = decoder.feed(e) { checks.check(frame) }
             case let .syncDropped(t):
                 last = t
-                decoder.syncDropped()
+                decoder.syncDropped(at: t)
             case let .removed(t):
                 last = t
                 if let frame = decoder.deviceRemoved(at: t) { checks.check(frame) }
@@ -28,6 +30,7 @@ enum EvdevTarget {
             }
         }
         _ = decoder.takeDiagnostics()
+        fuzzCheck(decoder.takeTransitions().allSatisfy { $0.from != $0.to && !$0.isInvalid }, "a traced step that is no change")
         if let frame = decoder.deviceRemoved(at: last) { checks.check(frame) }
         fuzzCheck(checks.isEmpty && !decoder.hasContacts, "contacts down after the device was removed")
     }

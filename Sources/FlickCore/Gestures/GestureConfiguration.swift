@@ -37,6 +37,13 @@ public struct GestureConfiguration: Hashable, Sendable {
     /// Velocity estimate: a pause this long means the finger stopped; older samples are
     /// dropped. Flutter's `assumePointerMoveStoppedMilliseconds`: 40 ms.
     public var velocityResetGap: Duration = .milliseconds(40)
+    /// A touch that lands while the content moves slower than this, in pixels per frame,
+    /// stops it and is an ordinary touch (content-touch delay, tap, long press, drag); faster,
+    /// it only stops it (UIKit). A decay's long tail and a spring's last millimetres move less
+    /// than a pixel a frame, and a visitor's tap there must not be eaten. 0: UIKit's rule always.
+    public var imperceptibleMotionPixelsPerFrame: Double = 1
+    /// The panel's refresh rate (Hz), which makes that a speed; set from the display.
+    public var refreshRate: Double = 60
     /// Whether two fingers zoom.
     public var pinchEnabled = true
     /// A tap this close to the top edge, in screen pixels, scrolls to the top instead of
@@ -52,6 +59,9 @@ public struct GestureConfiguration: Hashable, Sendable {
         if let ppmm = pixelsPerMillimetre, ppmm.isFinite, ppmm > 0 { return touchSlopMillimetres * ppmm }
         return touchSlopPixels
     }
+
+    /// The speed (px/s) below which moving content does not catch a touch.
+    public var imperceptibleSpeed: Double { imperceptibleMotionPixelsPerFrame * refreshRate }
 
     /// The double-tap distance in screen pixels.
     public var doubleTapSlop: Double {

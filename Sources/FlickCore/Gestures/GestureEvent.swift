@@ -35,6 +35,14 @@ public enum ContentTouch: Hashable, Sendable {
 }
 
 /// One recognised gesture, as the journal records it: what the person did, once, at its end.
+///
+/// A gesture is named by what the finger did, not by what the content does after it: a lift
+/// after a drag is a `flick` only when the finger gave the content momentum (the scroll view's
+/// `willEndDragging` reports a non-zero velocity: the lift was at least
+/// `scroll.minimum_fling_velocity` along an axis that scrolls); any other lift is a `drag`, even
+/// when the content then moves on its own — a rubber band springing back, a page snapping into
+/// place, a zoom bouncing back to its limit. What that motion did is its own entry (`bounce`,
+/// `pageChange`).
 public enum Gesture: Hashable, Sendable {
     /// A tap at a content point.
     case tap(Point)
@@ -42,10 +50,10 @@ public enum Gesture: Hashable, Sendable {
     case doubleTap(Point, zoomedTo: Double?)
     /// A long press at a content point.
     case longPress(Point)
-    /// A drag that ended still: the finger's total travel in screen pixels.
+    /// A drag whose lift gave the content no momentum: the finger's total travel in screen pixels.
     case drag(translation: Vector)
-    /// A lift with momentum: finger velocity (px/s), where the content will rest, and after how
-    /// many seconds.
+    /// A lift that gave the content momentum: finger velocity (px/s), where the content will
+    /// rest, and after how many seconds.
     case flick(velocity: Vector, restOffset: Point, duration: Double)
     /// A pinch from one scale to another.
     case pinch(fromScale: Double, toScale: Double)

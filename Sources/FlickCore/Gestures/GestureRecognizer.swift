@@ -42,6 +42,20 @@ public struct GestureRecognizer: Sendable {
         }
     }
 
+    /// The machine's alphabet: what a frame says of one finger (the columns of its table).
+    enum Event: String, Sendable {
+        /// It began.
+        case down
+        /// It moved.
+        case move
+        /// It ended.
+        case lift
+        /// It ended cancelled (device removed, events dropped).
+        case cancel
+        /// A followed finger became a palm.
+        case palm
+    }
+
     /// What a gesture remembers from its first finger down to its last lift.
     struct Touch: Hashable, Sendable {
         /// The finger the gesture follows (after a pinch, the one that stayed).
@@ -111,14 +125,14 @@ public struct GestureRecognizer: Sendable {
         }
         // A finger that turns into a palm mid-touch leaves the gesture as if cancelled.
         for contact in frame.contacts where contact.tool == .palm && isFollowed(contact.id) {
-            fingerUp(contact, event: "palm", cancelled: true, remaining: frame.contacts, at: t)
+            fingerUp(contact, on: .palm, remaining: frame.contacts, at: t)
         }
         motion(frame.contacts, at: t)
         for contact in frame.ended {
             if ignored.remove(contact.id) != nil { continue }
             guard isFollowed(contact.id) else { continue }
             let cancelled = frame.cancelled.contains(contact.id)
-            fingerUp(contact, event: cancelled ? "cancel" : "lift", cancelled: cancelled, remaining: frame.contacts, at: t)
+            fingerUp(contact, on: cancelled ? .cancel : .lift, remaining: frame.contacts, at: t)
         }
         return takeOutbox()
     }
@@ -175,11 +189,14 @@ public struct GestureRecognizer: Sendable {
         }
         switch phase {
         case .idle:
-            // A new gesture. A touch while content moves stops it and is never a tap.
-            let touch = Touch(primary: contact.id, since: t, stoppedMotion: scrollView.isAnimating(at: t),
+            // A new gesture. A touch while content visibly moves stops it and is never the
+            // content's (UIKit); on content creeping slower than the eye follows it stops it
+            // and is an ordinary touch (docs/ARCHITECTURE.md, differences from UIKit).
+            let catches = scrollView.isAnimating(at: t) && scrollView.visibleSpeed(at: t) >= configuration.imperceptibleSpeed
+            let touch = Touch(primary: contact.id, since: t, stoppedMotion: catches,
                               inTopStrip: contact.position.y < configuration.scrollToTopStripHeight,
                               anchor: contact.position, travel: .zero)
-            enter(.following(touch), on: "down", at: t)
+            enter(.following(touch), on: .down, at: t)
             velocity.reset()
             velocity.add(touch.travel, at: t)
             drive(at: t) { $0.touchDown(at: t) }
@@ -198,7 +215,7 @@ public struct GestureRecognizer: Sendable {
             }
             let tracker = PinchTracker(Contact(id: touch.primary, position: first), contact)
             touch.anchor = tracker.centroid
-            enter(.pinching(touch, Pinch(tracker: tracker, startScale: scrollView.zoomScale)), on: "down", at: t)
+            enter(.pinching(touch, Pinch(tracker: tracker, startScale: scrollView.zoomScale)), on: .down, at: t)
             drive(at: t) { $0.beginZooming(focus: tracker.centroid, at: t) }
         case .pinching:
             ignored.insert(contact.id)
@@ -246,7 +263,9 @@ public struct GestureRecognizer: Sendable {
         }
     }
 
-    private mutating func fingerUp(_ contact: Contact, event: String, cancelled: Bool, remaining: [Contact], at t: Instant) {
+    private mutating func fingerUp(_ contact: Contact, on event: Event, remaining: [Contact], at t: Instant) {
+        // A palm ends the touch as a cancel does: no tap, no flick.
+        let cancelled = event != .lift
         switch phase {
         case .idle:
             return
@@ -275,8 +294,9 @@ public struct GestureRecognizer: Sendable {
                     emit(.gesture(.cancelled), at: t)
                 } else {
                     let v = velocity.velocity(at: t)
+                    let released = outbox.count
                     drive(at: t) { $0.release(velocity: v, at: t) }
-                    if let rest = scrollView.momentumRest, scrollView.isDecelerating {
+                    if Self.gaveMomentum(outbox[released...]), let rest = scrollView.momentumRest, scrollView.isDecelerating {
                         emit(.gesture(.flick(velocity: v, restOffset: rest.offset, duration: rest.duration)), at: t)
                     } else {
                         emit(.gesture(.drag(translation: Vector(dx: travel.x, dy: travel.y))), at: t)
@@ -301,9 +321,9 @@ public struct GestureRecognizer: Sendable {
     }
 
     /// Moves to `next`, traced when the machine's state changes.
-    private mutating func enter(_ next: Phase, on event: String, at t: Instant) {
+    private mutating func enter(_ next: Phase, on event: Event, at t: Instant) {
         if tracing, next.name != phase.name {
-            outbox.append(GestureOutput(time: t, kind: .transition(Transition(.gesture, at: t, from: phase.name, on: event,
+            outbox.append(GestureOutput(time: t, kind: .transition(Transition(.gesture, at: t, from: phase.name, on: event.rawValue,
                                                                               to: next.name))))
         }
         phase = next
@@ -340,6 +360,17 @@ public struct GestureRecognizer: Sendable {
             }
         }
         for gesture in motion.observe(events, view: scrollView) { emit(.gesture(gesture), at: t) }
+    }
+
+    /// Whether a lift gave the content momentum of the finger's (`Gesture`'s rule): the model's
+    /// own `willEndDragging` among what the lift caused carries the velocity it took, zero when
+    /// the finger was slower than the fling minimum. A spring or page snap after a still lift
+    /// decelerates too, but with none of the finger's momentum.
+    static func gaveMomentum(_ outputs: ArraySlice<GestureOutput>) -> Bool {
+        for output in outputs {
+            if case let .scroll(.willEndDragging(velocity, _)) = output.kind { return velocity != .zero }
+        }
+        return false
     }
 
     private mutating func takeOutbox() -> [GestureOutput] {

@@ -213,6 +213,30 @@ public struct ScrollView: Sendable {
         }
     }
 
+    /// How fast the content moves on screen at `t` (px/s): the fastest of the view's corners
+    /// over the next millisecond of the motion's own closed form, so a zoom's motion counts too.
+    /// 0 at rest and while a finger holds the content.
+    public func visibleSpeed(at t: Instant) -> Double {
+        func state(_ t: Instant) -> (offset: Point, scale: Double)? {
+            switch phase {
+            case let .decelerating(m): (m.offset(at: t), zoomScale)
+            case let .animating(a): a.state(at: t)
+            case .idle, .tracking, .dragging: nil
+            }
+        }
+        let step = Duration.milliseconds(1)
+        guard isAnimating(at: t), let now = state(t), let next = state(t + step), now.scale > 0 else { return 0 }
+        var fastest = 0.0
+        for corner in [Point(x: 0, y: 0), Point(x: boundsSize.width, y: 0),
+                       Point(x: 0, y: boundsSize.height), Point(x: boundsSize.width, y: boundsSize.height)] {
+            // The content point under this corner now, and where it is on screen a step later.
+            let x = (now.offset.x + corner.x) / now.scale, y = (now.offset.y + corner.y) / now.scale
+            let dx = x * next.scale - next.offset.x - corner.x, dy = y * next.scale - next.offset.y - corner.y
+            fastest = Swift.max(fastest, (dx * dx + dy * dy).squareRoot() / step.inSeconds)
+        }
+        return fastest
+    }
+
     // MARK: Outbox
 
     /// Everything reported since the last call, oldest first.

@@ -110,13 +110,17 @@ public enum ConfigLoader {
         do {
             try c.physics.validate()
         } catch {
-            if case let .invalidTunable(name, _, _) = error {
+            if case let .invalidTunable(name, value, expected) = error {
                 var key = name.hasPrefix("indicator_") ? "indicators." + name.dropFirst("indicator_".count) : "scroll.\(name)"
-                // The spring's frequency is a rule of two keys: name the one written later.
+                var (expected, found) = (expected, value)
+                // The spring's frequency is a rule of two keys: name the one written later, with
+                // its own value, and the other key's value in what was expected.
                 if key == "scroll.spring_stiffness", lines.line(of: "scroll.spring_mass") > lines.line(of: key) {
                     key = "scroll.spring_mass"
+                    expected = "with spring_stiffness \(c.physics.springStiffness), a frequency √(stiffness/mass) from 0.1 to 10000 per second"
+                    found = c.physics.springMass
                 }
-                throw ConfigError(path: path, line: lines.nearestLine(of: key), key: key, message: error.description)
+                throw ConfigError(path: path, line: lines.nearestLine(of: key), key: key, expected: expected, found: "\(found)")
             }
             throw ConfigError(path: path, line: 0, key: "scroll", message: error.description)
         }

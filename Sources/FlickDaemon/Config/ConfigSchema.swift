@@ -54,6 +54,7 @@ enum ConfigSchema {
         k["gestures.can_cancel_content_touches"] = bool(\.gestures.canCancelContentTouches)
         k["gestures.touch_slop_mm"] = positive(\.gestures.touchSlopMillimetres)
         k["gestures.touch_slop_px"] = positive(\.gestures.touchSlopPixels)
+        k["gestures.imperceptible_motion_px_per_frame"] = atLeastZero(\.gestures.imperceptibleMotionPixelsPerFrame)
         k["gestures.long_press_ms"] = milliseconds(\.gestures.longPressDuration)
         k["gestures.double_tap_interval_ms"] = milliseconds(\.gestures.doubleTapInterval)
         k["gestures.double_tap_min_interval_ms"] = milliseconds(\.gestures.doubleTapMinimumInterval)
@@ -85,6 +86,7 @@ enum ConfigSchema {
         }
         k["input.match_name"] = text(\.inputMatchName)
         k["input.grab"] = bool(\.grab)
+        k["input.minimum_touch_ms"] = milliseconds(\.minimumTouchDuration)
         k["input.rotation"] = quarterTurn { c, r in c.touchMapping.rotation = r }
         k["input.flip_x"] = bool(\.touchMapping.flipX)
         k["input.flip_y"] = bool(\.touchMapping.flipY)

@@ -29,6 +29,9 @@ public struct Configuration: Hashable, Sendable {
     public var inputDevice = "auto"
     public var inputMatchName = ""
     public var grab = true
+    /// A touch that ends sooner than this after it began is a phantom, dropped before gesture
+    /// recognition (`PhantomTouchFilter`); below the shortest real tap recorded (51 µs).
+    public var minimumTouchDuration = Duration.nanoseconds(20_000)
     public var touchMapping = TouchMapping()
 
     /// `[display]`.

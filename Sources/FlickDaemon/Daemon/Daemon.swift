@@ -64,7 +64,7 @@ public final class Daemon: PipelineSink, CommandContext {
     /// Opens the display, content, input and control socket, restores the saved state and
     /// composes the first frame.
     /// - Throws: what could not be opened and why (`DisplayOpener.Failure`, `EndpointError`,
-    ///   `ContentError`, `EvemuError`, `PipelineBuilder.Failure`, `SystemError`).
+    ///   `ContentError`, `EvemuError`, `SystemError`).
     public init(options: Options, configuration: Configuration, configFromFile: Bool) throws {
         let configuration = configuration.placed(in: ProcessInfo.processInfo.environment)
         self.options = options
@@ -75,12 +75,7 @@ public final class Daemon: PipelineSink, CommandContext {
         loop = try EventLoop()
 
         // Display: the command line's choice, else the config's.
-        var opener = DisplayOpener()
-        opener.drm = .init(cardPath: configuration.drmCard.isEmpty ? nil : configuration.drmCard, mode: configuration.modeRequest)
-        opener.fbdevDevice = configuration.fbdevDevice
-        opener.headlessSize = configuration.headlessSize
-        opener.headlessRefreshRate = configuration.headlessRefreshRate
-        opener.fallback = configuration.displayFallback
+        var opener = DisplayOpener(configuration: configuration)
         if let dir = options.snapshotDirectory {
             try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             opener.capture = .everyFrame(directory: dir)
@@ -118,12 +113,9 @@ public final class Daemon: PipelineSink, CommandContext {
         case .recording(let file):
             input = .recording(try EvemuRecording.load(path: file), start: loop.now + .milliseconds(500))
         case let endpoint:
-            var inputOptions = TouchInputOptions(outputSize: logical.size)
-            if case .device(let path) = endpoint { inputOptions.devicePath = path }
-            if !configuration.inputMatchName.isEmpty { inputOptions.force.nameContains = [configuration.inputMatchName] }
-            inputOptions.grab = configuration.grab
             let log = logger
-            input = .devices(inputOptions, log: { log.info("\($0)") })
+            input = .devices(TouchInputOptions(configuration: configuration, endpoint: endpoint, outputSize: logical.size),
+                             log: { log.info("\($0)") })
         }
 
         // State: restored only for the same content.
@@ -175,7 +167,7 @@ public final class Daemon: PipelineSink, CommandContext {
             code = try loop.run()
         } catch {
             logger.report(.critical, "event loop: ", error)
-            code = 1
+            code = ErrorKind.software.rawValue
         }
         saveState()
         pipeline.presenter.output.close()
@@ -299,9 +291,14 @@ public final class Daemon: PipelineSink, CommandContext {
         try pipeline.update(at: loop.now) { v throws in try next.apply(to: &v) }
         var gestures = next.gestureConfiguration
         gestures.pixelsPerMillimetre = pipeline.recognizer.configuration.pixelsPerMillimetre
+        gestures.refreshRate = pipeline.recognizer.configuration.refreshRate
         pipeline.setGestureConfiguration(gestures)
-        pipeline.presenter.setAppearance(background: next.background, indicatorStyle: next.effectiveIndicatorStyle, at: loop.now)
-        if let live = pipeline.input as? TouchInput { live.setMapping(next.touchMapping, outputSize: pipeline.presenter.viewSize) }
+        pipeline.setAppearance(background: next.background, indicatorStyle: next.effectiveIndicatorStyle, at: loop.now)
+        commands.snapshotDirectory = next.snapshotFolder
+        if let live = pipeline.input as? TouchInput {
+            live.setMapping(next.touchMapping, outputSize: pipeline.presenter.viewSize)
+            live.setMinimumTouchDuration(next.minimumTouchDuration)
+        }
         if options.content == nil && next.contentPath != configuration.contentPath {
             try? show(path: next.contentPath, configuration: next)
         }
@@ -334,7 +331,7 @@ public final class Daemon: PipelineSink, CommandContext {
         do {
             let loaded = try ContentLoader.load(path: path, view: PixelSize(size: pipeline.presenter.viewSize),
                                                 configuration: configuration)
-            pipeline.presenter.show(loaded.content, at: loop.now)
+            pipeline.show(loaded.content, at: loop.now)
             try pipeline.update(at: loop.now) { v throws in
                 try v.setContentSize(loaded.content.size)
                 let home = IdleReset.home(of: v)

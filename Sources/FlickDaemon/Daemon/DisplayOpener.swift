@@ -30,6 +30,16 @@ public struct DisplayOpener {
     /// Creates an opener with the defaults.
     public init() {}
 
+    /// Creates an opener with the config's card, mode, framebuffer, headless size and rate, and
+    /// fallback: `flickd run` and `flickd calibrate` open the same display the same way.
+    public init(configuration: Configuration) {
+        drm = .init(cardPath: configuration.drmCard.isEmpty ? nil : configuration.drmCard, mode: configuration.modeRequest)
+        fbdevDevice = configuration.fbdevDevice
+        headlessSize = configuration.headlessSize
+        headlessRefreshRate = configuration.headlessRefreshRate
+        fallback = configuration.displayFallback
+    }
+
     /// What was opened, and what was passed over on the way.
     public struct Opened {
         /// The backend.

@@ -1,5 +1,6 @@
 import FlickCore
 import FlickDisplay
+import FlickInput
 
 /// A bad `--input` or `--display` value, with what was expected.
 public struct EndpointError: FlickError, Hashable, Sendable {
@@ -109,5 +110,18 @@ extension PixelSize {
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
               (1...16384).contains(w), (1...16384).contains(h) else { return nil }
         self.init(width: w, height: h)
+    }
+}
+
+extension TouchInputOptions {
+    /// The devices an input endpoint and the config name (`input.match_name`, `input.grab`),
+    /// mapped with the config's touch mapping onto a view of `outputSize`: `flickd run` and
+    /// `flickd calibrate` take the same touchscreens.
+    public init(configuration: Configuration, endpoint: InputEndpoint, outputSize: Size) {
+        self.init(outputSize: outputSize)
+        if case .device(let path) = endpoint { devicePath = path }
+        if !configuration.inputMatchName.isEmpty { force.nameContains = [configuration.inputMatchName] }
+        grab = configuration.grab
+        mapping = configuration.touchMapping
     }
 }

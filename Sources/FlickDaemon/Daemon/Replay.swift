@@ -100,7 +100,9 @@ public enum Replay {
     static func touchscreenRecording(_ path: String, note: (String) -> Void) throws -> EvemuRecording {
         let recording = try EvemuRecording.load(path: path)
         for warning in recording.warnings { note("warning: \(warning)") }
-        let verdict = TouchscreenClassifier.verdict(for: recording)
+        // Judged as the live daemon judges the device: by its capabilities. Touches that carry no
+        // position (a real fault of some panels) are then dropped by the decoder, as live.
+        let verdict = TouchscreenClassifier.verdict(for: recording.description)
         guard verdict.isTouchscreen else {
             throw Failure(context: ErrorContext(source: path,
                                                 reason: "'\(recording.description.name)' is not a touchscreen: \(verdict.reason)"),

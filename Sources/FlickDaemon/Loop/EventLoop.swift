@@ -44,7 +44,7 @@ public final class EventLoop {
     public var now: Instant {
         var usec: UInt64 = 0
         if sd_event_now(event, CLOCK_MONOTONIC, &usec) < 0 { return Self.monotonicNow() }
-        return Instant(nanoseconds: Int64(usec) * 1000)
+        return Instant(microseconds: usec)
     }
 
     /// How many iterations the loop has run: each wake-up is one. Read twice around an idle
@@ -65,26 +65,26 @@ public final class EventLoop {
     /// Watches `fd` for `events` and calls `handler` with the events that occurred.
     /// - Throws: `SystemError`. The corresponding C function is `sd_event_add_io`.
     public func addIO(fd: Int32, events: IOEvents, context: String, handler: @escaping (IOEvents) -> Void) throws(SystemError) -> IOSource {
-        let box = IOSource.Box(handler)
+        let box = Callback(handler)
         var s: OpaquePointer?
         try check(sd_event_add_io(event, &s, fd, events.rawValue, { _, _, revents, userdata in
-            Unmanaged<IOSource.Box>.fromOpaque(userdata!).takeUnretainedValue().handler(IOEvents(rawValue: revents))
+            Callback<IOEvents>.call(userdata, IOEvents(rawValue: revents))
             return 0
         }, Unmanaged.passUnretained(box).toOpaque()), "sd_event_add_io", context)
-        return IOSource(source: s!, box: box)
+        return IOSource(source: s!, handler: box)
     }
 
     /// A one-shot timer on `CLOCK_MONOTONIC`, initially disarmed; arm it with `schedule(at:)`.
     /// - Throws: `SystemError`. The corresponding C function is `sd_event_add_time`.
     public func addTimer(context: String, handler: @escaping (Instant) -> Void) throws(SystemError) -> TimerSource {
-        let box = TimerSource.Box(handler)
+        let box = Callback(handler)
         var s: OpaquePointer?
         // Accuracy 1 µs: the default (250 ms) would coalesce gesture timers into mush.
         try check(sd_event_add_time(event, &s, CLOCK_MONOTONIC, UInt64.max, 1, { _, usec, userdata in
-            Unmanaged<TimerSource.Box>.fromOpaque(userdata!).takeUnretainedValue().handler(Instant(nanoseconds: Int64(usec) * 1000))
+            Callback<Instant>.call(userdata, Instant(microseconds: usec))
             return 0
         }, Unmanaged.passUnretained(box).toOpaque()), "sd_event_add_time", context)
-        let timer = TimerSource(source: s!, box: box)
+        let timer = TimerSource(source: s!, handler: box)
         timer.schedule(at: nil)
         return timer
     }
@@ -92,13 +92,13 @@ public final class EventLoop {
     /// Handles signal `signo` (blocked for the process, delivered through a signalfd).
     /// - Throws: `SystemError`. The corresponding C function is `sd_event_add_signal`.
     public func addSignal(_ signo: Int32, handler: @escaping () -> Void) throws(SystemError) -> SignalSource {
-        let box = SignalSource.Box(handler)
+        let box = Callback<Void> { _ in handler() }
         var s: OpaquePointer?
         try check(sd_event_add_signal(event, &s, signo | SD_EVENT_SIGNAL_PROCMASK, { _, _, userdata in
-            Unmanaged<SignalSource.Box>.fromOpaque(userdata!).takeUnretainedValue().handler()
+            Callback<Void>.call(userdata, ())
             return 0
         }, Unmanaged.passUnretained(box).toOpaque()), "sd_event_add_signal", "signal \(signo)")
-        return SignalSource(source: s!, box: box)
+        return SignalSource(source: s!, handler: box)
     }
 
     /// Pings systemd's watchdog from the loop when `WATCHDOG_USEC` asks for it.
@@ -128,85 +128,5 @@ public final class EventLoop {
     /// Makes `run()` return `code` after the current iteration.
     public func exit(code: Int32 = 0) {
         sd_event_exit(event, code)
-    }
-}
-
-/// A watched fd; stops being watched when released.
-public final class IOSource {
-    final class Box {
-        let handler: (IOEvents) -> Void
-        init(_ handler: @escaping (IOEvents) -> Void) { self.handler = handler }
-    }
-
-    let source: OpaquePointer
-    let box: Box
-
-    init(source: OpaquePointer, box: Box) {
-        self.source = source
-        self.box = box
-    }
-
-    deinit {
-        sd_event_source_disable_unref(source)
-    }
-
-    /// Changes the events watched for. The corresponding C function is
-    /// `sd_event_source_set_io_events`.
-    public func setEvents(_ events: IOEvents) {
-        sd_event_source_set_io_events(source, events.rawValue)
-    }
-}
-
-/// A one-shot timer; re-arm with `schedule(at:)`, disarm with `schedule(at: nil)`.
-public final class TimerSource {
-    final class Box {
-        let handler: (Instant) -> Void
-        init(_ handler: @escaping (Instant) -> Void) { self.handler = handler }
-    }
-
-    let source: OpaquePointer
-    let box: Box
-    /// When it fires, if armed.
-    public private(set) var deadline: Instant?
-
-    init(source: OpaquePointer, box: Box) {
-        self.source = source
-        self.box = box
-    }
-
-    deinit {
-        sd_event_source_disable_unref(source)
-    }
-
-    /// Arms the timer for `deadline` (a past one fires at the next iteration), or disarms it.
-    /// The corresponding C functions are `sd_event_source_set_time` and `…_set_enabled`.
-    public func schedule(at deadline: Instant?) {
-        self.deadline = deadline
-        guard let deadline else {
-            sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF))
-            return
-        }
-        sd_event_source_set_time(source, UInt64(max(0, deadline.nanoseconds / 1000)))
-        sd_event_source_set_enabled(source, Int32(SD_EVENT_ONESHOT))
-    }
-}
-
-/// A handled signal; the handler is removed when released.
-public final class SignalSource {
-    final class Box {
-        let handler: () -> Void
-        init(_ handler: @escaping () -> Void) { self.handler = handler }
-    }
-
-    let source: OpaquePointer
-    let box: Box
-
-    init(source: OpaquePointer, box: Box) {
-        self.source = source
-        self.box = box
-    }
-
-    deinit {
-        sd_event_source_disable_unref(source)
     }
 }

@@ -53,11 +53,15 @@ func parentDirectory(of path: String) -> String {
 }
 
 /// Writes `text` to stderr whole, unbuffered (a log line must not wait in a buffer for a crash).
-public func writeStandardError(_ text: String) { writeWhole(text, to: 2) }
+public func writeStandardError(_ text: String) {
+    writeWhole(text, to: 2)
+}
 
-/// Writes `text` to stdout whole, unbuffered: a live tool's lines (`flickd events`) reach a
-/// pipe or a file as they happen, not when a buffer fills.
-public func writeStandardOutput(_ text: String) { writeWhole(text, to: 1) }
+/// Writes `text` to stdout whole, unbuffered: a script on the other end of a pipe acts on each
+/// line as it comes (`flickd calibrate`'s targets, `flickd events`' lines).
+public func writeStandardOutput(_ text: String) {
+    writeWhole(text, to: 1)
+}
 
 private func writeWhole(_ text: String, to fd: Int32) {
     var bytes = Array(text.utf8)[...]

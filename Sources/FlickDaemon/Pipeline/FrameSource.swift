@@ -13,7 +13,9 @@ public final class FrameSource: TouchSource {
     public var name: String { "scripted frames" }
     public var fileDescriptors: [Int32] { [] }
     public var nextDeadline: Instant? { frames.first?.time }
-    public var isFinished: Bool { frames.isEmpty }
+    /// Scripted frames pass no decoder: nothing to trace.
+    public var tracing = false
+    public func takeTransitions() -> [Transition] { [] }
 
     public func dispatch(now: Instant) -> [TouchFrame] {
         var out: [TouchFrame] = []

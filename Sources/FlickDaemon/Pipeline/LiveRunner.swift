@@ -8,6 +8,8 @@ public final class LiveRunner {
     private let loop: EventLoop
     private let pipeline: Pipeline
     private var watches: [Int32: IOSource] = [:]
+    /// The input's `descriptorGeneration` when the watches were made.
+    private var generation: Int?
     private var timer: TimerSource?
 
     /// Wires the pipeline to the loop.
@@ -34,8 +36,14 @@ public final class LiveRunner {
         rearm()
     }
 
-    /// Watches the pipeline's fds, which change when devices come and go.
+    /// Watches the pipeline's fds, which change when devices come and go. A watch is on the
+    /// file behind an fd number, so when the input's files changed every watch is made anew:
+    /// a new device may have the number of one that left.
     private func watch() throws(SystemError) {
+        if generation != pipeline.input.descriptorGeneration {
+            watches.removeAll()
+            generation = pipeline.input.descriptorGeneration
+        }
         let fds = Set(pipeline.fileDescriptors)
         for fd in watches.keys where !fds.contains(fd) { watches[fd] = nil }
         for fd in fds where watches[fd] == nil {

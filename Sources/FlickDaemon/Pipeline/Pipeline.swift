@@ -9,7 +9,8 @@ import FlickDisplay
 /// gesture timers, attract mode, then the display (its presentations, and the frame for the
 /// next vblank). Control commands come in through `update(at:_:)`. Everything the recogniser
 /// returns goes to the sink, in order, once — after the frame is queued, so the journal and the
-/// subscribers never stand between a touch and its flip.
+/// subscribers never stand between a touch and its flip. Notices (attract mode sending the view
+/// home, a refused frame) are not the recogniser's and go to the sink at once.
 /// The live loop (sd-event, `LiveRunner`) and the replay loop (virtual time, `VirtualRunner`)
 /// drive the same pipeline; `PipelineBuilder` assembles it the same way for both.
 public final class Pipeline {
@@ -30,6 +31,7 @@ public final class Pipeline {
         didSet {
             recognizer.tracing = tracing
             presenter.tracing = tracing
+            input.tracing = tracing
         }
     }
 
@@ -92,12 +94,19 @@ public final class Pipeline {
     /// mode, then the display (its presentations, and the frame for the next vblank).
     public func dispatch(now t: Instant) {
         observe(t)
-        for frame in input.dispatch(now: now) {
+        let frames = input.dispatch(now: now)
+        // The decoders' steps go in among the frames, each before the first frame it precedes.
+        var steps = input.takeTransitions()[...]
+        for frame in frames {
+            let due = steps.prefix { $0.time <= frame.time }
+            emit(due.map { GestureOutput(time: $0.time, kind: .transition($0)) })
+            steps = steps.dropFirst(due.count)
             observe(frame.time)
             lastActivity = max(lastActivity, frame.time)
             if touchOverlay { trails.add(frame) }
             emit(recognizer.handle(frame))
         }
+        emit(steps.map { GestureOutput(time: $0.time, kind: .transition($0)) })
         emit(recognizer.fireTimers(upTo: now))
         if let reset = idleReset, let due = idleDeadline, due <= now {
             emit(recognizer.update(at: now) { [now] v in
@@ -122,6 +131,22 @@ public final class Pipeline {
         flush()
         // The body ran (it did not throw), so it returned a value.
         return result!
+    }
+
+    /// Shows other content from the next frame on (its size and home position are an
+    /// `update` of the caller's). What the frame's step of the model caused goes to the sink now.
+    public func show(_ content: Content?, at t: Instant) {
+        observe(t)
+        presenter.show(content, at: now)
+        flush()
+    }
+
+    /// Changes the colours and the indicators' look from the next frame on (a reload); drawn
+    /// even when the model stands still.
+    public func setAppearance(background: Color, indicatorStyle: IndicatorStyle, at t: Instant) {
+        observe(t)
+        presenter.setAppearance(background: background, indicatorStyle: indicatorStyle, at: now)
+        flush()
     }
 
     /// Replaces the gesture tunables (config reload); a gesture in progress keeps its own.

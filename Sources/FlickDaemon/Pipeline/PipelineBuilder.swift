@@ -45,18 +45,22 @@ public struct PipelineBuilder {
             _ = view.takeReports()
         }
         var gestures = configuration.gestureConfiguration
+        let period = presenter.refreshPeriod.inSeconds
+        if period > 0 { gestures.refreshRate = 1 / period }
         let source: any TouchSource
         switch input {
         case let .devices(options, log):
             var options = options
             options.outputSize = presenter.viewSize
             options.mapping = configuration.touchMapping
+            options.minimumTouchDuration = configuration.minimumTouchDuration
             let live = TouchInput(options: options, log: log)
             gestures.pixelsPerMillimetre = live.pixelsPerMillimetre
             source = live
         case let .recording(recording, start):
             let replay = try RecordingSource(recording: recording, mapping: configuration.touchMapping,
-                                             outputSize: presenter.viewSize, start: start)
+                                             outputSize: presenter.viewSize, start: start,
+                                             minimumTouchDuration: configuration.minimumTouchDuration)
             gestures.pixelsPerMillimetre = replay.pixelsPerMillimetre
             source = replay
         case let .source(custom, pixelsPerMillimetre):

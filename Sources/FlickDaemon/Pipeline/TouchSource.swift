@@ -7,10 +7,21 @@ public protocol TouchSource: AnyObject {
     var name: String { get }
     /// Fds to watch for readability (devices, the hotplug watch); may change after `dispatch`.
     var fileDescriptors: [Int32] { get }
+    /// Changes whenever a file behind `fileDescriptors` is closed or opened: a device that left
+    /// and one that came in one dispatch may share an fd number, and a watch on the old file
+    /// does not see the new one.
+    var descriptorGeneration: Int { get }
     /// When the source has something to deliver without an fd (a recording's next event).
     var nextDeadline: Instant? { get }
-    /// Whether it has nothing more to deliver, ever (a recording's end).
-    var isFinished: Bool { get }
     /// Reads what is ready at `now` and returns the frames, oldest first.
     func dispatch(now: Instant) -> [TouchFrame]
+    /// Whether the decoders' steps are kept for the trace.
+    var tracing: Bool { get set }
+    /// The decoders' steps since the last call (the `touch` machine), oldest first.
+    func takeTransitions() -> [Transition]
+}
+
+extension TouchSource {
+    /// Sources whose fds never change (a recording, scripted frames, one pipe).
+    public var descriptorGeneration: Int { 0 }
 }

@@ -16,8 +16,8 @@ public enum VirtualRunner {
         public var hitLimit: Bool
     }
 
-    /// Runs until the input is finished and the pipeline is at rest (no frame in flight, no
-    /// wake-up), or until `limit`.
+    /// Runs until nothing is due — the input has nothing more to deliver (no next deadline) and
+    /// the pipeline is at rest (no frame in flight, no wake-up) — or until `limit`.
     public static func run(_ pipeline: Pipeline, limit: Instant? = nil) -> Outcome {
         var now = pipeline.now
         var wakeups = 0

@@ -46,33 +46,6 @@ public struct StateStore: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data = (try? encoder.encode(state)) ?? Data()
-        let directory = parentDirectory(of: path)
-        let temporary = path + ".tmp"
-        var fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        if fd < 0, errno == ENOENT, !directory.isEmpty {
-            // The folder is missing: make it where the file system allows (under systemd,
-            // StateDirectory= makes /var/lib/flickd; elsewhere ProtectSystem= may forbid it).
-            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        }
-        guard fd >= 0 else { throw SystemError(call: "open", context: temporary, errno: errno) }
-        let written = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        guard written == data.count, fsync(fd) == 0 else {
-            let e = errno
-            Glibc.close(fd)
-            unlink(temporary)
-            throw SystemError(call: written == data.count ? "fsync" : "write", context: temporary, errno: e)
-        }
-        Glibc.close(fd)
-        guard rename(temporary, path) == 0 else {
-            let e = errno
-            unlink(temporary)
-            throw SystemError(call: "rename", context: path, errno: e)
-        }
-        let dirFD = Glibc.open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dirFD >= 0 {
-            _ = fsync(dirFD)
-            Glibc.close(dirFD)
-        }
+        try AtomicFile.write(data, to: path, mode: 0o644, makingDirectory: true)
     }
 }

@@ -61,7 +61,8 @@ public final class HeadlessOutput: Output {
     ///   - overlayPlanes: the overlay planes to model (0: composed frames only, as fbdev).
     /// - Returns: `nil` when the size or rate is unusable.
     public init?(size: PixelSize, refreshRate: Double = 60, capture: Capture = .never, overlayPlanes: Int = 2) {
-        guard refreshRate > 0, refreshRate.isFinite, size.width > 0, size.height > 0,
+        // Up to a GHz: a faster rate would round its period to zero nanoseconds.
+        guard refreshRate > 0, refreshRate <= 1e9, refreshRate.isFinite, size.width > 0, size.height > 0,
               size.width <= 1 << 16, size.height <= 1 << 16 else { return nil }
         self.size = size
         self.refreshPeriod = .seconds(double: 1 / refreshRate)
@@ -149,10 +150,14 @@ public final class HeadlessOutput: Output {
                   y + size.height <= content.height else { throw OutputError.unsupported }
         }
         pending = layers
+        // The first vblank at or after now, and after the last one: Instant + Duration saturates,
+        // so a recording whose times lie near the end of Instant's range cannot trap here.
         let period = refreshPeriod.nanoseconds
-        var vblank = (now.nanoseconds + period - 1) / period * period
-        if let last = lastPresentation, vblank <= last.nanoseconds { vblank = last.nanoseconds + period }
-        pendingDeadline = Instant(nanoseconds: vblank)
+        let (whole, remainder) = now.nanoseconds.quotientAndRemainder(dividingBy: period)
+        var vblank = Instant(nanoseconds: whole * period)
+        if remainder > 0 { vblank = vblank + refreshPeriod }
+        if let last = lastPresentation, vblank <= last { vblank = last + refreshPeriod }
+        pendingDeadline = vblank
     }
 
     /// Presents the pending frame if its vblank has come, writing a PNG if the policy says so.

@@ -45,6 +45,16 @@ public final class FramePresenter {
         }
     }
 
+    /// The machine's alphabet: the names its table and its trace use.
+    enum Event: String, Sendable {
+        /// The one call: something may look different.
+        case needsDisplay
+        /// The wake-up the presenter asked for (the model's next frame, or a refused frame's retry).
+        case wake
+        /// The display showed the frame in flight.
+        case presented
+    }
+
     /// What the presenter has to say.
     public enum Note: Hashable, Sendable {
         /// A frame could not be committed; the next change is drawn afresh.
@@ -80,6 +90,11 @@ public final class FramePresenter {
     private var preparedFor: Instant?
     /// Bumped by every redraw the model does not know of.
     private var appearance = 0
+    /// After the display refused a frame: when to try again, and how long to wait after that
+    /// if it refuses again (one refresh period at first, doubling to a second), so a frame the
+    /// display refused once is still drawn with nothing else changing, and a display that
+    /// refuses every frame is not asked sixty times a second.
+    private var retry: (at: Instant, backoff: Duration)?
 
     /// Creates a presenter; nothing is drawn before the first `setNeedsDisplay(at:)`.
     public init(composer: FrameComposer, background: Color, at t: Instant) {
@@ -98,11 +113,16 @@ public final class FramePresenter {
     public var fileDescriptor: Int32? { output.pollDescriptor }
 
     /// When the presenter must be dispatched next without its fd, if ever: the headless
-    /// output's virtual vblank, or the model's next frame when none is in flight.
+    /// output's virtual vblank, or with none in flight the model's next frame or a refused
+    /// frame's retry.
     public var nextDeadline: Instant? {
         switch state {
-        case .inFlight: output.nextDeadline
-        case .idle: preparedFor.flatMap { delegate?.presenter(self, nextFrameAfter: $0) }
+        case .inFlight:
+            return output.nextDeadline
+        case .idle:
+            let model = preparedFor.flatMap { delegate?.presenter(self, nextFrameAfter: $0) }
+            guard let retry else { return model }
+            return min(model ?? retry.at, retry.at)
         }
     }
 
@@ -142,9 +162,11 @@ public final class FramePresenter {
         if let last = preparedFor, let wake = delegate?.presenter(self, nextFrameAfter: last), wake <= now {
             // The frame after the one last prepared, never that one again: a motion that shows
             // nothing new for a while is paced at the refresh rate, not in a spin.
-            prepare(for: max(nextPresentation, last + refreshPeriod), on: "wake")
+            prepare(for: max(nextPresentation, last + refreshPeriod), on: .wake)
+        } else if let retry, retry.at <= now {
+            prepare(for: nextPresentation, on: .wake)
         } else {
-            prepare(for: nextPresentation, on: "needsDisplay")
+            prepare(for: nextPresentation, on: .needsDisplay)
         }
     }
 
@@ -156,8 +178,11 @@ public final class FramePresenter {
         guard let last = lastPresentation else { return now }
         let period = max(1, refreshPeriod.nanoseconds)
         let elapsed = (now - last).nanoseconds
-        let periods = elapsed <= 0 ? 1 : (elapsed + period - 1) / period
-        return last + .nanoseconds(periods * period)
+        // Whole periods, rounded up, without `elapsed + period - 1` (a recording's times may lie
+        // near the end of Instant's range); Instant + Duration saturates.
+        let periods = elapsed <= 0 ? 1 : elapsed / period + (elapsed % period == 0 ? 0 : 1)
+        let (span, overflow) = periods.multipliedReportingOverflow(by: period)
+        return last + .nanoseconds(overflow ? .max : span)
     }
 
     /// Shows other content from the next frame on.
@@ -182,20 +207,20 @@ public final class FramePresenter {
 
     private func presented(at vblank: Instant) {
         guard state == .inFlight else {
-            step(from: state, on: "presented", invalid: true)
+            step(from: state, on: .presented, invalid: true)
             return
         }
         lastPresentation = vblank
         state = .idle
         delegate?.presenter(self, didPresentAt: vblank)
         // The next frame shows at the next vblank: the model steps there.
-        prepare(for: nextPresentation, on: "presented", from: .inFlight)
+        prepare(for: nextPresentation, on: .presented, from: .inFlight)
     }
 
     // MARK: Frames
 
     /// Prepares the frame shown at `t` and commits it if it differs from the one shown.
-    private func prepare(for t: Instant, on event: String, from before: State? = nil) {
+    private func prepare(for t: Instant, on event: Event, from before: State? = nil) {
         let before = before ?? state
         defer { if state != before { step(from: before, on: event) } }
         guard state == .idle, let delegate else { return }
@@ -208,13 +233,17 @@ public final class FramePresenter {
             preparedFor = max(preparedFor ?? t, t)
             return
         }
-        shown = frame
         preparedFor = t
         let hadPlanes = composer.planeFailure == nil
         do {
             try composer.commit(frame, now: now)
+            // Only a committed frame is shown: a refused one is still to be drawn.
+            shown = frame
             state = .inFlight
+            retry = nil
         } catch {
+            let backoff = retry.map { min($0.backoff + $0.backoff, .seconds(1)) } ?? refreshPeriod
+            retry = (now + backoff, backoff)
             delegate.presenter(self, didNote: .frameRefused("frame not shown: \(error)"))
         }
         if hadPlanes, let failure = composer.planeFailure {
@@ -223,9 +252,9 @@ public final class FramePresenter {
         }
     }
 
-    private func step(from before: State, on event: String, invalid: Bool = false) {
+    private func step(from before: State, on event: Event, invalid: Bool = false) {
         guard tracing else { return }
-        delegate?.presenter(self, didNote: .transition(Transition(.frame, at: now, from: before.name, on: event,
+        delegate?.presenter(self, didNote: .transition(Transition(.frame, at: now, from: before.name, on: event.rawValue,
                                                                   to: state.name, invalid: invalid)))
     }
 

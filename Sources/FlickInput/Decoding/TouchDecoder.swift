@@ -3,13 +3,9 @@ import FlickCore
 /// Turns one device's kernel events into `TouchFrame`s: one per `SYN_REPORT`, stamped with its
 /// kernel time, positions in screen pixels.
 ///
-/// The same decoder serves live devices and recordings. Its state machine (docs/input.md):
-///
-///     collecting ──SYN_REPORT──▶ emit frame ──▶ collecting
-///     collecting ──SYN_DROPPED (raw stream)──▶ discarding ──SYN_REPORT──▶ resyncing
-///     collecting ──syncDropped() (libevdev)──────────────────────────▶ resyncing
-///     resyncing ──SYN_REPORT──▶ emit frame, contacts that vanished are `cancelled` ──▶ collecting
-///     any ──deviceRemoved(at:)──▶ emit a frame cancelling every contact ──▶ collecting (empty)
+/// The same decoder serves live devices and recordings. Its machine is `### touch` in
+/// docs/input.md (states `Phase`, events `Event`, one dispatcher `handle(_:at:)`); the table is
+/// the spec, and `TouchTableTests` holds the two together and takes every edge.
 ///
 /// Per protocol:
 /// - B: per-slot state persists as in the kernel (a new contact in a slot keeps the slot's
@@ -19,8 +15,9 @@ import FlickCore
 ///   by tracking id when the device sends ids, else by nearest position.
 /// - single touch: `BTN_TOUCH` with `ABS_X`/`ABS_Y`.
 ///
-/// A contact that begins and ends within one frame is in both `began` and `ended`. A contact
-/// with no position ever reported is dropped with a diagnostic.
+/// A contact that begins and ends within one frame is in both `began` and `ended` (no finger
+/// does that: `PhantomTouchFilter` drops it). A contact with no position ever reported is
+/// dropped and counted (`positionless`).
 public struct TouchDecoder: Sendable {
     /// The device.
     public let description: DeviceDescription
@@ -33,13 +30,33 @@ public struct TouchDecoder: Sendable {
     private var serial = 0
     private var phase = Phase.collecting
     private var diagnostics: [String] = []
+    /// Touches dropped for having no position (counted, not said one by one: a faulty panel
+    /// sends them all day; `PhantomTouchLog` says them).
+    public private(set) var positionless = 0
+    /// Whether the machine's steps are kept for the trace (`takeTransitions`).
+    public var tracing = false
+    private var transitions: [Transition] = []
 
-    private enum Phase: Sendable {
+    /// Where the stream stands.
+    enum Phase: String, Sendable {
+        /// Events build the next frame.
         case collecting
         /// After a raw `SYN_DROPPED`: events up to the next `SYN_REPORT` are garbage.
         case discarding
-        /// The next frame reconciles with the device's true state.
+        /// The next frame reconciles with the device's true state: contacts it lacks were lost.
         case resyncing
+    }
+
+    /// The machine's alphabet: the stream's own markers, not the data between them.
+    enum Event: String, Sendable {
+        /// `SYN_REPORT`: the end of a frame.
+        case report
+        /// `SYN_DROPPED` in the raw stream (a recording, or a reader without libevdev's sync).
+        case dropped
+        /// libevdev reported `SYN_DROPPED` and replays the device's state next.
+        case syncDropped
+        /// The device is gone, or the recording ended.
+        case removed
     }
 
     // The frame being assembled.
@@ -108,10 +125,16 @@ public struct TouchDecoder: Sendable {
         slots = Array(repeating: Slot(), count: min(Self.slotLimit, max(1, count)))
     }
 
-    /// Problems met since the last call (a contact without a position, a slot out of range).
+    /// Problems met since the last call (a slot out of range).
     public mutating func takeDiagnostics() -> [String] {
         defer { diagnostics.removeAll() }
         return diagnostics
+    }
+
+    /// The machine's steps since the last call (only while `tracing`).
+    public mutating func takeTransitions() -> [Transition] {
+        defer { transitions.removeAll() }
+        return transitions
     }
 
     /// Whether any contact is down (as of the last frame).
@@ -122,14 +145,9 @@ public struct TouchDecoder: Sendable {
         if e.type == EventCode.EV_SYN {
             switch e.code {
             case EventCode.SYN_DROPPED:
-                phase = .discarding
-                return nil
+                return handle(.dropped, at: e.time)
             case EventCode.SYN_REPORT:
-                if phase == .discarding {
-                    phase = .resyncing
-                    return nil
-                }
-                return emit(at: e.time)
+                return handle(.report, at: e.time)
             case EventCode.SYN_MT_REPORT:
                 if phase != .discarding && touchProtocol == .multiTouchA { closeReport() }
                 return nil
@@ -146,15 +164,52 @@ public struct TouchDecoder: Sendable {
         return nil
     }
 
-    /// libevdev reported `SYN_DROPPED` and is about to replay the device's state (SYNC mode):
-    /// those events are fed normally, and the frame they end reconciles.
-    public mutating func syncDropped() {
-        phase = .resyncing
+    /// libevdev reported `SYN_DROPPED` at `t` and is about to replay the device's state (SYNC
+    /// mode): those events are fed normally, and the frame they end reconciles.
+    public mutating func syncDropped(at t: Instant) {
+        _ = handle(.syncDropped, at: t)
     }
 
     /// The device is gone (`ENODEV`) or the recording ended: a last frame ends every contact
     /// as cancelled, so no touch is ever stuck. Nil when nothing was down.
     public mutating func deviceRemoved(at t: Instant) -> TouchFrame? {
+        handle(.removed, at: t)
+    }
+
+    // MARK: The machine
+
+    /// The one dispatcher: every (phase, event) pair written out, no `default`.
+    private mutating func handle(_ event: Event, at t: Instant) -> TouchFrame? {
+        let before = phase
+        defer {
+            if tracing && phase != before {
+                transitions.append(Transition(.touch, at: t, from: before.rawValue, on: event.rawValue, to: phase.rawValue))
+            }
+        }
+        switch (phase, event) {
+        case (.collecting, .report):
+            return emit(at: t, cancellingLost: false)
+        case (.discarding, .report):
+            // The garbage ends here; the device's true state comes in the next frame.
+            phase = .resyncing
+            return nil
+        case (.resyncing, .report):
+            phase = .collecting
+            return emit(at: t, cancellingLost: true)
+        case (.collecting, .dropped), (.discarding, .dropped), (.resyncing, .dropped):
+            phase = .discarding
+            return nil
+        case (.collecting, .syncDropped), (.discarding, .syncDropped), (.resyncing, .syncDropped):
+            phase = .resyncing
+            return nil
+        case (.collecting, .removed), (.discarding, .removed), (.resyncing, .removed):
+            phase = .collecting
+            return removeEverything(at: t)
+        }
+    }
+
+    /// Forgets every contact and returns a frame cancelling those that were down, if any.
+    private mutating func removeEverything(at t: Instant) -> TouchFrame? {
         let gone = down.values.sorted { $0.id < $1.id }
         down.removeAll()
         began.removeAll()
@@ -165,7 +220,6 @@ public struct TouchDecoder: Sendable {
         pending = Report()
         single = nil
         touching = false
-        phase = .collecting
         guard !gone.isEmpty else { return nil }
         return TouchFrame(time: t, contacts: [], ended: gone, cancelled: gone.map(\.id))
     }
@@ -303,7 +357,7 @@ public struct TouchDecoder: Sendable {
                 next.append(Tracked(id: id, trackingID: report.trackingID, x: x, y: y, tool: report.tool,
                                     pressure: report.pressure, touchMajor: report.touchMajor))
             } else {
-                diagnostics.append("a protocol A contact without a position was dropped")
+                positionless &+= 1
             }
         }
         for (o, old) in tracked.enumerated() where !kept.contains(o) {
@@ -351,11 +405,13 @@ public struct TouchDecoder: Sendable {
             ended.append(Contact(id: id, position: transform.apply(x: x, y: y), tool: tool))
         } else {
             began.removeAll { $0 == id }
-            diagnostics.append("contact \(id) began and ended with no position ever reported: dropped")
+            positionless &+= 1
         }
     }
 
-    private mutating func emit(at t: Instant) -> TouchFrame? {
+    /// The frame at a `SYN_REPORT`; after a resync (`cancellingLost`), contacts that vanished
+    /// while events were lost are cancelled, not lifted.
+    private mutating func emit(at t: Instant, cancellingLost: Bool) -> TouchFrame? {
         var contacts: [Contact] = []
         switch touchProtocol {
         case .slots:
@@ -364,7 +420,7 @@ public struct TouchDecoder: Sendable {
                 guard let x = slots[i].x, let y = slots[i].y else {
                     slots[i].contact = nil
                     began.removeAll { $0 == id }
-                    diagnostics.append("contact \(id) in slot \(i) has no position yet: dropped")
+                    positionless &+= 1
                     continue
                 }
                 contacts.append(Contact(id: id, position: transform.apply(x: x, y: y), tool: slots[i].tool))
@@ -383,13 +439,12 @@ public struct TouchDecoder: Sendable {
                     single = nil
                     touching = false
                     began.removeAll { $0 == s.id }
-                    diagnostics.append("a touch with no position yet was dropped")
+                    positionless &+= 1
                 }
             }
         }
         contacts.sort { $0.id < $1.id }
-        let cancelled = phase == .resyncing ? ended.map(\.id) : []
-        phase = .collecting
+        let cancelled = cancellingLost ? ended.map(\.id) : []
         defer {
             began.removeAll(keepingCapacity: true)
             ended.removeAll(keepingCapacity: true)

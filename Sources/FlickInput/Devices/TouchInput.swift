@@ -15,6 +15,8 @@ public struct TouchInputOptions: Sendable {
     public var mapping: TouchMapping
     /// The screen (logical view) size touches are mapped to.
     public var outputSize: Size
+    /// Shorter touches are phantoms (`PhantomTouchFilter`).
+    public var minimumTouchDuration = Duration.nanoseconds(20_000)
 
     /// Creates options.
     public init(directory: String = "/dev/input", devicePath: String? = nil,
@@ -41,6 +43,8 @@ public final class TouchInput {
     private struct Open {
         let reader: any EventReader
         var decoder: TouchDecoder
+        var phantoms: PhantomTouchFilter
+        var phantomLog = PhantomTouchLog()
     }
 
     /// The options.
@@ -56,6 +60,21 @@ public final class TouchInput {
     private var nextIDBase = 0
     /// Hears of every frame with its raw side, and of dropped events (`flickd events`).
     public var observer: ((InputObservation) -> Void)?
+    /// Counts every device opened or closed (`descriptorGeneration`).
+    public private(set) var descriptorGeneration = 0
+    /// The decoders' steps, kept while tracing (`takeTransitions`).
+    private var transitions: [Transition] = []
+
+    /// Whether the decoders' steps are kept for the trace.
+    public var tracing = false {
+        didSet { for path in open.keys { open[path]?.decoder.tracing = tracing } }
+    }
+
+    /// The decoders' steps since the last call, oldest first.
+    public func takeTransitions() -> [Transition] {
+        defer { transitions.removeAll() }
+        return transitions.sorted { $0.time < $1.time }
+    }
 
     /// Where a device's udev calibration matrix comes from (tests pass their own).
     private let calibration: (String) -> [Double]?
@@ -91,16 +110,16 @@ public final class TouchInput {
     /// The device nodes open now.
     public var devices: [String] { open.keys.sorted() }
 
+    /// The kernel names of the devices open now, by node order (`flickd calibrate`'s udev rule).
+    public var deviceNames: [String] { open.keys.sorted().compactMap { open[$0]?.reader.description.name } }
+
     /// The devices' fds and the folder watch.
     public var fileDescriptors: [Int32] {
         open.values.map(\.reader.fileDescriptor) + (watch.map { [$0.fileDescriptor] } ?? [])
     }
 
-    /// No deadlines: everything arrives through fds.
-    public var nextDeadline: Instant? { nil }
-
-    /// Live input never finishes.
-    public var isFinished: Bool { false }
+    /// Everything arrives through fds; only frames a phantom check holds back are due by time.
+    public var nextDeadline: Instant? { open.values.compactMap(\.phantoms.deadline).min() }
 
     /// Pixels per millimetre of the first device that knows its size.
     public var pixelsPerMillimetre: Double? {
@@ -120,6 +139,12 @@ public final class TouchInput {
         }
     }
 
+    /// Changes how long a touch must last (a config reload); a touch being judged keeps the old.
+    public func setMinimumTouchDuration(_ duration: Duration) {
+        options.minimumTouchDuration = duration
+        for path in open.keys { open[path]?.phantoms.minimumDuration = duration }
+    }
+
     /// Reads every device and follows the folder's changes; returns the frames, oldest first.
     public func dispatch(now: Instant) -> [TouchFrame] {
         var frames: [TouchFrame] = []
@@ -132,15 +157,21 @@ public final class TouchInput {
                 case .event(let e):
                     if let frame = device.decoder.feed(e) {
                         observer?(.frame(frame, raw: device.decoder.raw(for: frame), device: path))
-                        frames.append(frame)
+                        frames += device.phantoms.feed(frame)
                     }
                 case .dropped:
                     observer?(.dropped(at: now, device: path))
-                    device.decoder.syncDropped()
+                    device.decoder.syncDropped(at: now)
                     log("input: \(path): events dropped by the kernel (SYN_DROPPED); resynchronised")
                 }
             }
+            frames += device.phantoms.release(upTo: now)
             for note in device.decoder.takeDiagnostics() { log("input: \(path): \(note)") }
+            let total = device.phantoms.dropped + device.decoder.positionless
+            if let line = device.phantomLog.line(total: total, last: device.phantoms.lastDropped, at: now) {
+                log("input: \(path): \(line)")
+            }
+            transitions += device.decoder.takeTransitions()
             open[path] = device
             if removed { frames += close(path, now: now, why: "removed") }
         }
@@ -203,18 +234,26 @@ public final class TouchInput {
         }
         var decoder = TouchDecoder(description: taken.description, transform: transform, idBase: nextIDBase)
         for e in taken.lastValues() { _ = decoder.feed(e) }
-        open[path] = Open(reader: taken, decoder: decoder)
+        decoder.tracing = tracing
+        open[path] = Open(reader: taken, decoder: decoder,
+                          phantoms: PhantomTouchFilter(minimumDuration: options.minimumTouchDuration))
+        descriptorGeneration &+= 1
         nextIDBase += 1
         log("input: \(path) '\(taken.description.name)' \(verdict)")
     }
 
     private func close(_ path: String, now: Instant, why: String) -> [TouchFrame] {
         guard var device = open.removeValue(forKey: path) else { return [] }
+        descriptorGeneration &+= 1
         device.reader.close()
-        let frame = device.decoder.deviceRemoved(at: now)
-        if let frame { observer?(.frame(frame, raw: [:], device: path)) }
-        log("input: \(path) \(why)" + (frame.map { ": \($0.cancelled.count) contact(s) cancelled" } ?? ""))
-        return frame.map { [$0] } ?? []
+        // The removal cancels every touch, so a touch still being judged is let go with it: the
+        // frames held for it come first.
+        let removed = device.decoder.deviceRemoved(at: now)
+        if let removed { observer?(.frame(removed, raw: [:], device: path)) }
+        let frames = removed.map { device.phantoms.feed($0) } ?? []
+        transitions += device.decoder.takeTransitions()
+        log("input: \(path) \(why)" + (frames.last.map { ": \($0.cancelled.count) contact(s) cancelled" } ?? ""))
+        return frames
     }
 
     /// The `event*` nodes of a folder, sorted.

@@ -68,19 +68,4 @@ public enum TouchscreenClassifier {
         }
         return Verdict(isTouchscreen: false, reason: "absolute X/Y without BTN_TOUCH: cannot tell a touch from hover")
     }
-
-    /// A recording's verdict: the capabilities', and then what the events actually carry. A
-    /// device whose events never carry a position is rejected even if it claims X/Y axes.
-    public static func verdict(for recording: EvemuRecording, force: ForceRules = ForceRules()) -> Verdict {
-        let byCapabilities = verdict(for: recording.description, force: force)
-        var reported = Set<UInt16>()
-        for e in recording.events where e.type == EventCode.EV_ABS { reported.insert(e.code) }
-        let positions: Set<UInt16> = [EventCode.ABS_X, EventCode.ABS_Y, EventCode.ABS_MT_POSITION_X, EventCode.ABS_MT_POSITION_Y]
-        if !reported.isEmpty && reported.isDisjoint(with: positions) {
-            let only = reported.sorted().map(EventCode.absName).joined(separator: "/")
-            let why = "reports only \(only), never an X/Y position"
-            return Verdict(isTouchscreen: false, reason: byCapabilities.isTouchscreen ? why : "\(why); \(byCapabilities.reason)")
-        }
-        return byCapabilities
-    }
 }

@@ -14,6 +14,8 @@ public final class RecordingSource {
     /// The file, for logs and `status`.
     public let name: String
     private var decoder: TouchDecoder
+    private var phantoms: PhantomTouchFilter
+    private var phantomLog = PhantomTouchLog()
     private var index = 0
     private let shift: Duration
     private var ended = false
@@ -28,9 +30,10 @@ public final class RecordingSource {
     ///   - mapping: touch rotation, flips and calibration.
     ///   - outputSize: the screen size; by default `RecordingSource.panelSize(for:)`.
     ///   - start: when the first event happens.
+    ///   - minimumTouchDuration: shorter touches are phantoms (`PhantomTouchFilter`).
     /// - Throws: `EvemuError` when the device has no X/Y axes to map.
     public init(recording: EvemuRecording, mapping: TouchMapping = TouchMapping(), outputSize: Size? = nil,
-                start: Instant) throws(EvemuError) {
+                start: Instant, minimumTouchDuration: Duration = .nanoseconds(20_000)) throws(EvemuError) {
         let size = outputSize ?? Self.panelSize(for: recording.description)
         guard let transform = TouchTransform(description: recording.description, mapping: mapping, outputSize: size) else {
             throw EvemuError(path: recording.path, line: 0,
@@ -40,6 +43,7 @@ public final class RecordingSource {
         self.outputSize = size
         name = "evemu:\(recording.path)"
         decoder = TouchDecoder(description: recording.description, transform: transform)
+        phantoms = PhantomTouchFilter(minimumDuration: minimumTouchDuration)
         shift = start - (recording.events.first?.time ?? start)
     }
 
@@ -63,8 +67,9 @@ public final class RecordingSource {
 
     /// When the next event is due, or nil once everything was delivered.
     public var nextDeadline: Instant? {
-        if index < recording.events.count { return recording.events[index].time + shift }
-        return ended ? nil : lastTime
+        // A phantom check's frames held back are due too.
+        let next: Instant? = index < recording.events.count ? recording.events[index].time + shift : (ended ? nil : lastTime)
+        return [next, phantoms.deadline].compactMap { $0 }.min()
     }
 
     /// Whether everything was delivered.
@@ -79,12 +84,13 @@ public final class RecordingSource {
             e.time = e.time + shift
             guard e.time <= now else { break }
             index += 1
+            frames += phantoms.release(upTo: e.time)
             if e.type == EventCode.EV_SYN && e.code == EventCode.SYN_DROPPED {
                 observer?(.dropped(at: e.time, device: recording.path))
             }
             if let frame = decoder.feed(e) {
                 observer?(.frame(frame, raw: decoder.raw(for: frame), device: recording.path))
-                frames.append(frame)
+                frames += phantoms.feed(frame)
             }
         }
         if index == events.count && !ended && lastTime <= now {
@@ -92,12 +98,26 @@ public final class RecordingSource {
             if let frame = decoder.deviceRemoved(at: lastTime) {
                 diagnostics.append("\(name): the recording ends with \(frame.cancelled.count) contact(s) down: cancelled")
                 observer?(.frame(frame, raw: [:], device: recording.path))
-                frames.append(frame)
+                frames += phantoms.feed(frame)
             }
         }
+        frames += phantoms.release(upTo: now)
         diagnostics += decoder.takeDiagnostics()
+        if let line = phantomLog.line(total: phantoms.dropped + decoder.positionless, last: phantoms.lastDropped, at: now,
+                                      final: ended) {
+            diagnostics.append("\(name): \(line)")
+        }
         return frames
     }
+
+    /// Whether the decoder's steps are kept for the trace.
+    public var tracing: Bool {
+        get { decoder.tracing }
+        set { decoder.tracing = newValue }
+    }
+
+    /// The decoder's steps since the last call.
+    public func takeTransitions() -> [Transition] { decoder.takeTransitions() }
 
     /// Problems met since the last call.
     public func takeDiagnostics() -> [String] {

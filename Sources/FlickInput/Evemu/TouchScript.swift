@@ -31,10 +31,16 @@ public struct TouchScript: Sendable {
 
     /// A finger down in `slot` at (x, y), device units.
     public mutating func down(_ slot: Int32, _ x: Double, _ y: Double, _ t: Double) {
+        downWithoutPosition(slot, t)
+        move(slot, x, y, t)
+    }
+
+    /// A contact in `slot` that reports only its tracking id, no position (a fault of some
+    /// panels, the Raspberry Pi 7" ft5x06's spurious touches among them).
+    public mutating func downWithoutPosition(_ slot: Int32, _ t: Double) {
         writer.abs(time(t), EventCode.ABS_MT_SLOT, slot)
         writer.abs(time(t), EventCode.ABS_MT_TRACKING_ID, trackingID)
         trackingID += 1
-        move(slot, x, y, t)
     }
 
     /// The finger in `slot` moves to (x, y).

@@ -3,9 +3,10 @@
 //
 //     flickd-e2e-grab pattern OUT.png WIDTH HEIGHT
 //         writes the coordinate pattern (see CoordinatePattern) as content for flickd
-//     flickd-e2e-grab frame [--card CARD] [--png OUT.png]
+//     flickd-e2e-grab frame [--card CARD] [--png OUT.png] [--pixel X,Y]
 //         prints `fb ID WIDTHxHEIGHT top-left X,Y offset BYTES` for the frame on screen (BYTES > 0:
-//         a framebuffer viewing a larger buffer, flickd's content scanned out with no copy)
+//         a framebuffer viewing a larger buffer, flickd's content scanned out with no copy), and
+//         with --pixel, `pixel X,Y RRGGBB`
 //     flickd-e2e-grab expect --offset X,Y [--zoom Z] [--card CARD] [--png OUT.png]
 //         exits 1 unless the frame on screen shows the pattern at that offset and zoom
 //
@@ -24,7 +25,7 @@ func pair(_ text: String?) -> (Double, Double)? {
     return parts.count == 2 ? (parts[0], parts[1]) : nil
 }
 
-let usage = "usage: flickd-e2e-grab pattern OUT.png W H | frame [--card C] [--png F] | expect --offset X,Y [--zoom Z] [--card C] [--png F]"
+let usage = "usage: flickd-e2e-grab pattern OUT.png W H | frame [--card C] [--png F] [--pixel X,Y] | expect --offset X,Y [--zoom Z] [--card C] [--png F]"
 var arguments = Array(CommandLine.arguments.dropFirst())
 guard let command = arguments.first else { fail(usage, code: 2) }
 arguments.removeFirst()
@@ -62,6 +63,13 @@ if let png = options["png"] {
 }
 let corner = CoordinatePattern.decode(frame.pixels[0, 0])
 print("fb \(frame.framebuffer) \(frame.pixels.size) top-left \(corner.x),\(corner.y) offset \(frame.offset)")
+if let text = options["pixel"] {
+    guard let (x, y) = pair(text), x >= 0, y >= 0, x < Double(frame.pixels.width), y < Double(frame.pixels.height) else {
+        fail("--pixel X,Y inside \(frame.pixels.size)", code: 2)
+    }
+    let hex = String(frame.pixels[Int(x), Int(y)] & 0xFF_FFFF, radix: 16)
+    print("pixel \(Int(x)),\(Int(y)) " + String(repeating: "0", count: 6 - hex.count) + hex)
+}
 
 if command == "expect" {
     guard let offset = pair(options["offset"]) else { fail(usage, code: 2) }

@@ -17,9 +17,14 @@ final class VirtualPanel {
     private var contacts: [Int32: Int32] = [:]
     private var nextTrackingID: Int32 = 1
 
-    init(screenWidth: Int, screenHeight: Int) {
+    /// A deliberate misalignment: the calibration matrix flickd would need to put this panel's
+    /// touches where they were aimed (`--calibration`, for `flickd calibrate` to recover).
+    let calibration: [Double]?
+
+    init(screenWidth: Int, screenHeight: Int, calibration: [Double]? = nil) {
         self.screenWidth = screenWidth
         self.screenHeight = screenHeight
+        self.calibration = calibration
     }
 
     /// The node of the current device, or nil when unplugged.
@@ -64,8 +69,9 @@ final class VirtualPanel {
                 try device.write(type: EventCode.EV_ABS, code: EventCode.ABS_MT_TRACKING_ID, value: nextTrackingID)
                 nextTrackingID += 1
             }
-            try device.write(type: EventCode.EV_ABS, code: EventCode.ABS_MT_POSITION_X, value: units(x, screenWidth, Self.xMax))
-            try device.write(type: EventCode.EV_ABS, code: EventCode.ABS_MT_POSITION_Y, value: units(y, screenHeight, Self.yMax))
+            let (ux, uy) = units(x, y)
+            try device.write(type: EventCode.EV_ABS, code: EventCode.ABS_MT_POSITION_X, value: ux)
+            try device.write(type: EventCode.EV_ABS, code: EventCode.ABS_MT_POSITION_Y, value: uy)
         }
         for slot in lift.sorted() where contacts[slot] != nil {
             try device.write(type: EventCode.EV_ABS, code: EventCode.ABS_MT_SLOT, value: slot)
@@ -77,15 +83,27 @@ final class VirtualPanel {
         }
         // Single-touch emulation follows the lowest slot down, as kernel drivers do.
         if let first = contacts.keys.min(), let p = positions[first] {
-            try device.write(type: EventCode.EV_ABS, code: EventCode.ABS_X, value: units(p.x, screenWidth, Self.xMax))
-            try device.write(type: EventCode.EV_ABS, code: EventCode.ABS_Y, value: units(p.y, screenHeight, Self.yMax))
+            let (ux, uy) = units(p.x, p.y)
+            try device.write(type: EventCode.EV_ABS, code: EventCode.ABS_X, value: ux)
+            try device.write(type: EventCode.EV_ABS, code: EventCode.ABS_Y, value: uy)
         }
         try device.write(type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0)
     }
 
-    /// Screen px → device units: the inverse of `TouchTransform`'s `raw · (size − 1) / span`.
-    private func units(_ pixel: Double, _ size: Int, _ maximum: Int32) -> Int32 {
-        let raw = (pixel * Double(maximum) / Double(max(1, size - 1))).rounded()
-        return Int32(min(max(raw, 0), Double(maximum)))
+    /// Screen px → device units: the inverse of `TouchTransform`'s `raw · (size − 1) / span`,
+    /// and with a `calibration`, of its matrix too (rotation 0): the units that the matrix
+    /// takes to the point.
+    private func units(_ x: Double, _ y: Double) -> (Int32, Int32) {
+        var u = x / Double(max(1, screenWidth - 1)), v = y / Double(max(1, screenHeight - 1))
+        if let m = calibration {
+            let det = m[0] * m[4] - m[1] * m[3]
+            let (du, dv) = (u - m[2], v - m[5])
+            (u, v) = ((m[4] * du - m[1] * dv) / det, (m[0] * dv - m[3] * du) / det)
+        }
+        func clamp(_ f: Double, _ maximum: Int32) -> Int32 {
+            let raw = (f * Double(maximum)).rounded()
+            return raw.isFinite ? Int32(min(max(raw, 0), Double(maximum))) : 0
+        }
+        return (clamp(u, Self.xMax), clamp(v, Self.yMax))
     }
 }

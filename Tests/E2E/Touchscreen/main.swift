@@ -1,7 +1,8 @@
 // flickd-e2e-touch: a uinput touchscreen that plays scripted gestures in real time, for the
 // end-to-end test on a real kernel (Tests/E2E/README.md).
 //
-//     flickd-e2e-touch [--screen WIDTHxHEIGHT]     then one command a line on stdin:
+//     flickd-e2e-touch [--screen WIDTHxHEIGHT] [--calibration A,B,C,D,E,F]
+//                                                  then one command a line on stdin:
 //
 //     tap X Y                       down, 40 ms, up
 //     flick X0 Y0 X1 Y1 MS          a straight swipe in MS ms, lifted moving
@@ -11,7 +12,9 @@
 //     plug                          create the device again
 //     wait MS
 //
-// Coordinates are screen pixels. After creating the device it prints `ready NODE`, after each
+// Coordinates are screen pixels. With --calibration the panel is misaligned on purpose: a
+// touch aimed at (X, Y) lands where flickd needs that matrix (libinput's, rotation 0) to put
+// it back on (X, Y), so `flickd calibrate` has a known answer to find. After creating the device it prints `ready NODE`, after each
 // command `ok COMMAND`, and on a failure `error WHY` (then exits 1). EOF destroys the device.
 import FlickInput
 import Glibc
@@ -28,17 +31,27 @@ func fail(_ why: String) -> Never {
 }
 
 var screen = (width: 1024, height: 768)
+var calibration: [Double]?
 var arguments = CommandLine.arguments.dropFirst()
+let usage = "usage: flickd-e2e-touch [--screen WIDTHxHEIGHT] [--calibration A,B,C,D,E,F] < commands"
 while let option = arguments.popFirst() {
-    let value = option == "--screen" ? arguments.popFirst() : nil
-    let parts = value?.split(separator: "x").compactMap { Int($0) } ?? []
-    guard parts.count == 2, parts.allSatisfy({ $0 > 1 }) else {
-        fail("usage: flickd-e2e-touch [--screen WIDTHxHEIGHT] < commands")
+    switch option {
+    case "--screen":
+        let parts = arguments.popFirst()?.split(separator: "x").compactMap { Int($0) } ?? []
+        guard parts.count == 2, parts.allSatisfy({ $0 > 1 }) else { fail(usage) }
+        screen = (parts[0], parts[1])
+    case "--calibration":
+        let m = arguments.popFirst()?.split(separator: ",").compactMap { Double($0) } ?? []
+        guard m.count == 6, m.allSatisfy(\.isFinite), abs(m[0] * m[4] - m[1] * m[3]) > 1e-6 else {
+            fail(usage + " (six numbers, an invertible matrix)")
+        }
+        calibration = m
+    default:
+        fail(usage)
     }
-    screen = (parts[0], parts[1])
 }
 
-let panel = VirtualPanel(screenWidth: screen.width, screenHeight: screen.height)
+let panel = VirtualPanel(screenWidth: screen.width, screenHeight: screen.height, calibration: calibration)
 let player = GesturePlayer(panel: panel)
 
 do {

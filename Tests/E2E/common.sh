@@ -1,0 +1,20 @@
+# Tests/E2E/common.sh — sourced by the scripts that run inside the VM (scenarios.sh,
+# calibrate.sh) once RUN is set: the waiting, the clock, the log prefix and the verdicts.
+#
+# Under emulation every exec costs a good fraction of a second: waiting, the clock and the log
+# prefix stay inside bash.
+mkfifo "$RUN/never"
+exec 7<>"$RUN/never"
+sleep() { read -r -t "$1" -u 7 || true; }
+T0=${EPOCHREALTIME/./}
+say() { local t=$(( (${EPOCHREALTIME/./} - T0) / 100000 )); printf '[%4d.%d] %s\n' $((t / 10)) $((t % 10)) "$*"; }
+failed=()
+pass() { say "PASS $*"; }
+fail() { say "FAIL $*"; failed+=("$*"); }
+# awk does the arithmetic: `is 'x > 3' x=5` succeeds when the condition holds.
+is() {
+  local cond=$1 a args=()
+  shift
+  for a in "$@"; do args+=(-v "$a"); done
+  awk "${args[@]}" "function abs(v) { return v < 0 ? -v : v } BEGIN { exit !($cond) }"
+}
