@@ -9,7 +9,15 @@ struct EventsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "events",
         abstract: "Show each contact as the panel reports it (device units and screen pixels), the report rate, "
-            + "SYN_DROPPED and the gestures flickd recognises.")
+            + "SYN_DROPPED and the gestures flickd recognises.",
+        discussion: """
+            Two header lines (the device and its axes; the screen and the mapping), then one line per event, \
+            seconds from the first report first: `#N down|move  slot S  dev (X, Y)  px (X, Y)  pressure P  major M` \
+            (slot, pressure and major only when the device has them), `#N up|cancelled  px (X, Y)`, \
+            `rate: R reports/s, interval median M ms, p95 P ms, jitter J ms (N intervals)` every --rate-interval \
+            of touch, `SYN_DROPPED on DEVICE: …` and `gesture: …` (the journal's sentence); at the end \
+            `rate over the run: …`. Stop flickd first: it grabs the touchscreen.
+            """)
 
     @Argument(help: "The device node (default: the first touchscreen, as `flickd list-devices` shows).")
     var device: String?
@@ -61,7 +69,12 @@ struct EventsCommand: ParsableCommand {
 struct RecordCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
-        abstract: "Write the panel's events to an evemu recording (as evemu-record does) until Ctrl-C, SIGTERM or --duration.")
+        abstract: "Write the panel's events to an evemu recording (as evemu-record does) until Ctrl-C, SIGTERM or --duration.",
+        discussion: """
+            The file holds the device's N:, I:, P:, B: and A: lines, then its last slot positions and one E: line \
+            per event, times from the first; it always ends at a whole line. `flickd replay FILE` plays it back. \
+            Stop flickd first: it grabs the touchscreen.
+            """)
 
     @Argument(help: ArgumentHelp("The device node (default: the first touchscreen), then the recording to write.",
                                  valueName: "[DEVICE] FILE"))
