@@ -219,11 +219,7 @@ public enum PNGCodec {
         }
         let access = fcntl(fd, F_GETFL) & O_ACCMODE
         guard access == O_WRONLY || access == O_RDWR else { throw PNGWriteError(path: name, reason: .notWritable) }
-        let bytes: [UInt8]
-        do { bytes = try encode(buffer) } catch var error as PNGWriteError {
-            error.path = name
-            throw error
-        }
+        let bytes = try encode(buffer, naming: name)
         if case .failure(let errno) = FileIO.writeAll(bytes, to: fd) {
             throw PNGWriteError(path: name, reason: .io(errno))
         }
@@ -233,13 +229,17 @@ public enum PNGCodec {
     ///
     /// - Throws: `PNGWriteError` naming `path`.
     public static func write(_ buffer: PixelBuffer, to path: String) throws {
-        let bytes: [UInt8]
-        do { bytes = try encode(buffer) } catch var error as PNGWriteError {
-            error.path = path
-            throw error
-        }
+        let bytes = try encode(buffer, naming: path)
         if case .failure(let errno) = FileIO.write(bytes, to: path) {
             throw PNGWriteError(path: path, reason: .io(errno))
+        }
+    }
+
+    /// `encode(_:)`, its error naming where the PNG was going.
+    private static func encode(_ buffer: PixelBuffer, naming name: String) throws -> [UInt8] {
+        do { return try encode(buffer) } catch var error as PNGWriteError {
+            error.path = name
+            throw error
         }
     }
 }
