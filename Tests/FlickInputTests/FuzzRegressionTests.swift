@@ -44,6 +44,21 @@ import Testing
         do { _ = try EvemuRecording.parse(bad, path: "crlf.evemu") } catch { #expect(error.line == lines + 1) }
     }
 
+    /// A device name that starts with a combining mark, written back as `N: NAME`, reads as the
+    /// same name: the blank and the mark are one Character, so fields are split on scalars
+    /// (RELIABILITY.md, fuzzing #25; Fuzz/Regressions/evemu/name-starting-with-a-combining-mark.evemu).
+    @Test func aNameStartingWithACombiningMarkSurvivesARoundTrip() throws {
+        let name = "\u{059E}\u{FFFD} flick\t\tW"
+        var script = TouchScript(description: .slotTouchscreen(name: name, width: 800, height: 480))
+        script.tap(at: 100, 200, t: 0.1)
+        let recording = try EvemuRecording.parse(script.text, path: "mark.evemu")
+        #expect(recording.description.name == name)
+        var writer = EvemuWriter(description: recording.description)
+        for e in recording.events { writer.event(e.time, e.type, e.code, e.value) }
+        let again = try EvemuRecording.parse(writer.text, path: "again.evemu")
+        #expect(again.description == recording.description && again.events == recording.events)
+    }
+
     /// A protocol A device repeating a tracking id within one frame used to make one contact
     /// appear twice in `contacts` (the evdev target's input in Fuzz/Regressions/evdev).
     @Test func aRepeatedProtocolATrackingIDGivesTwoContacts() throws {

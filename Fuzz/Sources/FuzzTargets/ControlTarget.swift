@@ -59,8 +59,8 @@ enum ControlTarget {
         }
     }
 
-    /// Record layout: command number, flags (bit 0: animated), x, y, width, height, scale as
-    /// raw little-endian Double bits, page as a raw Int64.
+    /// Record layout: command number, flags (bit 0: animated, and touch-overlay's `enabled`), x,
+    /// y, width, height, scale as raw little-endian Double bits, page as a raw Int64.
     private static let recordSize = 2 + 5 * 8 + 8
 
     private static func structured(_ bytes: Slice<UnsafeRawBufferPointer>, _ daemon: DaemonPath) {
@@ -81,7 +81,8 @@ enum ControlTarget {
             let animated = record[base + 1] & 1 == 1
             let (x, y, width, height, scale) = (double(0), double(1), double(2), double(3), double(4))
             let request = ControlRequest(id: Int(page & 0xFF), cmd: cmd, x: x, y: y, width: width, height: height,
-                                         scale: scale, page: Int(page), animated: animated, path: "fuzz.png")
+                                         scale: scale, page: Int(page), animated: animated, path: "fuzz.png",
+                                         enabled: animated)
             do {
                 daemon.answer(try ControlCommand(request), id: request.id)
             } catch {
@@ -135,6 +136,7 @@ enum ControlTarget {
             ControlRequest(cmd: "subscribe"),
             ControlRequest(id: 12, cmd: "snapshot", path: "/tmp/frame.png"),
             ControlRequest(id: 13, cmd: "reload"),
+            ControlRequest(id: 14, cmd: "touch-overlay", enabled: true),
         ]
         var out = requests.map { (name: "\($0.cmd)-\($0.id ?? 0).json", bytes: [UInt8]($0.line())) }
         let malformed = [

@@ -21,7 +21,11 @@ enum EvemuParser {
             lineNumber += 1
             // A '#' starts a comment, also after an E: line ("E: … 7411\t# EV_ABS / …").
             let content = rawLine.firstIndex(of: "#").map { rawLine[..<$0] } ?? rawLine[...]
-            let fields = content.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
+            // Split on scalars, not Characters: a blank followed by a combining mark is one
+            // Character (" ֞"), so a name starting with one would swallow the tag's separator
+            // (found by fuzzing: `N: ֞…` written back did not read as an N: line).
+            let fields = content.unicodeScalars.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
+                .map { Substring($0) }
             guard let tag = fields.first else { continue }
             let args = Array(fields.dropFirst())
             func fail(_ message: String) -> EvemuError { EvemuError(path: path, line: lineNumber, message: message) }
@@ -33,8 +37,10 @@ enum EvemuParser {
                 out.events.append(try event(args, fail))
             case "N:":
                 guard out.events.isEmpty else { throw fail("expected the header before the events, found N: after them") }
-                let name = content.drop { $0 != ":" }.dropFirst()
-                out.description = DeviceDescription(name: String(name.trimmingBlanks()))
+                var name = content.unicodeScalars.drop { $0 != ":" }.dropFirst()
+                while let first = name.first, first == " " || first == "\t" { name = name.dropFirst() }
+                while let last = name.last, last == " " || last == "\t" || last == "\r" { name = name.dropLast() }
+                out.description = DeviceDescription(name: String(Substring(name)))
             case "I:", "P:", "B:", "A:", "L:":
                 guard var d = out.description else {
                     throw fail("expected 'N: NAME' as the first header line, found '\(tag)'")
