@@ -55,9 +55,8 @@ public enum CalibrationConfigEdit {
             throw ConfigError(path: path, line: 0, key: "input.calibration",
                               message: "the edited file would not set the matrix (is the key written some other way?); nothing written")
         }
-        var info = stat()
-        let mode = stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0o644
-        try AtomicFile.write(Data(edited.utf8), to: path, mode: mode)
+        // The file keeps its permissions and owner (AtomicFile).
+        try AtomicFile.write(Data(edited.utf8), to: path)
     }
 
     /// Whether a line is the header `[name]` (a comment may follow).

@@ -5,40 +5,72 @@ import Glibc
 /// a temporary file beside it, fsync, rename over, fsync the folder. The saved state and
 /// `flickd calibrate --write` go through it.
 enum AtomicFile {
-    /// Writes `data` to `path` atomically.
+    /// Writes `data` to `path` atomically. A file that is there keeps its permissions and owner
+    /// (a config `root:flickd 0640` stays readable by the daemon), and a symlink keeps pointing
+    /// at the file, which is the one replaced; a new file gets `newFileMode` less the umask.
     /// - Parameters:
-    ///   - mode: the new file's permissions.
+    ///   - newFileMode: the permissions of a file that did not exist.
     ///   - makingDirectory: make the folder when it is missing (where the file system allows).
     /// - Throws: `SystemError` naming the step and the path.
-    static func write(_ data: Data, to path: String, mode: mode_t, makingDirectory: Bool = false) throws(SystemError) {
-        let directory = parentDirectory(of: path)
-        let temporary = path + ".tmp"
-        var fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        if fd < 0, errno == ENOENT, makingDirectory, !directory.isEmpty {
+    static func write(_ data: Data, to path: String, newFileMode: mode_t = 0o644, makingDirectory: Bool = false) throws(SystemError) {
+        let target = realpath(path, nil).map { resolved in
+            defer { free(resolved) }
+            return String(cString: resolved)
+        } ?? path
+        let directory = parentDirectory(of: target)
+        var existing = stat()
+        let replacing = stat(target, &existing) == 0
+        var fd = temporaryFile(beside: target)
+        if fd.descriptor < 0, errno == ENOENT, makingDirectory, !directory.isEmpty {
             // Under systemd, StateDirectory= makes /var/lib/flickd; elsewhere ProtectSystem= may forbid it.
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+            fd = temporaryFile(beside: target)
         }
-        guard fd >= 0 else { throw SystemError(call: "open", context: temporary, errno: errno) }
-        // The umask must not narrow a mode copied from the file being replaced.
-        _ = fchmod(fd, mode)
-        let written = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        guard written == data.count, fsync(fd) == 0 else {
-            let e = errno
-            Glibc.close(fd)
+        guard fd.descriptor >= 0 else { throw SystemError(call: "mkstemp", context: target, errno: errno) }
+        let temporary = fd.path
+        func fail(_ call: String, _ e: Int32) -> SystemError {
+            Glibc.close(fd.descriptor)
             unlink(temporary)
-            throw SystemError(call: written == data.count ? "fsync" : "write", context: temporary, errno: e)
+            return SystemError(call: call, context: temporary, errno: e)
         }
-        Glibc.close(fd)
-        guard rename(temporary, path) == 0 else {
+        if replacing {
+            // As it was: mkstemp makes 0600 and the writer's owner.
+            guard fchmod(fd.descriptor, existing.st_mode & 0o7777) == 0 else { throw fail("fchmod", errno) }
+            if existing.st_uid != geteuid() || existing.st_gid != getegid() {
+                guard fchown(fd.descriptor, existing.st_uid, existing.st_gid) == 0 else { throw fail("fchown", errno) }
+            }
+        } else {
+            let mask = umask(0)
+            umask(mask)
+            guard fchmod(fd.descriptor, newFileMode & ~mask) == 0 else { throw fail("fchmod", errno) }
+        }
+        var written = 0
+        while written < data.count {
+            let n = data.withUnsafeBytes { Glibc.write(fd.descriptor, $0.baseAddress! + written, $0.count - written) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw fail("write", n < 0 ? errno : EIO) }
+            written += n
+        }
+        guard fsync(fd.descriptor) == 0 else { throw fail("fsync", errno) }
+        Glibc.close(fd.descriptor)
+        guard rename(temporary, target) == 0 else {
             let e = errno
             unlink(temporary)
-            throw SystemError(call: "rename", context: path, errno: e)
+            throw SystemError(call: "rename", context: target, errno: e)
         }
         let dirFD = Glibc.open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dirFD >= 0 {
             _ = fsync(dirFD)
             Glibc.close(dirFD)
         }
+    }
+
+    /// A new file of a unique name beside `path` (`mkstemp`: created exclusively, so no other
+    /// file of that name is truncated or followed), close-on-exec.
+    private static func temporaryFile(beside path: String) -> (descriptor: Int32, path: String) {
+        var template = Array((path + ".XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return (fd, String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 }

@@ -46,6 +46,6 @@ public struct StateStore: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data = (try? encoder.encode(state)) ?? Data()
-        try AtomicFile.write(data, to: path, mode: 0o644, makingDirectory: true)
+        try AtomicFile.write(data, to: path, makingDirectory: true)
     }
 }
