@@ -215,6 +215,17 @@ import Testing
         #expect(try gestures(recorded).offset == expected.offset)
     }
 
+    /// `flickd record /dev/input/event3` with FILE forgotten: the node is the file argument.
+    /// Text written into a device node would reach the kernel (as input events, for a uinput or
+    /// evdev node the group may write): only a regular file or a pipe is recorded into.
+    @Test func aDeviceNodeIsNoFileToRecordInto() throws {
+        let recording = try EvemuRecording.load(path: try file(tapAndDrag().text, "original.event"))
+        #expect(throws: EvemuError.self) { _ = try EvemuRecorder(reader: ScriptedReader(recording, batch: 7), path: "/dev/null") }
+        do { _ = try EvemuRecorder(reader: ScriptedReader(recording, batch: 7), path: "/dev/null") } catch {
+            #expect(error.kind == .usage && "\(error)".contains("not a file to record into"), "\(error)")
+        }
+    }
+
     @Test func droppedEventsAreRecordedSoTheReplayResynchronises() throws {
         let original = try file(tapAndDrag().text, "original.event")
         let recording = try EvemuRecording.load(path: original)

@@ -41,13 +41,21 @@ public enum Record {
     /// - Throws: `FlickError`: no touchscreen, a device that cannot be opened, a file that cannot be written.
     public static func run(_ options: Options, configuration: Configuration,
                            started: (String) -> Void = { _ in }) throws -> Summary {
-        let path = try options.device
-            ?? Events.firstTouchscreen(in: options.directory, force: Events.forceRules(configuration))
+        let force = Events.forceRules(configuration)
+        let path = try options.device ?? Events.firstTouchscreen(in: options.directory, force: force)
         let reader = try EvdevDevice(path: path)
         defer { reader.close() }
+        // A named node must be what the daemon would take: its recording must replay.
+        let verdict = TouchscreenClassifier.verdict(for: reader.description, force: force)
+        guard verdict.isTouchscreen else {
+            throw InputDeviceError(path: path, reason: "not a touchscreen: \(verdict.reason)")
+        }
+        let loop = try EventLoop()
+        // From before the file exists until it is finished, SIGINT and SIGTERM only stop the
+        // loop: the file always ends at a whole line.
+        let stops = try loop.stopOnSignals(after: options.duration, context: "record --duration")
         let recorder = try EvemuRecorder(reader: reader, path: options.file)
         started(path)
-        let loop = try EventLoop()
         var failure: (any Error)?
         let io = try loop.addIO(fd: reader.fileDescriptor, events: .readable, context: "record \(path)") { [unowned loop] _ in
             do {
@@ -57,13 +65,12 @@ public enum Record {
                 loop.exit(code: 1)
             }
         }
-        let stops = try loop.stopOnSignals(after: options.duration, context: "record --duration")
         _ = try loop.run()
-        withExtendedLifetime((io, stops)) {}
         if let failure { throw failure }
         // Whatever arrived between the last wake-up and the stop belongs in the file too.
         try recorder.drain()
         try recorder.finish()
+        withExtendedLifetime((io, stops)) {}
         return Summary(device: path, events: recorder.events, dropped: recorder.dropped)
     }
 }

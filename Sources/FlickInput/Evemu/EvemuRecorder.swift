@@ -24,16 +24,28 @@ public final class EvemuRecorder {
     private var origin: Instant?
     private var last = Instant.zero
 
-    /// Creates (or truncates) `path` and writes the device's header.
-    /// - Throws: `EvemuError` (I/O) when the file cannot be created or written.
+    /// Creates (or empties) `path` and writes the device's header. Only a regular file or a
+    /// pipe: `flickd record /dev/input/event3` with FILE forgotten must not write text into a
+    /// device node (into the very touchscreen, as input events).
+    /// - Throws: `EvemuError` (I/O) when the file cannot be created or written, or is no file.
     public init(reader: any EventReader, path: String) throws(EvemuError) {
         self.reader = reader
         self.path = path
         writer = EvemuWriter(description: reader.description)
-        fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        fd = Glibc.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw EvemuError(path: path, line: 0, message: "cannot create: \(String(cString: strerror(errno)))", kind: .io)
         }
+        var info = stat()
+        let kind = fstat(fd, &info) == 0 ? info.st_mode & S_IFMT : 0
+        guard kind == S_IFREG || kind == S_IFIFO else {
+            Glibc.close(fd)
+            fd = -1
+            throw EvemuError(path: path, line: 0, message: "not a file to record into (a device node?): name the recording's FILE",
+                             kind: .usage)
+        }
+        // Emptied only now that it is known to be a file.
+        if kind == S_IFREG { _ = ftruncate(fd, 0) }
         try write(writer.header)
         for e in reader.lastValues() { writer.event(time(e.time), e.type, e.code, e.value) }
         try write(writer.takeEventsText())
