@@ -149,8 +149,8 @@ public final class Calibrator {
 
     private func runLive() throws {
         let loop = try EventLoop()
-        var watches: [Int32: IOSource] = [:]
-        var generation: Int?
+        var watches: FileWatches?
+        var watchFailure: SystemError?
         var timer: TimerSource?
         func wake(_ t: Instant) {
             step(at: max(t, loop.now))
@@ -158,20 +158,19 @@ public final class Calibrator {
                 loop.exit(code: 0)
                 return
             }
-            // A watch is on the file behind an fd number: when devices came or went, a new one
-            // may have the number of one that left, so every watch is made anew (LiveRunner).
-            if generation != source.descriptorGeneration {
-                watches.removeAll()
-                generation = source.descriptorGeneration
-            }
-            let fds = Set(source.fileDescriptors + (output.pollDescriptor.map { [$0] } ?? []))
-            for fd in watches.keys where !fds.contains(fd) { watches[fd] = nil }
-            for fd in fds where watches[fd] == nil {
-                watches[fd] = try? loop.addIO(fd: fd, events: .readable, context: "calibrate fd \(fd)") { _ in wake(loop.now) }
+            do {
+                try watches?.update(source.fileDescriptors + (output.pollDescriptor.map { [$0] } ?? []),
+                                    generation: source.descriptorGeneration)
+            } catch {
+                // A touchscreen that cannot be watched would only look like a target timing out.
+                watchFailure = error
+                loop.exit(code: 1)
+                return
             }
             timer?.schedule(at: nextDeadline(now: loop.now))
         }
         timer = try loop.addTimer(context: "calibrate") { wake($0) }
+        watches = FileWatches(loop: loop, context: "calibrate") { wake(loop.now) }
         var signals: [SignalSource] = []
         for signo in [SIGINT, SIGTERM] {
             signals.append(try loop.addSignal(signo) { [unowned self] in
@@ -182,7 +181,11 @@ public final class Calibrator {
         report(session.start(at: loop.now))
         wake(loop.now)
         try loop.run()
+        // The handlers hold `wake`, which holds the sources: release them, or the loop leaks.
+        watches?.removeAll()
+        timer = nil
         _ = signals
+        if let watchFailure { throw watchFailure }
     }
 
     private func nextDeadline(now: Instant) -> Instant? {

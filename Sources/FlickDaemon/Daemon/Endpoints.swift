@@ -115,13 +115,15 @@ extension PixelSize {
 
 extension TouchInputOptions {
     /// The devices an input endpoint and the config name (`input.match_name`, `input.grab`),
-    /// mapped with the config's touch mapping onto a view of `outputSize`: `flickd run` and
-    /// `flickd calibrate` take the same touchscreens.
+    /// mapped with the config's touch mapping onto a view of `outputSize`, phantom touches
+    /// dropped as the config says (`input.minimum_touch_ms`): `flickd run` and `flickd
+    /// calibrate` take the same touchscreens, and the same touches from them.
     public init(configuration: Configuration, endpoint: InputEndpoint, outputSize: Size) {
         self.init(outputSize: outputSize)
         if case .device(let path) = endpoint { devicePath = path }
         if !configuration.inputMatchName.isEmpty { force.nameContains = [configuration.inputMatchName] }
         grab = configuration.grab
         mapping = configuration.touchMapping
+        minimumTouchDuration = configuration.minimumTouchDuration
     }
 }

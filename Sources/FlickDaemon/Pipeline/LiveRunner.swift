@@ -7,9 +7,7 @@ import FlickCore
 public final class LiveRunner {
     private let loop: EventLoop
     private let pipeline: Pipeline
-    private var watches: [Int32: IOSource] = [:]
-    /// The input's `descriptorGeneration` when the watches were made.
-    private var generation: Int?
+    private var watches: FileWatches?
     private var timer: TimerSource?
 
     /// Wires the pipeline to the loop.
@@ -19,6 +17,9 @@ public final class LiveRunner {
         self.pipeline = pipeline
         timer = try loop.addTimer(context: "pipeline timer") { [unowned self] t in
             self.dispatch(at: t)
+        }
+        watches = FileWatches(loop: loop, context: pipeline.input.name) { [unowned self] in
+            self.dispatch(at: self.loop.now)
         }
         try watch()
         rearm()
@@ -36,20 +37,9 @@ public final class LiveRunner {
         rearm()
     }
 
-    /// Watches the pipeline's fds, which change when devices come and go. A watch is on the
-    /// file behind an fd number, so when the input's files changed every watch is made anew:
-    /// a new device may have the number of one that left.
+    /// Watches the pipeline's fds, which change when devices come and go (`FileWatches` makes
+    /// them anew when the input's files changed).
     private func watch() throws(SystemError) {
-        if generation != pipeline.input.descriptorGeneration {
-            watches.removeAll()
-            generation = pipeline.input.descriptorGeneration
-        }
-        let fds = Set(pipeline.fileDescriptors)
-        for fd in watches.keys where !fds.contains(fd) { watches[fd] = nil }
-        for fd in fds where watches[fd] == nil {
-            watches[fd] = try loop.addIO(fd: fd, events: .readable, context: "fd \(fd) of \(pipeline.input.name)") { [unowned self] _ in
-                self.dispatch(at: self.loop.now)
-            }
-        }
+        try watches?.update(pipeline.fileDescriptors, generation: pipeline.input.descriptorGeneration)
     }
 }
