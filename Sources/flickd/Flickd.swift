@@ -205,16 +205,9 @@ struct Calibrate: ParsableCommand {
     }
 
     func run() throws {
-        let path = config ?? ConfigLoader.defaultPath
-        let configuration: Configuration
-        do {
-            let (loaded, fromFile) = try ConfigLoader.load(path: path, explicit: config != nil)
-            if write && !fromFile {
-                throw ConfigError(path: path, line: 0, key: "input.calibration", message: "no such file to write the matrix to")
-            }
-            configuration = loaded
-        } catch {
-            throw failure(error)
+        let (configuration, path, fromFile) = try CommonOptions.loadConfiguration(config)
+        if write && !fromFile {
+            throw failure(ConfigError(path: path, line: 0, key: "input.calibration", message: "no such file to write the matrix to"))
         }
         do {
             var options = Calibrator.Options()

@@ -69,7 +69,8 @@ public final class Calibrator {
         self.say = say
         let rotation = configuration.panelRotation
         var opener = DisplayOpener(configuration: configuration)
-        let recording = try options.recording.map { path throws in try EvemuRecording.load(path: path) }
+        // A recording is judged as replay and events judge it (a touchscreen by its capabilities).
+        let recording = try options.recording.map { path throws in try Replay.touchscreenRecording(path, note: say) }
         var endpoint = try options.display ?? DisplayEndpoint(parsing: configuration.displayBackend)
         if let recording {
             switch options.display {
@@ -91,8 +92,8 @@ public final class Calibrator {
         targets = try CalibrationTargets.layout(count: options.points, in: view)
         mapping = configuration.touchMapping.uncalibrated
         if let recording {
-            for warning in recording.warnings { say("warning: \(warning)") }
-            let replay = try RecordingSource(recording: recording, mapping: mapping, outputSize: view, start: .milliseconds(500))
+            let replay = try RecordingSource(recording: recording, mapping: mapping, outputSize: view, start: .milliseconds(500),
+                                             minimumTouchDuration: configuration.minimumTouchDuration)
             source = replay
             self.recording = replay
             deviceName = { recording.description.name }
