@@ -280,6 +280,14 @@ elif flick_up 6; then
     fail "6: the frame at rest does not show offset $REST"
   fi
 fi
+# The bring-up tools refuse a panel flickd holds (it grabs it), rather than show nothing.
+HELD=$("$BIN/flickd" events --count 1 --duration 5 --config "$CONFIG" 2>&1)
+held_rc=$?
+if [ $held_rc = 69 ] && [[ $HELD == *"held by another program"* ]]; then
+  pass "6: flickd events refuses the touchscreen flickd holds (exit 69, says so)"
+else
+  fail "6: flickd events while flickd holds the touchscreen: exit $held_rc: $HELD"
+fi
 kill -TERM $FLICKD
 wait $FLICKD
 rc=$?

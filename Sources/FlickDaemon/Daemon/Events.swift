@@ -91,6 +91,10 @@ public enum Events {
         let path = try options.device ?? firstTouchscreen(in: options.directory, force: force)
         let probe = try EvdevDevice(path: path)
         let description = probe.description
+        do { try probe.ensureNotHeldElsewhere() } catch {
+            probe.close()
+            throw error
+        }
         probe.close()
         let (output, logical) = try Replay.headless(panel: options.size, device: description, configuration: configuration)
         let loop = try EventLoop()

@@ -45,6 +45,7 @@ public enum Record {
         let path = try options.device ?? Events.firstTouchscreen(in: options.directory, force: force)
         let reader = try EvdevDevice(path: path)
         defer { reader.close() }
+        try reader.ensureNotHeldElsewhere()
         // A named node must be what the daemon would take: its recording must replay.
         let verdict = TouchscreenClassifier.verdict(for: reader.description, force: force)
         guard verdict.isTouchscreen else {

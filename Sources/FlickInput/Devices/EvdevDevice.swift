@@ -52,6 +52,20 @@ public final class EvdevDevice: EventReader {
 
     deinit { close() }
 
+    /// Refuses a device another program has grabbed (a running `flickd`): its events would not
+    /// reach this reader, and a bring-up tool would show nothing without a word. A grab that
+    /// succeeds is let go at once. The corresponding C function is `libevdev_grab`.
+    /// - Throws: `InputDeviceError` saying who holds it and what to do.
+    public func ensureNotHeldElsewhere() throws(InputDeviceError) {
+        guard let device, !grabbed else { return }
+        let g = libevdev_grab(device, LIBEVDEV_GRAB)
+        if g == -EBUSY {
+            throw InputDeviceError(path: path, reason: "held by another program (flickd, grabbing it): its touches would "
+                                   + "not reach this one; stop it first (systemctl stop flickd)")
+        }
+        if g == 0 { _ = libevdev_grab(device, LIBEVDEV_UNGRAB) }
+    }
+
     public func read() -> (items: [ReadItem], removed: Bool) {
         guard let device else { return ([], true) }
         var items: [ReadItem] = []
