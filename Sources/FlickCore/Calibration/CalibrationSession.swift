@@ -1,6 +1,7 @@
 /// `flickd calibrate`'s machine: asks for one touch on each target in turn and keeps where it
 /// landed. Touch frames and the clock go in; what to show and say comes out. No I/O, no clock
-/// of its own, so tests drive it with synthetic frames on a virtual clock.
+/// of its own, so tests drive it with synthetic frames on a virtual clock. Its table is
+/// `### calibrate` in docs/calibrate.md (the spec; `CalibrationTableTests` takes every edge).
 ///
 ///     waiting  ──one finger down──────────────▶ touching
 ///     waiting  ──two fingers, or far outside──▶ refusing      (said why)
@@ -78,6 +79,9 @@ public struct CalibrationSession: Sendable {
     public private(set) var state: State
     /// The touches accepted so far, in target order.
     public private(set) var touches: [Point] = []
+    /// Whether changes of state are kept for the trace (`takeTransitions`).
+    public var tracing = false
+    private var transitions: [Transition] = []
 
     /// Creates a session; `start(at:)` shows the first target.
     public init(count: Int, screen: Size, settings: Settings = Settings()) {
@@ -102,8 +106,24 @@ public struct CalibrationSession: Sendable {
         }
     }
 
+    /// The changes of state since the last call (only while `tracing`).
+    public mutating func takeTransitions() -> [Transition] {
+        defer { transitions.removeAll() }
+        return transitions
+    }
+
     /// Handles one event.
     public mutating func handle(_ event: Event) -> [Step] {
+        let before = state
+        defer {
+            if tracing, Self.name(of: state) != Self.name(of: before) {
+                let (name, t): (String, Instant) = switch event {
+                case .frame(let frame): ("frame", frame.time)
+                case .timer(let t): ("timer", t)
+                }
+                transitions.append(Transition(.calibrate, at: t, from: Self.name(of: before), on: name, to: Self.name(of: state)))
+            }
+        }
         switch (state, event) {
         case let (.waiting(target, deadline), .frame(frame)):
             return waiting(target, deadline, frame)
@@ -184,6 +204,17 @@ public struct CalibrationSession: Sendable {
             steps.append(.finished(touches: touches))
         }
         return steps
+    }
+
+    /// A state's name in the table.
+    static func name(of state: State) -> String {
+        switch state {
+        case .waiting: "waiting"
+        case .touching: "touching"
+        case .refusing: "refusing"
+        case .finished: "finished"
+        case .failed: "failed"
+        }
     }
 
     /// Why a point is refused as far outside the screen, or nil when it is on it (or near).

@@ -22,6 +22,8 @@ public struct Transition: Hashable, Sendable, CustomStringConvertible {
         case zoom
         /// `FramePresenter`: frames and their presentation.
         case frame
+        /// `CalibrationSession`: `flickd calibrate`'s one touch per target.
+        case calibrate
     }
 
     /// Which machine stepped.
