@@ -31,7 +31,7 @@ public struct Configuration: Hashable, Sendable {
     public var grab = true
     /// A touch that ends sooner than this after it began is a phantom, dropped before gesture
     /// recognition (`PhantomTouchFilter`); below the shortest real tap recorded (51 µs).
-    public var minimumTouchDuration = Duration.nanoseconds(20_000)
+    public var minimumTouchDuration = PhantomTouchFilter.defaultMinimumDuration
     public var touchMapping = TouchMapping()
 
     /// `[display]`.

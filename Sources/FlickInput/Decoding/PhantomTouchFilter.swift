@@ -10,16 +10,22 @@ import FlickCore
 /// frame it begins in, frames are held back until every touch begun is older than
 /// `minimumDuration` (by a later frame's time, or by `release(upTo:)` at `deadline`), then
 /// handed on unchanged, with their own times; a touch found too short is taken out of every
-/// frame it was in. The default duration (`TouchMapping`'s config, 0.02 ms) is below the
-/// shortest real tap in the recorded panels (an eGalax eMPIA tap of 51 µs over three
-/// reports), so what is held back is held for microseconds.
+/// frame it was in.
 public struct PhantomTouchFilter: Sendable {
+    /// `input.minimum_touch_ms`'s default, 0.02 ms: below the shortest real tap in the recorded
+    /// panels (an eGalax eMPIA tap of 51 µs over three reports), so what is held back is held for
+    /// microseconds. ("A few ms" would drop that tap.)
+    public static let defaultMinimumDuration = Duration.nanoseconds(20_000)
+
     /// How long a touch must last to be a finger's; 0 drops only touches of one report.
     public var minimumDuration: Duration
     /// Touches dropped so far.
     public private(set) var dropped = 0
     /// Where the last dropped touch was, in screen pixels.
     public private(set) var lastDropped: Point?
+
+    /// Says the dropped touches at most once a minute.
+    private var log = PhantomTouchLog()
 
     /// Frames held back, oldest first.
     private var held: [TouchFrame] = []
@@ -61,6 +67,14 @@ public struct PhantomTouchFilter: Sendable {
     public mutating func release(upTo now: Instant) -> [TouchFrame] {
         for (id, began) in young where now - began >= minimumDuration { young[id] = nil }
         return young.isEmpty ? releaseAll() : []
+    }
+
+    /// A line saying what was dropped, when one is due (`PhantomTouchLog`).
+    /// - Parameters:
+    ///   - positionless: the touches the decoder dropped for having no position, so far.
+    ///   - final: the input ends: say what is left.
+    public mutating func report(positionless: Int, at now: Instant, final: Bool = false) -> String? {
+        log.line(total: dropped + positionless, last: lastDropped, at: now, final: final)
     }
 
     /// Takes `id` out of every held frame and of `frame`, where it ended, and counts it.

@@ -16,7 +16,7 @@ public struct TouchInputOptions: Sendable {
     /// The screen (logical view) size touches are mapped to.
     public var outputSize: Size
     /// Shorter touches are phantoms (`PhantomTouchFilter`).
-    public var minimumTouchDuration = Duration.nanoseconds(20_000)
+    public var minimumTouchDuration = PhantomTouchFilter.defaultMinimumDuration
 
     /// Creates options.
     public init(directory: String = "/dev/input", devicePath: String? = nil,
@@ -44,7 +44,6 @@ public final class TouchInput {
         let reader: any EventReader
         var decoder: TouchDecoder
         var phantoms: PhantomTouchFilter
-        var phantomLog = PhantomTouchLog()
     }
 
     /// The options.
@@ -167,8 +166,7 @@ public final class TouchInput {
             }
             frames += device.phantoms.release(upTo: now)
             for note in device.decoder.takeDiagnostics() { log("input: \(path): \(note)") }
-            let total = device.phantoms.dropped + device.decoder.positionless
-            if let line = device.phantomLog.line(total: total, last: device.phantoms.lastDropped, at: now) {
+            if let line = device.phantoms.report(positionless: device.decoder.positionless, at: now) {
                 log("input: \(path): \(line)")
             }
             transitions += device.decoder.takeTransitions()

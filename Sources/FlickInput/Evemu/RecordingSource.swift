@@ -15,7 +15,6 @@ public final class RecordingSource {
     public let name: String
     private var decoder: TouchDecoder
     private var phantoms: PhantomTouchFilter
-    private var phantomLog = PhantomTouchLog()
     private var index = 0
     private let shift: Duration
     private var ended = false
@@ -33,7 +32,7 @@ public final class RecordingSource {
     ///   - minimumTouchDuration: shorter touches are phantoms (`PhantomTouchFilter`).
     /// - Throws: `EvemuError` when the device has no X/Y axes to map.
     public init(recording: EvemuRecording, mapping: TouchMapping = TouchMapping(), outputSize: Size? = nil,
-                start: Instant, minimumTouchDuration: Duration = .nanoseconds(20_000)) throws(EvemuError) {
+                start: Instant, minimumTouchDuration: Duration = PhantomTouchFilter.defaultMinimumDuration) throws(EvemuError) {
         let size = outputSize ?? Self.panelSize(for: recording.description)
         guard let transform = TouchTransform(description: recording.description, mapping: mapping, outputSize: size) else {
             throw EvemuError(path: recording.path, line: 0,
@@ -103,8 +102,7 @@ public final class RecordingSource {
         }
         frames += phantoms.release(upTo: now)
         diagnostics += decoder.takeDiagnostics()
-        if let line = phantomLog.line(total: phantoms.dropped + decoder.positionless, last: phantoms.lastDropped, at: now,
-                                      final: ended) {
+        if let line = phantoms.report(positionless: decoder.positionless, at: now, final: ended) {
             diagnostics.append("\(name): \(line)")
         }
         return frames
