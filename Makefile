@@ -4,7 +4,7 @@ SYSCONFDIR ?= /etc
 DESTDIR ?=
 export PREFIX SYSCONFDIR DESTDIR
 
-.PHONY: all run test install deb e2e bench soak fuzz
+.PHONY: all run test install deb e2e bench bench-feel soak fuzz
 
 # Release binaries carry the Swift runtime (--static-swift-stdlib): one file each to copy onto a
 # board without Swift, and less resident memory (BENCHMARKS.md). Every release build here and in
@@ -38,6 +38,11 @@ bench:
 	swift build -c release --static-swift-stdlib --product flickd
 	swift build -c release --static-swift-stdlib --product flickd-bench
 	.build/release/flickd-bench $(BENCH_ARGS)
+
+# Section 6 alone (touch resampling and smoothing, virtual time): seconds, not minutes.
+bench-feel:
+	swift build -c release --static-swift-stdlib --product flickd-bench
+	.build/release/flickd-bench --feel $(BENCH_ARGS)
 
 # Not in CI: 10 minutes of the daemon under a 250 Hz stream (RELIABILITY.md).
 soak:

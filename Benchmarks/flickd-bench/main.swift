@@ -29,6 +29,13 @@ let plan = quick
     : Plan(gestureSeconds: 600, gestureRepeats: 15, composeFrames: 200, latencyMoves: 1000, idleSeconds: 10, startups: 10)
 
 print("flickd-bench (\(quick ? "quick" : "full")) on \(Machine.description)")
+if arguments.contains("--feel") {
+    // Section 6 alone (make bench-feel): it runs on virtual time, in seconds.
+    section("6. feel: content behind the finger when shown, touch resampling off vs on; smoothing (virtual time, 60 Hz display)")
+    FeelBench.report(arguments: arguments)
+    for line in Verdicts.lines { print(line) }
+    exit(0)   // figures, never asserted (as the full run)
+}
 
 // 1. Gesture + model cost per evdev event.
 section("1. gesture + model per evdev event (TouchDecoder → GestureRecognizer → ScrollView, virtual clock)")
@@ -118,6 +125,9 @@ do {
     print("flickd-bench: startup: \(error)")
     exit(1)
 }
+
+section("6. feel: content behind the finger when shown, touch resampling off vs on; smoothing (virtual time, 60 Hz display)")
+FeelBench.report(arguments: arguments)
 
 section("summary")
 for line in Verdicts.lines { print(line) }

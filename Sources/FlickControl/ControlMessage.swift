@@ -158,6 +158,19 @@ extension ControlRequest {
 }
 
 extension ControlMessage {
+    /// A `frame` line of `flickd replay --json`: a frame reached the screen at `t` (its vblank,
+    /// on the events' clock) showing the content at `offset` and `zoomScale` — while fingers
+    /// move it, where they were resampled to for that time, which the delegate events (at the
+    /// reports' times) do not say.
+    public static func frame(at t: Double, offset: Point, zoomScale: Double) -> ControlMessage {
+        var m = ControlMessage()
+        m.type = "frame"
+        m.t = t
+        m.offset = [offset.x, offset.y]
+        m.zoomScale = zoomScale
+        return m
+    }
+
     /// The event line for one output of the gesture recogniser, with the scroll view's state
     /// after it.
     public static func event(_ output: GestureOutput, view: ScrollView) -> ControlMessage {

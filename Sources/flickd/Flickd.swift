@@ -99,7 +99,7 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "headless[:WIDTHxHEIGHT]; by default the recorded panel's size.")
     var display: String?
 
-    @Flag(help: "Write every gesture, content touch and delegate event as one JSON object a line.")
+    @Flag(help: "Write every gesture, content touch and delegate event as one JSON object a line, and a frame line per frame presented.")
     var json = false
 
     @Flag(help: "Also print every state transition of every machine (time, machine: old → event → new).")

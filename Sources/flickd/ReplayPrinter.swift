@@ -3,7 +3,7 @@ import FlickCore
 import FlickDaemon
 
 /// What `flickd replay` prints: one line per gesture (the journal's sentence), or with `--json`
-/// every event as a JSON line; with `--trace` every machine's steps too, in order among them.
+/// every event as a JSON line and a `frame` line per frame presented; with `--trace` every machine's steps too, in order among them.
 /// Diagnostics and the display's notices go to standard error.
 final class ReplayPrinter: PipelineSink {
     let json: Bool
@@ -32,7 +32,11 @@ final class ReplayPrinter: PipelineSink {
         }
     }
 
-    func pipeline(_ pipeline: Pipeline, presentedAt vblank: Instant) {}
+    func pipeline(_ pipeline: Pipeline, presentedAt vblank: Instant) {
+        // The frame that reached the screen is the one last committed.
+        guard json, let shown = pipeline.presenter.shown else { return }
+        write(ControlMessage.frame(at: vblank.seconds, offset: shown.contentOffset, zoomScale: shown.zoomScale))
+    }
 
     func pipeline(_ pipeline: Pipeline, noted notice: Pipeline.Notice) {
         writeStandardError("flickd: \(notice)\n")

@@ -160,6 +160,16 @@ public struct GestureRecognizer: Sendable {
         return takeOutbox()
     }
 
+    /// The scroll view as it would be had `frame` (moves of the fingers that are down) been
+    /// reported: what a frame shows when the fingers are resampled to its presentation time.
+    /// The recogniser itself is left as it is, and what the move would cause is not said.
+    public func projected(_ frame: TouchFrame) -> ScrollView {
+        var copy = self
+        copy.tracing = false
+        _ = copy.handle(frame)
+        return copy.scrollView
+    }
+
     /// Replaces the tunables. A gesture in progress keeps the ones it started with.
     public mutating func setConfiguration(_ configuration: GestureConfiguration) {
         self.configuration = configuration

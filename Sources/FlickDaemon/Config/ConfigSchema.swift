@@ -87,6 +87,17 @@ enum ConfigSchema {
         k["input.match_name"] = text(\.inputMatchName)
         k["input.grab"] = bool(\.grab)
         k["input.minimum_touch_ms"] = milliseconds(\.minimumTouchDuration)
+        k["input.resample"] = bool(\.resampleTouches)
+        k["input.resample_max_prediction_ms"] = { v, c throws in
+            let expected = "a time in milliseconds from 0 to \(TouchConditioning.predictionLimit.inMilliseconds)"
+            let d = try number(v, expected)
+            guard (0...TouchConditioning.predictionLimit.inMilliseconds).contains(d) else { throw ValueProblem(expected: expected, found: String(d)) }
+            c.maximumPrediction = .nanoseconds(Int64((d * 1e6).rounded()))
+        }
+        k["input.smoothing"] = bool(\.smoothTouches)
+        k["input.smoothing_min_cutoff_hz"] = positive(\.smoothing.minimumCutoff)
+        k["input.smoothing_beta"] = atLeastZero(\.smoothing.beta)
+        k["input.smoothing_derivative_cutoff_hz"] = positive(\.smoothing.derivativeCutoff)
         k["input.rotation"] = quarterTurn { c, r in c.touchMapping.rotation = r }
         k["input.flip_x"] = bool(\.touchMapping.flipX)
         k["input.flip_y"] = bool(\.touchMapping.flipY)

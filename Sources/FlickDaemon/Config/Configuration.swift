@@ -33,6 +33,13 @@ public struct Configuration: Hashable, Sendable {
     /// recognition (`PhantomTouchFilter`); below the shortest real tap recorded (51 µs).
     public var minimumTouchDuration = PhantomTouchFilter.defaultMinimumDuration
     public var touchMapping = TouchMapping()
+    /// Whether fingers are resampled to the time each frame is shown (`TouchResampler`), and how
+    /// far ahead of the latest report a position may be predicted.
+    public var resampleTouches = true
+    public var maximumPrediction = TouchConditioning.defaultMaximumPrediction
+    /// Whether contact positions are smoothed (`TouchSmoother`), with the 1€ filter's tunables.
+    public var smoothTouches = false
+    public var smoothing = TouchConditioning.defaultSmoothing
 
     /// `[display]`.
     public var displayBackend = "auto"

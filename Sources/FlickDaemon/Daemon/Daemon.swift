@@ -304,6 +304,11 @@ public final class Daemon: PipelineSink, CommandContext {
         }
         pipeline.idleReset = PipelineBuilder.idleReset(next, view: pipeline.scrollView)
         pipeline.touchOverlay = next.touchOverlay
+        if (next.smoothTouches, next.smoothing, next.resampleTouches, next.maximumPrediction)
+            != (configuration.smoothTouches, configuration.smoothing, configuration.resampleTouches, configuration.maximumPrediction) {
+            // Fingers already down start their filters afresh: at most a pixel's step, once.
+            pipeline.conditioning = PipelineBuilder.conditioning(next)
+        }
         configuration = next
         logger.logLevel = Logger.Level(rawValue: next.logLevel) ?? .info
         pipeline.tracing = logger.logLevel <= .debug

@@ -24,6 +24,9 @@ public final class Pipeline {
     public weak var sink: (any PipelineSink)?
     /// Attract mode, when the config turns it on.
     public var idleReset: IdleReset?
+    /// Smoothing of the fingers before the recogniser, and their resampling to each frame's
+    /// presentation time (`input.smoothing`, `input.resample`).
+    public var conditioning = TouchConditioning.off
     /// The latest time the pipeline has been told of.
     public private(set) var now: Instant
     /// Whether every machine's steps are emitted (`flickd replay --trace`, debug logs).
@@ -49,6 +52,12 @@ public final class Pipeline {
     }
     /// The touch overlay's marks, fed while it is on.
     var trails = TouchTrails()
+
+    /// Whether the last frame prepared showed the fingers resampled ahead of the model: frames
+    /// follow until it shows the model again.
+    var projecting = false
+    /// The model's and the shown offsets and the zoom of the last frame that showed a prediction.
+    var lastFrame: (model: Point, shown: Point, zoomScale: Double)?
 
     /// The last touch or command: attract mode counts from here.
     private var lastActivity: Instant
@@ -97,14 +106,15 @@ public final class Pipeline {
         let frames = input.dispatch(now: now)
         // The decoders' steps go in among the frames, each before the first frame it precedes.
         var steps = input.takeTransitions()[...]
-        for frame in frames {
-            let due = steps.prefix { $0.time <= frame.time }
+        for raw in frames {
+            let due = steps.prefix { $0.time <= raw.time }
             emit(due.map { GestureOutput(time: $0.time, kind: .transition($0)) })
             steps = steps.dropFirst(due.count)
-            observe(frame.time)
-            lastActivity = max(lastActivity, frame.time)
-            if touchOverlay { trails.add(frame) }
-            emit(recognizer.handle(frame))
+            observe(raw.time)
+            lastActivity = max(lastActivity, raw.time)
+            // The overlay shows what the panel reported; the recogniser gets it smoothed.
+            if touchOverlay { trails.add(raw) }
+            emit(recognizer.handle(conditioning.take(raw)))
         }
         emit(steps.map { GestureOutput(time: $0.time, kind: .transition($0)) })
         emit(recognizer.fireTimers(upTo: now))

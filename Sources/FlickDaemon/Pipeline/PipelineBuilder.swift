@@ -70,8 +70,15 @@ public struct PipelineBuilder {
         let pipeline = Pipeline(recognizer: GestureRecognizer(scrollView: view, configuration: gestures),
                                 presenter: presenter, input: source, at: t)
         pipeline.idleReset = Self.idleReset(configuration, view: view)
+        pipeline.conditioning = Self.conditioning(configuration)
         pipeline.touchOverlay = configuration.touchOverlay
         return pipeline
+    }
+
+    /// Smoothing and resampling as the config asks.
+    public static func conditioning(_ configuration: Configuration) -> TouchConditioning {
+        TouchConditioning(smoothing: configuration.smoothTouches ? configuration.smoothing : nil,
+                          maximumPrediction: configuration.resampleTouches ? configuration.maximumPrediction : nil)
     }
 
     /// Attract mode as the config asks, or nil when it is off.
