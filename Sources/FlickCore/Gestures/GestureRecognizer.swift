@@ -231,11 +231,10 @@ public struct GestureRecognizer: Sendable {
                   let b = contacts.first(where: { $0.id == pinch.tracker.second })?.position else { return }
             let change = pinch.tracker.update(a, b)
             phase = .pinching(touch, pinch)
-            drive(at: t) { view in
-                view.pinch(by: change.factor, focus: change.focus, at: t)
-                view.drag(by: change.translation, at: t)
-            }
-            pan(to: change.focus, at: t)
+            // A pinch is also a pan: the scale about where the centroid was, then the pan to
+            // where it is, keeps the content that began under the fingers under them.
+            drive(at: t) { $0.pinch(by: change.factor, from: change.from, to: change.to, at: t) }
+            pan(to: change.to, at: t)
         case let .following(touch):
             guard let p = contacts.first(where: { $0.id == touch.primary })?.position else { return }
             let wasDragging = classifier.state == .dragging
