@@ -22,16 +22,8 @@ import Testing
         var script = TouchScript(description: Recordings.panel, rate: Self.rate)
         script.idle(0)
         script.pinch(from: (250, 140), to: (550, 340), radius: 50, to: 150, seconds: Double(Self.steps) * Self.rate, t: Self.start)
-        let dir = try FlickdProcess.makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try script.text.write(toFile: dir + "/pinch.evemu", atomically: true, encoding: .utf8)
         // An empty config: the built-in defaults (zoom 1 to 4, the test pattern of 3200 × 1920).
-        try "".write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
-        let run = try runBuilt("flickd", ["replay", dir + "/pinch.evemu", "--json", "--config", dir + "/flickd.toml"])
-        #expect(run.status == 0, "\(run.err)")
-        let lines = try run.out.split(separator: "\n").map { line in
-            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        }
+        let lines = try ReplayJSON.run(script.text)
         // The view after each report: the last line stamped with its time.
         var views: [Int: (offset: [Double], scale: Double)] = [:]
         for line in lines {
@@ -56,16 +48,7 @@ import Testing
         #expect(abs(last.scale - 3) < 1e-9)
         // The exact sequence, runs of didScroll/didZoom folded: the pinch begins a drag and a
         // zoom, ends the zoom with one finger's lift, and the still fingers lift without momentum.
-        var folded: [String] = []
-        for line in lines {
-            guard var name = line["type"] as? String else { continue }
-            if name == "gesture" { name += ":" + (line["gesture"] as? String ?? "?") }
-            if name == "didEndDragging" { name += "(\(line["willDecelerate"] as? Bool ?? false))" }
-            if (name == "didScroll" || name == "didZoom"), folded.last == name { continue }
-            if name == "didScroll", folded.suffix(2) == ["didScroll", "didZoom"] { continue }
-            if name == "didZoom", folded.suffix(2) == ["didZoom", "didScroll"] { continue }
-            folded.append(name)
-        }
+        let folded = ReplayJSON.folded(lines)
         #expect(folded == ["willBeginDragging", "willBeginZooming", "didZoom", "didScroll", "didEndZooming", "gesture:pinch",
                            "willEndDragging", "didEndDragging(false)", "gesture:drag"], "\(folded)")
     }
