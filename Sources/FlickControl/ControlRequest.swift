@@ -21,7 +21,7 @@ public struct ControlRequest: Codable, Hashable, Sendable {
     /// For `snapshot`: the PNG's file name in the daemon's snapshot folder (none when the client
     /// passes an open file with the request); for `load`: the content's path.
     public var path: String?
-    /// For `touch-overlay`: on or off.
+    /// For `touch-overlay` and the switches (`scroll-enabled`, …): on or off.
     public var enabled: Bool?
 
     /// Creates a request.
@@ -76,11 +76,29 @@ public enum ControlCommand: Hashable, Sendable {
     /// Shows or hides dots and trails under the fingers (`debug.touch_overlay`) until the next
     /// reload or restart.
     case touchOverlay(Bool)
+    /// Turns one of UIScrollView's switches on or off until the next reload or restart (the
+    /// config file's value then).
+    case setSwitch(Switch, Bool)
+
+    /// UIScrollView's switches a client can flip, each named as its command.
+    public enum Switch: String, CaseIterable, Hashable, Sendable {
+        /// `isScrollEnabled` (`scroll.scroll_enabled`): off, touches do not scroll and a moving
+        /// finger is the content's.
+        case scrollEnabled = "scroll-enabled"
+        /// `scrollsToTop` (`scroll.scrolls_to_top`): off, the scroll-to-top strip is content.
+        case scrollsToTop = "scrolls-to-top"
+        /// `delaysContentTouches` (`gestures.delays_content_touches`): off, the content hears a
+        /// touch-down at once.
+        case delaysContentTouches = "delays-content-touches"
+        /// `canCancelContentTouches` (`gestures.can_cancel_content_touches`): off, a touch the
+        /// content has stays the content's when it moves.
+        case canCancelContentTouches = "can-cancel-content-touches"
+    }
 
     /// Every command name, for help texts and errors.
     public static let names = ["status", "set-offset", "scroll-rect-to-visible", "set-zoom", "zoom-to-rect", "page",
                                "scroll-to-top", "stop", "flash-indicators", "load", "subscribe", "snapshot", "reload",
-                               "touch-overlay"]
+                               "touch-overlay"] + Switch.allCases.map(\.rawValue)
 
     /// Interprets a request.
     /// - Throws: `ControlError` naming the unknown command or the missing or bad field.
@@ -126,7 +144,10 @@ public enum ControlCommand: Hashable, Sendable {
         case "touch-overlay":
             guard let enabled = r.enabled else { throw .missingField(command: r.cmd, field: "enabled") }
             self = .touchOverlay(enabled)
-        default: throw .unknownCommand(r.cmd)
+        default:
+            guard let which = Switch(rawValue: r.cmd) else { throw .unknownCommand(r.cmd) }
+            guard let enabled = r.enabled else { throw .missingField(command: r.cmd, field: "enabled") }
+            self = .setSwitch(which, enabled)
         }
     }
 }

@@ -136,7 +136,8 @@ struct FlickCtl: ParsableCommand {
         version: flickVersion,
         subcommands: [Status.self, SetOffset.self, ScrollRectToVisible.self, SetZoom.self, ZoomToRect.self, Page.self,
                       ScrollToTop.self, Stop.self, FlashIndicators.self, Load.self, Subscribe.self, Monitor.self,
-                      Snapshot.self, Reload.self, TouchOverlay.self]
+                      Snapshot.self, Reload.self, TouchOverlay.self, ScrollEnabled.self, ScrollsToTop.self,
+                      DelaysContentTouches.self, CanCancelContentTouches.self]
     )
 
     struct Status: ParsableCommand {
@@ -319,3 +320,4 @@ func write(_ bytes: [UInt8], to fd: Int32) {
         written += n
     }
 }
+

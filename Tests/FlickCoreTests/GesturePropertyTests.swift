@@ -61,7 +61,8 @@ import Testing
         #expect(h.view.zoomScale >= 0.5 - 1e-9 && h.view.zoomScale <= 4 + 1e-9)
         #expect(h.view.clampedOffset(h.view.contentOffset).distance(to: h.view.contentOffset) < 0.5)
         #expect(scroll.contains(.willBeginDragging) && scroll.contains(.willBeginDecelerating), "seed \(seed)")
-        if let violation = grammarViolation(scroll) { Issue.record("seed \(seed): \(violation)") }
+        // Equal timestamps let a touch stop a deceleration in the instant it began, before it moved.
+        if let violation = grammarViolation(scroll, allowingInstantStops: true) { Issue.record("seed \(seed): \(violation)") }
         #expect(h.diagnostics.filter { $0.hasPrefix("invalid") }.isEmpty, "seed \(seed)")
     }
 }

@@ -10,10 +10,11 @@ import Testing
     let far = Point(x: 100, y: 130)   // 30 px: 12 px beyond it
     let t0 = Instant.seconds(10)
 
-    func classifier(delay: Duration = .milliseconds(150), canCancel: Bool = true) -> C {
+    func classifier(delay: Duration = .milliseconds(150), canCancel: Bool = true, delays: Bool = true) -> C {
         var config = GestureConfiguration()
         config.contentTouchDelay = delay
         config.canCancelContentTouches = canCancel
+        config.delaysContentTouches = delays
         return C(configuration: config)
     }
 
@@ -38,6 +39,34 @@ import Testing
         var c = classifier(delay: .zero)
         #expect(run(&c, [.down(o, stopsMotion: false)]) == [.contentDown(o)])
         #expect(c.state == .delivered(origin: o, since: t0) && c.deadline == t0 + .milliseconds(500))
+    }
+
+    @Test func withoutDelaysContentTouchesTheDownIsDeliveredAtOnceAndCancelledByADrag() {
+        var c = classifier(delays: false)
+        #expect(run(&c, [.down(o, stopsMotion: false)]) == [.contentDown(o)])
+        #expect(c.state == .delivered(origin: o, since: t0) && c.deadline == t0 + .milliseconds(500))
+        #expect(run(&c, [.move(far)]) == [.contentCancel, .beginDrag(excess: Vector(dx: 0, dy: 12))])
+        c = classifier(canCancel: false, delays: false)
+        #expect(run(&c, [.down(o, stopsMotion: false), .move(far)]) == [] && c.state == .owned(origin: o))
+        #expect(run(&c, [.lift(far)]) == [.contentUp(far)])
+    }
+
+    @Test func withScrollingOffAMovingTouchIsTheContents() {
+        // Held back: the content gets its down where the finger landed once it crosses the slop.
+        var c = classifier()
+        #expect(run(&c, [.down(o, stopsMotion: false, scrolls: false), .move(near)]) == [])
+        #expect(run(&c, [.move(far)]) == [.contentDown(o)])
+        #expect(c.state == .owned(origin: o) && c.deadline == nil)
+        #expect(run(&c, [.move(o), .lift(near)]) == [.contentUp(near)])
+        // Delivered: kept, even though the content's touches can be cancelled.
+        c = classifier()
+        #expect(run(&c, [.down(o, stopsMotion: false, scrolls: false), .timer, .move(far)]) == [])
+        #expect(c.state == .owned(origin: o))
+        // Still: an ordinary tap; and a second finger still pinches.
+        c = classifier()
+        #expect(run(&c, [.down(o, stopsMotion: false, scrolls: false), .lift(near)]) == [.quickTap(origin: o, lift: near)])
+        c = classifier()
+        #expect(run(&c, [.down(o, stopsMotion: false, scrolls: false), .secondFinger]) == [] && c.state == .dragging)
     }
 
     @Test func idleDownWhileMovingCatches() {
@@ -155,10 +184,12 @@ import Testing
     let far = Point(x: 100, y: 130)
 
     /// Runs `events` from idle on a fresh classifier; returns the steps as the trace has them.
-    func steps(_ events: [C.Event], delay: Duration = .milliseconds(150), canCancel: Bool = true) -> [Transition] {
+    func steps(_ events: [C.Event], delay: Duration = .milliseconds(150), canCancel: Bool = true,
+               delays: Bool = true) -> [Transition] {
         var config = GestureConfiguration()
         config.contentTouchDelay = delay
         config.canCancelContentTouches = canCancel
+        config.delaysContentTouches = delays
         var c = C(configuration: config)
         var seen: [Transition] = []
         var t = Instant.seconds(10)
@@ -188,6 +219,10 @@ import Testing
             seen += steps(script)
         }
         seen += steps([down, .move(o)], delay: .zero)
+        seen += steps([down, .move(o)], delays: false)
+        // Scrolling off: a moving touch is the content's, held back or delivered.
+        let still = C.Event.down(o, stopsMotion: false, scrolls: false)
+        seen += steps([still, .move(far), .lift(far)]) + steps([still, .timer, .move(far), .cancel])
         for script: [C.Event] in [[down, .timer, .move(far), .lift(far)], [down, .timer, .secondFinger, .cancel]] {
             seen += steps(script, canCancel: false)
         }

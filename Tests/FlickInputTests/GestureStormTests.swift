@@ -50,7 +50,8 @@ import Testing
         var recognizer: GestureRecognizer
         /// What the recogniser returned since the last check.
         var pending: [GestureOutput] = []
-        var grammar = DelegateGrammar()
+        /// Repeated timestamps let a touch stop a deceleration in the instant it began.
+        var grammar = DelegateGrammar(allowingInstantStops: true)
         var nextVblank: Instant
         var fingers: [Int32: (id: Int32, x: Int32, y: Int32)] = [:]
         var nextTrackingID: Int32 = 1

@@ -137,6 +137,10 @@ enum ControlTarget {
             ControlRequest(id: 12, cmd: "snapshot", path: "/tmp/frame.png"),
             ControlRequest(id: 13, cmd: "reload"),
             ControlRequest(id: 14, cmd: "touch-overlay", enabled: true),
+            ControlRequest(id: 15, cmd: "scroll-enabled", enabled: false),
+            ControlRequest(id: 16, cmd: "scrolls-to-top", enabled: false),
+            ControlRequest(id: 17, cmd: "delays-content-touches", enabled: false),
+            ControlRequest(id: 18, cmd: "can-cancel-content-touches", enabled: true),
         ]
         var out = requests.map { (name: "\($0.cmd)-\($0.id ?? 0).json", bytes: [UInt8]($0.line())) }
         let malformed = [

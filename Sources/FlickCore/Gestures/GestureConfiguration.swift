@@ -4,6 +4,10 @@ public struct GestureConfiguration: Hashable, Sendable {
     /// How long a still touch is held back before the content hears of it. UIKit's
     /// `delaysContentTouches` delay is 150 ms (Android and Flutter use 100 ms); 0 delivers at once.
     public var contentTouchDelay: Duration = .milliseconds(150)
+    /// Whether a touch is held back from the content for `contentTouchDelay` at all. UIKit's
+    /// `delaysContentTouches`, default true; false sends the content its touch-down at once
+    /// (cancelled if the touch becomes a drag and `canCancelContentTouches`).
+    public var delaysContentTouches = true
     /// Whether moving beyond the slop after the content got the touch takes it back (content
     /// touch-cancel) and scrolls. UIKit's `canCancelContentTouches`, default true.
     public var canCancelContentTouches = true

@@ -203,14 +203,18 @@ public struct GestureRecognizer: Sendable {
             // content's (UIKit); on content creeping slower than the eye follows it stops it
             // and is an ordinary touch (docs/ARCHITECTURE.md, differences from UIKit).
             let catches = scrollView.isAnimating(at: t) && scrollView.visibleSpeed(at: t) >= configuration.imperceptibleSpeed
+            // With scrollsToTop off the strip is content like the rest (UIKit's status bar tap
+            // does nothing then).
             let touch = Touch(primary: contact.id, since: t, stoppedMotion: catches,
-                              inTopStrip: contact.position.y < configuration.scrollToTopStripHeight,
+                              inTopStrip: scrollView.scrollsToTop && contact.position.y < configuration.scrollToTopStripHeight,
                               anchor: contact.position, travel: .zero)
             enter(.following(touch), on: .down, at: t)
+            // Each gesture decides with the tunables in force when it began.
+            classifier = TapDragClassifier(configuration: configuration)
             velocity.reset()
             velocity.add(touch.travel, at: t)
             drive(at: t) { $0.touchDown(at: t) }
-            classify(.down(contact.position, stopsMotion: touch.stoppedMotion), at: t)
+            classify(.down(contact.position, stopsMotion: touch.stoppedMotion, scrolls: scrollView.isScrollEnabled), at: t)
         case var .following(touch):
             guard configuration.pinchEnabled,
                   let first = contacts.first(where: { $0.id == touch.primary })?.position else {
@@ -241,11 +245,10 @@ public struct GestureRecognizer: Sendable {
                   let b = contacts.first(where: { $0.id == pinch.tracker.second })?.position else { return }
             let change = pinch.tracker.update(a, b)
             phase = .pinching(touch, pinch)
-            drive(at: t) { view in
-                view.pinch(by: change.factor, focus: change.focus, at: t)
-                view.drag(by: change.translation, at: t)
-            }
-            pan(to: change.focus, at: t)
+            // A pinch is also a pan: the scale about where the centroid was, then the pan to
+            // where it is, keeps the content that began under the fingers under them.
+            drive(at: t) { $0.pinch(by: change.factor, from: change.from, to: change.to, at: t) }
+            pan(to: change.to, at: t)
         case let .following(touch):
             guard let p = contacts.first(where: { $0.id == touch.primary })?.position else { return }
             let wasDragging = classifier.state == .dragging

@@ -26,15 +26,16 @@ struct PinchTracker: Hashable, Sendable {
     func partner(of id: ContactID) -> ContactID { id == first ? second : first }
 
     /// The change since the last update: the scale factor (1 when the fingers are too close to
-    /// measure), the new centroid, and how far the centroid moved.
-    mutating func update(_ a: Point, _ b: Point) -> (factor: Double, focus: Point, translation: Vector) {
+    /// measure), the centroid before (`from`) and now (`to`). The scroll view scales about
+    /// `from` and then pans to `to`, so the content under the fingers follows them.
+    mutating func update(_ a: Point, _ b: Point) -> (factor: Double, from: Point, to: Point) {
         let d = a.distance(to: b)
         let c = Self.centroid(a, b)
         // Below a pixel apart the ratio is noise (or a division by zero).
         let factor = distance >= 1 && d >= 1 ? d / distance : 1
-        let translation = c - centroid
+        let from = centroid
         if d >= 1 || distance < 1 { distance = d }
         centroid = c
-        return (factor, c, translation)
+        return (factor, from, c)
     }
 }

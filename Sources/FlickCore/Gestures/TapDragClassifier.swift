@@ -5,9 +5,11 @@
 /// holds the two together and takes every edge.
 ///
 /// A touch that lands while the content moves stops it and is never the content's (→ catching).
-/// With a zero delay the content hears a touch at once (→ delivered). Past the slop a delivered
-/// touch is taken back from the content only if `canCancelContentTouches`; otherwise the
-/// content keeps it (→ owned) and nothing scrolls. Entering idle, dragging, owned or
+/// With a zero delay, or `delaysContentTouches` off, the content hears a touch at once
+/// (→ delivered). Past the slop a delivered touch is taken back from the content only if
+/// `canCancelContentTouches`; otherwise the content keeps it (→ owned) and nothing scrolls.
+/// When scrolling is off (`isScrollEnabled`) a touch moving past the slop is the content's
+/// (→ owned), held back or not: a view that cannot scroll has no drag to take it for. Entering idle, dragging, owned or
 /// longPressed disarms the timer, in the dispatcher.
 public struct TapDragClassifier: Sendable {
     /// Where a touch stands.
@@ -20,7 +22,8 @@ public struct TapDragClassifier: Sendable {
         case delivered(origin: Point, since: Instant)
         /// The content had a long press; the touch is the content's until it lifts.
         case longPressed(origin: Point)
-        /// The content kept a touch that moved (`canCancelContentTouches` is false).
+        /// The content kept a touch that moved (`canCancelContentTouches` is false, or scrolling
+        /// is off).
         case owned(origin: Point)
         /// The touch stopped moving content; it scrolls if it moves, else it is nothing.
         case catching(origin: Point)
@@ -43,8 +46,9 @@ public struct TapDragClassifier: Sendable {
 
     /// What happens to the touch.
     public enum Event: Hashable, Sendable {
-        /// The finger touched at a point; `stopsMotion` if the content was moving.
-        case down(Point, stopsMotion: Bool)
+        /// The finger touched at a point; `stopsMotion` if the content was moving, `scrolls`
+        /// unless scrolling is off (the touch keeps what it began with).
+        case down(Point, stopsMotion: Bool, scrolls: Bool = true)
         /// The finger moved to a point.
         case move(Point)
         /// The armed timer fired.
@@ -105,10 +109,12 @@ public struct TapDragClassifier: Sendable {
     private let longPress: Duration
     private let slop: Double
     private let canCancel: Bool
+    /// Whether the touch in progress can scroll (`isScrollEnabled` at its down).
+    private var scrolls = true
 
     /// Creates a classifier from the gesture configuration.
     public init(configuration: GestureConfiguration) {
-        delay = configuration.contentTouchDelay
+        delay = configuration.delaysContentTouches ? configuration.contentTouchDelay : .zero
         longPress = configuration.longPressDuration
         slop = configuration.touchSlop
         canCancel = configuration.canCancelContentTouches
@@ -120,7 +126,8 @@ public struct TapDragClassifier: Sendable {
         var actions: [Action] = []
         var invalid = false
         switch (state, event) {
-        case let (.idle, .down(p, stopsMotion)):
+        case let (.idle, .down(p, stopsMotion, canScroll)):
+            scrolls = canScroll
             if stopsMotion {
                 state = .catching(origin: p)
             } else if delay <= .zero {
@@ -135,14 +142,25 @@ public struct TapDragClassifier: Sendable {
              (.pending, .down), (.delivered, .down), (.longPressed, .down), (.owned, .down), (.catching, .down),
              (.dragging, .down), (.longPressed, .timer), (.owned, .timer), (.catching, .timer), (.dragging, .timer):
             invalid = true
-        case let (.pending(origin, _), .move(p)), let (.catching(origin), .move(p)):
+        case let (.pending(origin, _), .move(p)):
+            if let excess = excess(from: origin, to: p) {
+                if scrolls {
+                    state = .dragging
+                    actions.append(.beginDrag(excess: excess))
+                } else {
+                    // Nothing to drag: the moving finger is the content's, from where it landed.
+                    state = .owned(origin: origin)
+                    actions.append(.contentDown(origin))
+                }
+            }
+        case let (.catching(origin), .move(p)):
             if let excess = excess(from: origin, to: p) {
                 state = .dragging
                 actions.append(.beginDrag(excess: excess))
             }
         case let (.delivered(origin, _), .move(p)):
             if let excess = excess(from: origin, to: p) {
-                if canCancel {
+                if canCancel && scrolls {
                     state = .dragging
                     actions += [.contentCancel, .beginDrag(excess: excess)]
                 } else {

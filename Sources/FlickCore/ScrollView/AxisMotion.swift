@@ -54,6 +54,9 @@ struct AxisMotion: Hashable, Sendable {
         var motion = AxisMotion(restingAt: decay.restPosition)
         let edge = velocity < 0 ? lower : upper
         if let hit = decay.time(reaching: edge), hit < settle {
+            // Already at the edge it flicks into, with nothing to bounce: no travel, so no
+            // deceleration (a willBeginDecelerating for a motion that never moves).
+            guard bounces || hit > 0 else { return AxisMotion(restingAt: edge) }
             motion.pieces = [Timed(start: 0, piece: .decay(decay))]
             guard bounces else {
                 motion.duration = hit

@@ -6,11 +6,22 @@ public struct DelegateGrammar: Sendable {
     private var decelerating = false
     private var zooming = false
     private var owesDeceleration = false
+    /// A deceleration began and has not moved the content yet.
+    private var decelerationStill = false
+    /// Whether a deceleration may end before it moved (see `init`).
+    private let allowsInstantStops: Bool
     /// Messages accepted so far.
     public private(set) var count = 0
 
     /// An empty stream.
-    public init() {}
+    /// - Parameter allowingInstantStops: accept a deceleration that ends with no `didScroll`
+    ///   since it began. Only a touch (or a stop) stamped with the very time of the lift can end
+    ///   one so, which only synthetic streams do (storms that repeat timestamps); anywhere else
+    ///   it is a lift that should not have decelerated (issue 21: a flick into an edge with
+    ///   `bounces` off).
+    public init(allowingInstantStops: Bool = false) {
+        allowsInstantStops = allowingInstantStops
+    }
 
     /// Takes the next message.
     /// - Returns: what is wrong with it at this point of the stream, or nil.
@@ -34,17 +45,23 @@ public struct DelegateGrammar: Sendable {
         case .willBeginDecelerating:
             if decelerating || dragging { return "\(i): willBeginDecelerating while dragging or decelerating" }
             decelerating = true
+            decelerationStill = true
             owesDeceleration = false
         case .didEndDecelerating:
             if !decelerating { return "\(i): didEndDecelerating without willBeginDecelerating" }
             decelerating = false
+            // A deceleration that never moved should not have begun: a lift that leaves the
+            // content where it is ends with didEndDragging(willDecelerate: false).
+            if decelerationStill && !allowsInstantStops { return "\(i): didEndDecelerating with no didScroll since willBeginDecelerating" }
         case .willBeginZooming:
             if zooming { return "\(i): nested willBeginZooming" }
             zooming = true
         case .didEndZooming:
             if !zooming { return "\(i): didEndZooming without willBeginZooming" }
             zooming = false
-        case .didScroll, .didZoom, .didEndScrollingAnimation, .didScrollToTop:
+        case .didScroll:
+            decelerationStill = false
+        case .didZoom, .didEndScrollingAnimation, .didScrollToTop:
             break
         }
         return nil

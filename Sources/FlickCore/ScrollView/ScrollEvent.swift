@@ -3,7 +3,8 @@
 /// The grammar, which the tests check on every stream:
 /// - `willBeginDragging` … `willEndDragging` `didEndDragging(willDecelerate:)`, never nested;
 /// - `willBeginDecelerating` … `didEndDecelerating`, only after `didEndDragging(willDecelerate:
-///   true)` or when a touch that stopped content out of bounds lifts and it bounces back;
+///   true)` or when a touch that stopped content out of bounds lifts and it bounces back, and
+///   with at least one `didScroll` between them (a lift that moves nothing does not decelerate);
 /// - `willBeginZooming` … `didEndZooming(atScale:)`, never nested;
 /// - an animation (programmatic scroll or zoom) ends in `didEndScrollingAnimation`, a scroll to
 ///   top in `didScrollToTop`;

@@ -229,7 +229,11 @@ extension ScrollView {
         }
         var offset = contentOffset
         let band = RubberBand(coefficient: physics.rubberBandCoefficient)
-        for axis in Axis.allCases where canScroll(axis) && (drag.lockedAxis ?? axis) == axis {
+        // Two fingers pan with their centroid wherever it goes: an axis lock taken by the first
+        // finger's drag would let the content slip from under them.
+        var lock = drag.lockedAxis
+        if case .pinching = zoomPhase { lock = nil }
+        for axis in Axis.allCases where canScroll(axis) && (lock ?? axis) == axis {
             let lower = minimumOffset(axis), upper = maximumOffset(axis), dim = boundsSize[axis]
             // The finger moves the content, so the offset moves against it.
             if bounces {

@@ -16,8 +16,9 @@ enum ZoomPhase: Hashable, Sendable {
     enum Input: Hashable, Sendable, CustomStringConvertible {
         /// A second finger joined (`beginZooming`).
         case begin(focus: Point)
-        /// The fingers moved (`pinch(by:focus:)`).
-        case pinch(factor: Double, focus: Point)
+        /// The fingers moved (`pinch(by:from:to:)`): scale by `factor` about the centroid as it
+        /// was (`from`); `to` is where it is now.
+        case pinch(factor: Double, from: Point, to: Point)
         /// Fewer than two fingers remain (`endZooming`).
         case end
         /// The last finger lifted while zooming: bounce back inside the limits, or finish.
@@ -60,17 +61,37 @@ extension ScrollView {
         handleZoom(.begin(focus: focus), at: now)
     }
 
-    /// Scales by `factor` about `focus` (the current centroid). The content pans with the
-    /// centroid through `drag(by:at:)`, which the gesture layer calls after this.
+    /// Scales by `factor` about `focus`, a centroid that stayed where it was: the content under
+    /// it stays. Fingers that also move pinch with `pinch(by:from:to:at:)`.
     /// - Parameters:
     ///   - factor: the ratio of the fingers' distance now to their distance at the last call.
-    ///   - focus: the centroid now, in view coordinates.
+    ///   - focus: the centroid, in view coordinates.
     ///   - t: the frame's time.
     public mutating func pinch(by factor: Double, focus: Point, at t: Instant) {
         observe(t)
         // Without room to zoom no pinch begins, and its moves are no bug.
         guard minimumZoomScale < maximumZoomScale || zoomPhase != .idle else { return }
-        handleZoom(.pinch(factor: factor, focus: focus), at: now)
+        handleZoom(.pinch(factor: factor, from: focus, to: focus), at: now)
+    }
+
+    /// One step of a pinch whose centroid moved from `from` to `to`: a pinch is also a pan
+    /// (UIKit), so the content point under the centroid stays under it. The scale is applied
+    /// about where the centroid was, which keeps the content under `from` in place, and the
+    /// content then pans by the centroid's move like a drag (rubber-banded past the edges). Scaling about
+    /// the new centroid instead, then panning, lets that point slip by (factor − 1) × the move
+    /// each step: 15 px over a 300 × 200 px move while zooming 1 → 3.
+    /// - Parameters:
+    ///   - factor: the ratio of the fingers' distance now to their distance at the last call.
+    ///   - from: the centroid at the last call, in view coordinates.
+    ///   - to: the centroid now.
+    ///   - t: the frame's time.
+    public mutating func pinch(by factor: Double, from: Point, to: Point, at t: Instant) {
+        observe(t)
+        // Without room to zoom no pinch begins, and its moves are no bug: the fingers only pan.
+        if minimumZoomScale < maximumZoomScale || zoomPhase != .idle {
+            handleZoom(.pinch(factor: factor, from: from, to: to), at: now)
+        }
+        drag(by: to - from, at: now)
     }
 
     /// Ends the pinch (fewer than two fingers remain).
@@ -91,13 +112,13 @@ extension ScrollView {
             send(.willBeginZooming)
         case let (.awaitingBounce, .begin(focus)):
             zoomPhase = .pinching(focus: focus)
-        case let (.pinching, .pinch(factor, focus)):
-            guard factor.isFinite, factor > 0, focus.isFinite else {
-                note("ignored a pinch by \(factor) about \(focus)")
+        case let (.pinching, .pinch(factor, from, to)):
+            guard factor.isFinite, factor > 0, from.isFinite, to.isFinite else {
+                note("ignored a pinch by \(factor) about \(from)")
                 break
             }
-            zoomPhase = .pinching(focus: focus)
-            scale(by: factor, about: focus)
+            zoomPhase = .pinching(focus: to)
+            scale(by: factor, about: from)
         case let (.pinching(focus), .end):
             if zoomScale >= minimumZoomScale && zoomScale <= maximumZoomScale {
                 zoomPhase = .idle

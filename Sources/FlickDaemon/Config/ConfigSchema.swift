@@ -27,6 +27,8 @@ enum ConfigSchema {
         k["scroll.always_bounce_vertical"] = bool(\.alwaysBounceVertical)
         k["scroll.paging"] = bool(\.paging)
         k["scroll.directional_lock"] = bool(\.directionalLock)
+        k["scroll.scroll_enabled"] = bool(\.scrollEnabled)
+        k["scroll.scrolls_to_top"] = bool(\.scrollsToTop)
         k["scroll.content_inset"] = { v, c throws in
             let n = try numbers(v, count: 4, "[top, left, bottom, right] in px, each at least 0")
             guard n.allSatisfy({ $0 >= 0 }) else { throw ValueProblem(expected: "[top, left, bottom, right] in px, each at least 0", found: "[" + n.map { String($0) }.joined(separator: ", ") + "]") }
@@ -50,6 +52,7 @@ enum ConfigSchema {
         k["scroll.spring_rest_distance"] = positive(\.physics.springRestDistance)
         k["scroll.spring_rest_speed"] = positive(\.physics.springRestSpeed)
         // [gestures]
+        k["gestures.delays_content_touches"] = bool(\.gestures.delaysContentTouches)
         k["gestures.content_touch_delay_ms"] = milliseconds(\.gestures.contentTouchDelay)
         k["gestures.can_cancel_content_touches"] = bool(\.gestures.canCancelContentTouches)
         k["gestures.touch_slop_mm"] = positive(\.gestures.touchSlopMillimetres)

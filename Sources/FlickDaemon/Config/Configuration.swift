@@ -14,6 +14,10 @@ public struct Configuration: Hashable, Sendable {
     public var alwaysBounceVertical = false
     public var paging = false
     public var directionalLock = false
+    /// UIKit's `isScrollEnabled`: off, touches never scroll (they are the content's).
+    public var scrollEnabled = true
+    /// UIKit's `scrollsToTop`: off, the scroll-to-top strip is content like the rest.
+    public var scrollsToTop = true
     public var contentInset = EdgeInsets.zero
 
     /// `[gestures]`: the recogniser's tunables (the double-tap zoom scale is `[zoom]`'s).
@@ -146,5 +150,7 @@ public struct Configuration: Hashable, Sendable {
         view.bouncesZoom = bouncesZoom
         view.isPagingEnabled = paging
         view.isDirectionalLockEnabled = directionalLock
+        view.isScrollEnabled = scrollEnabled
+        view.scrollsToTop = scrollsToTop
     }
 }

@@ -90,6 +90,17 @@ public final class CommandHandler {
         case .touchOverlay(let on):
             pipeline.touchOverlay = on
             return .reply(id: id)
+        case let .setSwitch(which, on):
+            // Until the next reload, as touch-overlay; a touch in progress keeps what it began with.
+            var gestures = pipeline.recognizer.configuration
+            switch which {
+            case .scrollEnabled: pipeline.update(at: now) { v in v.isScrollEnabled = on }
+            case .scrollsToTop: pipeline.update(at: now) { v in v.scrollsToTop = on }
+            case .delaysContentTouches: gestures.delaysContentTouches = on
+            case .canCancelContentTouches: gestures.canCancelContentTouches = on
+            }
+            if gestures != pipeline.recognizer.configuration { pipeline.setGestureConfiguration(gestures) }
+            return .reply(id: id)
         case .subscribe:
             return .reply(id: id)
         case .snapshot(let name):

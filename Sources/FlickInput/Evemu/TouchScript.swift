@@ -114,4 +114,24 @@ public struct TouchScript: Sendable {
         up(0, end); up(1, end); report(end)
         return end
     }
+
+    /// Two fingers on a horizontal line through a centroid that moves from `c0` to `c1`, from
+    /// radius `r0` to `r1`: a pinch that also pans. The fingers lift together after the last
+    /// move, holding still for `hold` seconds first (so the lift is no flick).
+    /// - Returns: when the fingers lifted.
+    @discardableResult
+    public mutating func pinch(from c0: (Double, Double), to c1: (Double, Double), radius r0: Double, to r1: Double,
+                               seconds: Double, t: Double, hold: Double = 0.2) -> Double {
+        down(0, c0.0 - r0, c0.1, t); down(1, c0.0 + r0, c0.1, t); report(t)
+        let steps = max(1, Int((seconds / rate).rounded()))
+        for i in 1...steps {
+            let f = Double(i) / Double(steps)
+            let c = (c0.0 + (c1.0 - c0.0) * f, c0.1 + (c1.1 - c0.1) * f), r = r0 + (r1 - r0) * f
+            let ti = t + Double(i) * rate
+            move(0, c.0 - r, c.1, ti); move(1, c.0 + r, c.1, ti); report(ti)
+        }
+        let end = t + Double(steps) * rate + hold
+        up(0, end); up(1, end); report(end)
+        return end
+    }
 }
