@@ -183,8 +183,7 @@ extension FeelBench {
     static let dragRecordings = ["Atmel maXTouch Touchscreen.1-finger-drag-up-down.events",
                                  "ELAN CANDO Windows7.1-finger-drag-up-down.events", "3m.event"]
     /// Those with fingers held still.
-    static let heldRecordings = ["Atmel maXTouch Touchscreen.2-fingers-touch-release.events", "3m.event", "wetab.event",
-                                 "Atmel maXTouch Touchscreen.1-finger-drag-up-down.events"]
+    static let heldRecordings = ["Atmel maXTouch Touchscreen.2-fingers-touch-release.events", "3m.event", "wetab.event"]
 
     /// The real recordings' folder: `--recordings DIR`, else `FLICKD_RECORDINGS`, else
     /// `../shared/recordings` beside the checkout, when it exists.

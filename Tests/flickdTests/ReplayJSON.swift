@@ -5,7 +5,8 @@ import Testing
 /// `flickd replay --json` of a generated recording with a config of the test's: the lines as
 /// JSON objects, and the same folded into names for exact sequences.
 enum ReplayJSON {
-    /// Replays `recording` (evemu text) with `config` (TOML; empty: the built-in defaults).
+    /// Replays `recording` (evemu text) with `config` (TOML; empty: the built-in defaults): the
+    /// event lines, without the `frame` lines (what was shown when; `ResampledFrameTests`).
     static func run(_ recording: String, config: String = "") throws -> [[String: Any]] {
         let dir = try FlickdProcess.makeDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -15,7 +16,7 @@ enum ReplayJSON {
         guard run.status == 0 else { throw TestFailure("flickd replay exited \(run.status): \(run.err)") }
         return try run.out.split(separator: "\n").map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        }
+        }.filter { $0["type"] as? String != "frame" }
     }
 
     /// The lines as names: `gesture:NAME` for gestures, `didEndDragging(BOOL)`, and each run of
