@@ -27,18 +27,27 @@ enum FeelBench {
         var configuration = Configuration()
         configuration.resampleTouches = resample
         configuration.smoothTouches = smooth
-        guard let output = HeadlessOutput(size: PixelSize(width: Int(path.screen.width), height: Int(path.screen.height)), refreshRate: refreshRate),
-              let first = path.frames.first else { return Outcome() }
-        let start = first.time - .milliseconds(100)
         let home = Point(x: (content.size.width - path.screen.width) / 2, y: (content.size.height - path.screen.height) / 2)
+        let recorder = Recorder(path: path)
+        _ = try run(path, content: content, configuration: configuration, home: home, refreshRate: refreshRate, sink: recorder)
+        return recorder.outcome
+    }
+
+    /// Plays `path` through a pipeline built as every caller builds one, on a headless display
+    /// at `refreshRate` showing `content` from `home`, until everything rests.
+    /// - Returns: the pipeline at rest (nil when the display cannot be made or nothing is played).
+    static func run(_ path: FingerPath, content: Content, configuration: Configuration, home: Point,
+                    refreshRate: Double = 60, sink: any PipelineSink) throws -> Pipeline? {
+        guard let output = HeadlessOutput(size: PixelSize(width: Int(path.screen.width), height: Int(path.screen.height)),
+                                          refreshRate: refreshRate),
+              let first = path.frames.first else { return nil }
         let pipeline = try PipelineBuilder(configuration: configuration)
             .build(output: output, content: content, input: .source(FrameSource(path.frames), pixelsPerMillimetre: nil),
-                   at: start, restore: (home, 1))
-        let recorder = Recorder(path: path)
-        pipeline.sink = recorder
+                   at: first.time - .milliseconds(100), restore: (home, 1))
+        pipeline.sink = sink
         pipeline.start()
         _ = VirtualRunner.run(pipeline)
-        return recorder.outcome
+        return pipeline
     }
 
     final class Recorder: PipelineSink {
@@ -153,16 +162,12 @@ enum FeelBench {
         path.frames = frames
         var configuration = Configuration()
         configuration.smoothTouches = smooth
-        guard let output = HeadlessOutput(size: PixelSize(width: Int(path.screen.width), height: Int(path.screen.height))) else { return (.nan, .nan) }
         // At the bottom: the flick (the finger moving down) carries the content up, towards 0.
         let home = Point(x: (content.size.width - path.screen.width) / 2, y: content.size.height - path.screen.height)
-        let pipeline = try PipelineBuilder(configuration: configuration)
-            .build(output: output, content: content, input: .source(FrameSource(path.frames), pixelsPerMillimetre: nil),
-                   at: frames[0].time - .milliseconds(100), restore: (home, 1))
         let releases = Releases()
-        pipeline.sink = releases
-        pipeline.start()
-        _ = VirtualRunner.run(pipeline)
+        guard let pipeline = try run(path, content: content, configuration: configuration, home: home, sink: releases) else {
+            return (.nan, .nan)
+        }
         return (releases.velocity, pipeline.scrollView.contentOffset.y)
     }
 
@@ -196,6 +201,9 @@ extension FeelBench {
 }
 
 extension FeelBench {
+    /// Section 6's heading.
+    static let title = "6. feel: content behind the finger when shown, touch resampling off vs on; smoothing (virtual time, 60 Hz display)"
+
     /// Section 6 of the benchmark: prints every figure and records the targets' verdicts.
     static func report(arguments: [String]) {
         do {

@@ -31,7 +31,7 @@ let plan = quick
 print("flickd-bench (\(quick ? "quick" : "full")) on \(Machine.description)")
 if arguments.contains("--feel") {
     // Section 6 alone (make bench-feel): it runs on virtual time, in seconds.
-    section("6. feel: content behind the finger when shown, touch resampling off vs on; smoothing (virtual time, 60 Hz display)")
+    section(FeelBench.title)
     FeelBench.report(arguments: arguments)
     for line in Verdicts.lines { print(line) }
     exit(0)   // figures, never asserted (as the full run)
@@ -126,7 +126,7 @@ do {
     exit(1)
 }
 
-section("6. feel: content behind the finger when shown, touch resampling off vs on; smoothing (virtual time, 60 Hz display)")
+section(FeelBench.title)
 FeelBench.report(arguments: arguments)
 
 section("summary")

@@ -212,18 +212,13 @@ struct FlickCtl: ParsableCommand {
         func run() throws { try options.run(ControlRequest(cmd: "flash-indicators")) }
     }
 
-    struct TouchOverlay: ParsableCommand {
+    struct TouchOverlay: OnOffCommand {
+        static let command = "touch-overlay"
         static let configuration = CommandConfiguration(
-            commandName: "touch-overlay",
+            commandName: command,
             abstract: "Show (on) or hide (off) dots and trails under the fingers, until the next reload.")
         @OptionGroup var options: SocketOptions
         @Argument(help: "on or off.") var state: String
-
-        func validate() throws {
-            guard state == "on" || state == "off" else { throw ValidationError("Say on or off.") }
-        }
-
-        func run() throws { try options.run(ControlRequest(cmd: "touch-overlay", enabled: state == "on")) }
     }
 
     struct Load: ParsableCommand {

@@ -23,12 +23,6 @@ public struct OneEuroFilter: Hashable, Sendable {
             self.derivativeCutoff = derivativeCutoff
         }
 
-        /// Whether the filter can run with them: positive, finite cutoffs, beta ≥ 0.
-        public var isValid: Bool {
-            minimumCutoff.isFinite && minimumCutoff > 0 && derivativeCutoff.isFinite && derivativeCutoff > 0
-                && beta.isFinite && beta >= 0
-        }
-
         /// The cutoff at `speed` px/s.
         public func cutoff(atSpeed speed: Double) -> Double { minimumCutoff + beta * speed }
 

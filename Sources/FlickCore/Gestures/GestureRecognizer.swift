@@ -172,8 +172,8 @@ public struct GestureRecognizer: Sendable {
 
     /// Replaces the tunables. A gesture in progress keeps the ones it started with.
     public mutating func setConfiguration(_ configuration: GestureConfiguration) {
+        // The classifier is made from it when the next gesture begins (`fingerDown`).
         self.configuration = configuration
-        if phase == .idle { classifier = TapDragClassifier(configuration: configuration) }
     }
 
     private mutating func fire(upTo t: Instant) {

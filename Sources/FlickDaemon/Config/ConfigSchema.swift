@@ -91,12 +91,7 @@ enum ConfigSchema {
         k["input.grab"] = bool(\.grab)
         k["input.minimum_touch_ms"] = milliseconds(\.minimumTouchDuration)
         k["input.resample"] = bool(\.resampleTouches)
-        k["input.resample_max_prediction_ms"] = { v, c throws in
-            let expected = "a time in milliseconds from 0 to \(TouchConditioning.predictionLimit.inMilliseconds)"
-            let d = try number(v, expected)
-            guard (0...TouchConditioning.predictionLimit.inMilliseconds).contains(d) else { throw ValueProblem(expected: expected, found: String(d)) }
-            c.maximumPrediction = .nanoseconds(Int64((d * 1e6).rounded()))
-        }
+        k["input.resample_max_prediction_ms"] = milliseconds(\.maximumPrediction, upTo: TouchConditioning.predictionLimit)
         k["input.smoothing"] = bool(\.smoothTouches)
         k["input.smoothing_min_cutoff_hz"] = positive(\.smoothing.minimumCutoff)
         k["input.smoothing_beta"] = atLeastZero(\.smoothing.beta)
@@ -287,12 +282,13 @@ enum ConfigSchema {
         }
     }
 
-    static func milliseconds(_ key: WritableKeyPath<Configuration, Duration> & Sendable) -> Reader {
+    /// A time in milliseconds from 0 to `limit` (a minute unless the key says less).
+    static func milliseconds(_ key: WritableKeyPath<Configuration, Duration> & Sendable, upTo limit: Duration = .seconds(60)) -> Reader {
         { v, c throws in
-            let d = try number(v, "a time in milliseconds from 0 to 60000")
-            guard (0...60_000).contains(d) else {
-                throw ValueProblem(expected: "a time in milliseconds from 0 to 60000", found: String(d))
-            }
+            let most = limit.inMilliseconds
+            let expected = "a time in milliseconds from 0 to \(most.brief)"
+            let d = try number(v, expected)
+            guard (0...most).contains(d) else { throw ValueProblem(expected: expected, found: String(d)) }
             c[keyPath: key] = .nanoseconds(Int64((d * 1e6).rounded()))
         }
     }

@@ -44,6 +44,10 @@ public struct Configuration: Hashable, Sendable {
     /// Whether contact positions are smoothed (`TouchSmoother`), with the 1€ filter's tunables.
     public var smoothTouches = false
     public var smoothing = TouchConditioning.defaultSmoothing
+    /// The smoothing and the prediction the keys above ask for, nil when off: what the pipeline's
+    /// `TouchConditioning` is made of.
+    public var touchSmoothing: OneEuroFilter.Parameters? { smoothTouches ? smoothing : nil }
+    public var touchPrediction: Duration? { resampleTouches ? maximumPrediction : nil }
 
     /// `[display]`.
     public var displayBackend = "auto"

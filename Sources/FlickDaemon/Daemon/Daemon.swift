@@ -304,8 +304,7 @@ public final class Daemon: PipelineSink, CommandContext {
         }
         pipeline.idleReset = PipelineBuilder.idleReset(next, view: pipeline.scrollView)
         pipeline.touchOverlay = next.touchOverlay
-        if (next.smoothTouches, next.smoothing, next.resampleTouches, next.maximumPrediction)
-            != (configuration.smoothTouches, configuration.smoothing, configuration.resampleTouches, configuration.maximumPrediction) {
+        if next.touchSmoothing != configuration.touchSmoothing || next.touchPrediction != configuration.touchPrediction {
             // Fingers already down start their filters afresh: at most a pixel's step, once.
             pipeline.conditioning = PipelineBuilder.conditioning(next)
         }

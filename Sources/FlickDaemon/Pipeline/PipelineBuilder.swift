@@ -77,8 +77,7 @@ public struct PipelineBuilder {
 
     /// Smoothing and resampling as the config asks.
     public static func conditioning(_ configuration: Configuration) -> TouchConditioning {
-        TouchConditioning(smoothing: configuration.smoothTouches ? configuration.smoothing : nil,
-                          maximumPrediction: configuration.resampleTouches ? configuration.maximumPrediction : nil)
+        TouchConditioning(smoothing: configuration.touchSmoothing, maximumPrediction: configuration.touchPrediction)
     }
 
     /// Attract mode as the config asks, or nil when it is off.
