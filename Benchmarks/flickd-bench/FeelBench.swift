@@ -201,6 +201,33 @@ extension FeelBench {
 }
 
 extension FeelBench {
+    /// What resampling adds to a frame while a finger drags: one projection of the recogniser
+    /// (`GestureRecognizer.projected`), in ns, median of `runs` runs of `calls` calls.
+    static func projectionCost(runs: Int = 5, calls: Int = 20_000) throws -> Stats {
+        var recognizer = GestureRecognizer(scrollView: try ScrollView(boundsSize: Size(width: 1920, height: 1080),
+                                                                      contentSize: Size(width: 4096, height: 4096)))
+        let id = ContactID(1)
+        var y = 900.0
+        _ = recognizer.handle(TouchFrame(time: .milliseconds(0), contacts: [Contact(id: id, position: Point(x: 500, y: y))], began: [id]))
+        for i in 1...40 {
+            y -= 10
+            _ = recognizer.handle(TouchFrame(time: .milliseconds(Double(i) * 8), contacts: [Contact(id: id, position: Point(x: 500, y: y))]))
+        }
+        precondition(recognizer.scrollView.isDragging, "the projection is timed during a drag")
+        var samples: [Double] = []
+        var sink = 0.0
+        for _ in 0..<runs {
+            let start = monotonicNanoseconds()
+            for k in 0..<calls {
+                let frame = TouchFrame(time: .milliseconds(336), contacts: [Contact(id: id, position: Point(x: 500, y: y - Double(k % 7)))])
+                sink += recognizer.projected(frame).contentOffset.y
+            }
+            samples.append(Double(monotonicNanoseconds() - start) / Double(calls))
+        }
+        precondition(sink.isFinite)
+        return Stats(samples: samples)
+    }
+
     /// Section 6's heading.
     static let title = "6. feel: content behind the finger when shown, touch resampling off vs on; smoothing (virtual time, 60 Hz display)"
 
@@ -219,6 +246,8 @@ extension FeelBench {
             }
             if recordings == nil { print("(no recordings: set FLICKD_RECORDINGS or pass --recordings DIR for the real panels' rows)") }
             print("lag = |content shown − where the finger was at that vblank| (px); overshoot = shown beyond the following report (px)")
+            print("what resampling adds to each frame while a finger drags (one projection of the recogniser): "
+                  + (try projectionCost()).summary("ns"))
             var worstRatio = 0.0, worstOvershoot = 0.0
             for path in paths {
                 let off = try FeelBench.measure(path, content: feelContent, resample: false, smooth: true)
