@@ -76,6 +76,15 @@ enum FeelBench {
             }
             let ideal = offset(finger, at: vblank)
             let following = offset(reported, at: next.time)
+            // Where the finger goes from the vblank to the following report, as offsets: the
+            // furthest of them along the way is what the shown content must not pass (at a
+            // reversal the following report lies back along the new way; the turn is the bound).
+            var reached = [ideal, following]
+            var s = vblank + .milliseconds(1)
+            while s < next.time {
+                if let c = path.truth(s) { reached.append(offset(c, at: s)) }
+                s = s + .milliseconds(1)
+            }
             // Rubber-banding is not following the finger 1:1; measure inside the bounds only.
             guard view.clampedOffset(ideal) == ideal, view.clampedOffset(shown) == shown else { return }
             outcome.lags.append(shown.distance(to: ideal))
@@ -84,8 +93,8 @@ enum FeelBench {
             previousIdeal = ideal
             guard let heading, let previous else { return }
             let unit = heading * (1 / heading.length)
-            let beyond = shown - following
-            let over = max(0, beyond.dx * unit.dx + beyond.dy * unit.dy)
+            func along(_ p: Point) -> Double { p.x * unit.dx + p.y * unit.dy }
+            let over = max(0, along(shown) - reached.map(along).max()!)
             outcome.overshoots.append(over)
             let step = shown - previous
             outcome.backSteps.append(max(0, -(step.dx * unit.dx + step.dy * unit.dy)))
@@ -245,13 +254,15 @@ extension FeelBench {
                 if let folder = recordings, let path = FingerPaths.recording(folder + "/" + name) { paths.append(path) }
             }
             if recordings == nil { print("(no recordings: set FLICKD_RECORDINGS or pass --recordings DIR for the real panels' rows)") }
-            print("lag = |content shown − where the finger was at that vblank| (px); overshoot = shown beyond the following report (px)")
+            print("lag = |content shown − where the finger was at that vblank| (px); overshoot = shown beyond where the finger went up to the following report (px)")
             print("what resampling adds to each frame while a finger drags (one projection of the recogniser): "
                   + (try projectionCost()).summary("ns"))
             var worstRatio = 0.0, worstOvershoot = 0.0
             for path in paths {
-                let off = try FeelBench.measure(path, content: feelContent, resample: false, smooth: true)
-                let on = try FeelBench.measure(path, content: feelContent, resample: true, smooth: true)
+                // Smoothing as shipped (off by default): the two runs differ in resampling alone.
+                let smooth = Configuration().smoothTouches
+                let off = try FeelBench.measure(path, content: feelContent, resample: false, smooth: smooth)
+                let on = try FeelBench.measure(path, content: feelContent, resample: true, smooth: smooth)
                 let lagOff = Stats(samples: off.lags), lagOn = Stats(samples: on.lags)
                 let overOff = Stats(samples: off.overshoots), overOn = Stats(samples: on.overshoots)
                 let ratio = lagOn.percentile(95) / lagOff.percentile(95)

@@ -1,4 +1,4 @@
-import FlickCore
+@testable import FlickCore
 import Testing
 
 /// The resampler's bounds and the 1€ filter (issue 20, parts 4 and 5), on exact inputs.
@@ -50,6 +50,18 @@ import Testing
         let r = Self.resampler([(0, 100), (8, 116), (16, 124), (24, 128), (32, 130)])
         let y = Self.y(r, at: 32 + 34, now: 33) ?? 130
         #expect(y >= 130 && y <= 133, "\(y)")
+    }
+
+    /// A stop that bites harder report by report, reported at 60 Hz: 3000, 2900, then 2500 px/s.
+    /// The latest deceleration held constant would carry the finger to about 275 px by the next
+    /// report; braking that keeps growing as it grew stops it sooner (about 270).
+    @Test func aStopThatBitesHarderIsBrakedHarder() throws {
+        let r = Self.resampler([(0, 100), (16.7, 150.1), (33.4, 198.53), (50.1, 240.28)])
+        let y = try #require(Self.y(r, at: 50.1 + 16.7, now: 51))
+        #expect(y > 265 && y < 273, "\(y)")
+        #expect(TouchResampler.braking(from: 100, deceleration: 1000, growth: 0, over: 1) == 5)
+        let growing = TouchResampler.braking(from: 100, deceleration: 1000, growth: 10_000, over: 1)
+        #expect(growing < 5 && growing > 0, "\(growing)")
     }
 
     @Test func aTimeWithinTheReportsIsInterpolated() throws {

@@ -56,6 +56,19 @@ import Testing
         #expect(section.line == 3 && section.key == "physics" && section.message.contains("unknown section"))
     }
 
+    /// Frames are latched late only for resampled fingers (issue 20, part 4).
+    @Test func theFrameLeadFollowsResampling() throws {
+        var c = Configuration()
+        #expect(c.frameLead == .milliseconds(4))
+        c.resampleLead = .milliseconds(7)
+        #expect(c.frameLead == .milliseconds(7))
+        c.resampleTouches = false
+        #expect(c.frameLead == .zero)
+        c.resampleTouches = true
+        c.maximumPrediction = .zero
+        #expect(c.frameLead == .zero)
+    }
+
     @Test func wrongTypesAndRangesAreErrors() throws {
         let cases: [(String, String, Int, String)] = [
             ("[scroll]\nbounces = \"yes\"\n", "scroll.bounces", 2, "expected true or false, got \"yes\""),
@@ -74,6 +87,7 @@ import Testing
             ("[content]\nload_directories = \"/srv\"\n", "content.load_directories", 2, "expected a list of absolute folder paths"),
             ("[kiosk]\nidle_reset_seconds = -5\n", "kiosk.idle_reset_seconds", 2, "expected seconds from 0 (off) to 86400, got -5"),
             ("[kiosk]\nscroll_to_top_strip_px = true\n", "kiosk.scroll_to_top_strip_px", 2, "expected a number of at least 0"),
+            ("[input]\nresample_lead_ms = 20\n", "input.resample_lead_ms", 2, "expected a time in milliseconds from 0 to 17, got 20"),
             // Absurd values that once stopped or hung the daemon (RELIABILITY.md, fuzzing #21–#24).
             ("[indicators]\nfade_duration = 1e300\n", "indicators.fade_duration", 2, "expected a time in seconds from 0 to 60"),
             ("[scroll]\nanimation_duration = 61\n", "scroll.animation_duration", 2, "expected a time in seconds from 0 to 60"),

@@ -17,6 +17,7 @@ private func scriptedState(at t: Instant) -> RenderState {
 private final class ScriptedModel: FramePresenterDelegate {
     var state: ((Instant) -> RenderState) = scriptedState(at:)
     var moving: (Instant) -> Bool = { $0.seconds < 0.8 }
+    var latches: (Instant) -> Bool = { _ in false }
     var steps: [Instant] = []
     var presented: [Instant] = []
     var notes: [FramePresenter.Note] = []
@@ -26,6 +27,7 @@ private final class ScriptedModel: FramePresenterDelegate {
         return state(t)
     }
     func presenter(_ presenter: FramePresenter, nextFrameAfter t: Instant) -> Instant? { moving(t) ? t : nil }
+    func presenter(_ presenter: FramePresenter, latchesFrameFor t: Instant) -> Bool { latches(t) }
     func presenter(_ presenter: FramePresenter, didPresentAt vblank: Instant) { presented.append(vblank) }
     func presenter(_ presenter: FramePresenter, didNote note: FramePresenter.Note) { notes.append(note) }
 }
@@ -244,4 +246,57 @@ private func runVirtually(_ presenter: FramePresenter, until limit: Instant = .s
     try output.commit(now: Instant(nanoseconds: .max))
     #expect(output.nextDeadline == Instant(nanoseconds: .max))
     #expect(HeadlessOutput(size: PixelSize(width: 8, height: 8), refreshRate: 2e9) == nil)
+}
+
+/// Late latching (issue 20, part 4): while the model asks for it, the frame for a vblank is
+/// prepared `frameLead` before it, not at the presentation before; it is still shown at that
+/// vblank, and the model is stepped to it once.
+@Test func latchedFramesArePreparedJustBeforeTheirVblank() throws {
+    let output = try #require(HeadlessOutput(size: PixelSize(width: 80, height: 60), refreshRate: 50))
+    let content = Content(image: try #require(TestPattern.make(PixelSize(width: 80, height: 1000))))
+    let presenter = FramePresenter(composer: FrameComposer(output: output, compositor: Compositor(), content: content),
+                                   background: .black, at: .zero)
+    presenter.frameLead = .milliseconds(4)
+    let model = ScriptedModel()
+    model.latches = { $0.seconds < 0.2 }
+    presenter.delegate = model
+    var prepared: [Int64] = []
+    model.state = { t in
+        prepared.append(presenter.now.nanoseconds / 1_000_000)
+        return scriptedState(at: t)
+    }
+    presenter.setNeedsDisplay(at: .zero)
+    runVirtually(presenter, until: .seconds(0.3))
+    // The first frame (no vblank known yet) at once; then each 20 ms vblank's frame 4 ms before
+    // it while the model latches, and at the presentation before it from 0.2 s on.
+    #expect(Array(prepared.prefix(12)) == [0, 16, 36, 56, 76, 96, 116, 136, 156, 176, 180, 200], "\(prepared)")
+    #expect(model.presented.prefix(11).map { $0.nanoseconds / 1_000_000 } == [0, 20, 40, 60, 80, 100, 120, 140, 160, 180, 200])
+    #expect(Set(model.steps).count == model.steps.count)
+    #expect(presenter.lead == .milliseconds(4))
+}
+
+/// A latched frame that misses its vblank (composing took longer than the lead) doubles the
+/// lead, up to a refresh period, and says so each time.
+@Test func aLatchedFrameThatMissesItsVblankWidensTheLead() throws {
+    /// A display whose commits take 6 ms: a frame committed 4 ms before a vblank shows at the next.
+    final class Slow: ForwardingOutput {
+        override func commit(_ layers: FrameLayers, now: Instant) throws {
+            try inner.commit(layers, now: now + .milliseconds(6))
+        }
+    }
+    let output = Slow(try #require(HeadlessOutput(size: PixelSize(width: 80, height: 60), refreshRate: 50)))
+    let content = Content(image: try #require(TestPattern.make(PixelSize(width: 80, height: 1000))))
+    let presenter = FramePresenter(composer: FrameComposer(output: output, compositor: Compositor(), content: content),
+                                   background: .black, at: .zero)
+    presenter.frameLead = .milliseconds(4)
+    let model = ScriptedModel()
+    model.latches = { _ in true }
+    presenter.delegate = model
+    presenter.setNeedsDisplay(at: .zero)
+    runVirtually(presenter, until: .seconds(0.3))
+    let late = model.notes.compactMap { note -> String? in if case let .frameLate(text) = note { text } else { nil } }
+    // 4 ms missed once (the frame meant for 40 ms showed at 60 ms); 8 ms is enough.
+    #expect(late == ["display: a frame prepared 4 ms before its vblank missed it; frames are now prepared 8 ms ahead"])
+    #expect(presenter.lead == .milliseconds(8) && presenter.frameLead == .milliseconds(4))
+    #expect(model.presented.prefix(4).map { $0.nanoseconds / 1_000_000 } == [20, 60, 80, 100])
 }

@@ -18,6 +18,9 @@ import Testing
                                contentSize: Size(width: 40, height: 400))
         }
         func presenter(_ presenter: FramePresenter, nextFrameAfter t: Instant) -> Instant? { t < end ? t : nil }
+        /// Latches while a finger would be down: from 2 s, with a finger held still at 3 s.
+        var latchedFrom = Instant.seconds(2)
+        func presenter(_ presenter: FramePresenter, latchesFrameFor t: Instant) -> Bool { t >= latchedFrom }
         func presenter(_ presenter: FramePresenter, didPresentAt vblank: Instant) {}
         func presenter(_ presenter: FramePresenter, didNote note: FramePresenter.Note) {
             if case let .transition(t) = note { transitions.append(t) }
@@ -32,9 +35,22 @@ import Testing
         let model = Model()
         presenter.delegate = model
         presenter.tracing = true
+        presenter.frameLead = .milliseconds(4)
         presenter.setNeedsDisplay(at: .zero)                        // idle → needsDisplay → inFlight
         presenter.setNeedsDisplay(at: .milliseconds(1))             // inFlight: stays
         // Presented with nothing new: → idle; the model wakes it at 1 s, when it starts moving.
+        while let next = presenter.nextDeadline { presenter.dispatch(now: max(next, presenter.now)) }
+        // A finger moves the model from 2 s (every frame latched), input arrives while a frame
+        // waits, and the finger stops: the last latched frame shows nothing new.
+        model.start = .seconds(2)
+        presenter.setNeedsDisplay(at: .seconds(2.005))              // idle → needsDisplay → latching
+        model.end = .seconds(2.1)
+        presenter.setNeedsDisplay(at: .seconds(2.006))              // latching: stays
+        while let next = presenter.nextDeadline { presenter.dispatch(now: max(next, presenter.now)) }
+        // A wake-up the model asked for, latched: the model moves again from 3 s.
+        model.start = .seconds(3)
+        model.end = .seconds(3.05)
+        presenter.setNeedsDisplay(at: .seconds(2.9))
         while let next = presenter.nextDeadline { presenter.dispatch(now: max(next, presenter.now)) }
         let table = try StateTable.load(.frame, from: "frame-presenter.md")
         let problems = table.disagreements(with: model.transitions)

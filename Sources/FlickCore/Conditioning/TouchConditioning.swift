@@ -3,10 +3,19 @@
 /// frame can show the fingers where they will be when it is shown (`TouchResampler`). Either
 /// may be off (`input.smoothing`, `input.resample`).
 public struct TouchConditioning: Sendable {
-    /// `input.resample_max_prediction_ms`'s default: a 60 Hz frame is prepared one refresh
-    /// period (16.7 ms) before it is shown, from a report up to one report interval (5–17 ms on
-    /// the recorded panels) older, so the lag to close is 17–34 ms (BENCHMARKS.md, "6. feel").
+    /// `input.resample_max_prediction_ms`'s default: a frame latched `defaultFrameLead` before
+    /// its vblank from a report up to one report interval (5–17 ms on the recorded panels)
+    /// old predicts up to about 21 ms; with the lead widened to a 60 Hz refresh period after
+    /// missed vblanks, up to 34 ms (BENCHMARKS.md, "6. feel").
     public static let defaultMaximumPrediction = Duration.milliseconds(34)
+    /// `input.resample_lead_ms`'s default: how long before its vblank a frame of a resampled
+    /// drag is prepared, so that the fingers are predicted over this plus the latest report's
+    /// age rather than a whole refresh period more. Room for composing a zoomed 1080p frame on a
+    /// Raspberry-Pi-class board (BENCHMARKS.md); a frame that misses its vblank widens it.
+    public static let defaultFrameLead = Duration.milliseconds(4)
+    /// The most `input.resample_lead_ms` takes: a 60 Hz refresh period, where the frame is
+    /// prepared as early as without it.
+    public static let leadLimit = Duration.milliseconds(17)
     /// The most `input.resample_max_prediction_ms` takes: beyond three 60 Hz frames a
     /// prediction is a guess.
     public static let predictionLimit = Duration.milliseconds(50)

@@ -1,21 +1,21 @@
-/// Where each finger is when a frame is *shown*, from the reports before it: the frame for a
-/// vblank is prepared a refresh period ahead, from a report up to one report interval older
-/// still, so the content would trail a moving finger by both (10–30 px at 1000 px/s). Android
-/// resamples touches to the frame time for the same reason; flickd knows the presentation time
-/// exactly (the frame presenter's vblank), so it resamples to that.
+/// Where each finger is when a frame is *shown*, from the reports before it: a frame is shown
+/// after the latest report (up to one report interval old) and after it is prepared (the frame
+/// presenter latches frames of a drag a few ms before their vblank), so the content would trail
+/// a moving finger by both. Android resamples touches to the frame time for the same reason;
+/// flickd knows the presentation time exactly (the frame presenter's vblank), so it resamples
+/// to that.
 ///
-/// The presentation always lies after the latest report (a frame is prepared before it is
-/// shown), so a position is extrapolated, within bounds that keep it from overshooting where
-/// the finger stops (docs/input.md, "Resampling"):
+/// The presentation always lies after the latest report, so a position is extrapolated, within
+/// bounds that keep it from overshooting where the finger stops (docs/input.md, "Resampling"):
 /// - from the velocity over the last reports spanning at least 12 ms (one report at 60 Hz,
 ///   three at 200 Hz: a fast panel's report-to-report noise averages out), no further than
 ///   `maximumPrediction` ahead of the latest report;
 /// - not from reports more than `maximumGap` apart (a pause or a slow panel: no trend to trust);
 /// - not when the panel has been silent for two report intervals (some panels stop reporting a
 ///   finger that stops);
-/// - a finger changing speed or way is predicted only as far ahead as its measured acceleration
-///   keeps a straight-line guess within `errorBound`, and a finger slowing down is predicted to
-///   slow down at the rate it did, never past where that deceleration stops it.
+/// - a finger turning is predicted only as far ahead as its sideways acceleration keeps a
+///   straight-line guess within `errorBound`; a finger slowing down is predicted to keep braking
+///   (harder, if its braking grew), never past where that stops it.
 /// The pipeline also never lets a prediction step the content back against the way the reports
 /// move it (`Pipeline.steadied`).
 /// A time within the reports is interpolated between the two around it.
@@ -113,22 +113,49 @@ public struct TouchResampler: Sendable {
         guard let before = Self.velocity(samples, endingAt: recent.from, gap: configuration.maximumGap) else {
             return last.position + direction * (speed * ahead)
         }
-        // A finger changing speed or way: predict only as far ahead as its acceleration keeps
-        // the error of a straight-line guess within `errorBound` (½·a·h²), so a stop or a turn
-        // is overshot by about that much at most.
+        // A finger turning: predict only as far ahead as its sideways acceleration keeps the
+        // error of a straight-line guess within `errorBound` (½·a·h²). Speeding up along the way
+        // needs no bound (a straight line falls short, it never overshoots); slowing down is
+        // braked below.
         let acceleration = (recent.velocity - before.velocity) * (1 / ((before.span + recent.span) / 2))
-        let a = acceleration.length
-        if a > 0 { ahead = min(ahead, (2 * Self.errorBound / a).squareRoot()) }
+        let along = acceleration.dx * direction.dx + acceleration.dy * direction.dy
+        let sideways = (acceleration - direction * along).length
+        if sideways > 0 { ahead = min(ahead, (2 * Self.errorBound / sideways).squareRoot()) }
         var travel = speed * ahead
         // Slowing along the motion: the deceleration applied from the latest report, never past
-        // where it stops the finger.
-        let deceleration = -(acceleration.dx * direction.dx + acceleration.dy * direction.dy)
+        // where it stops the finger. A finger braking harder report by report (a stop begins
+        // gently and then bites) brakes harder still over the horizon: the deceleration grows
+        // at the rate it grew between the last two estimates, or a slow panel's stop is
+        // overshot by the growth it has not seen yet.
+        let deceleration = -along
         if deceleration > 0 {
-            let current = max(0, speed - deceleration * recent.span / 2)
-            let h = min(ahead, current / deceleration)
-            travel = current * h - deceleration * h * h / 2
+            // Each velocity stands for the middle of its span, each deceleration for the middle
+            // of its two velocities': the latest deceleration is that of (3·recent + before)/4
+            // before the latest report.
+            let age = (3 * recent.span + before.span) / 4
+            var growth = 0.0
+            if let earlier = Self.velocity(samples, endingAt: before.from, gap: configuration.maximumGap) {
+                let previous = (before.velocity - earlier.velocity) * (1 / ((earlier.span + before.span) / 2))
+                let braking = -(previous.dx * direction.dx + previous.dy * direction.dy)
+                growth = max(0, (deceleration - braking) / (recent.span / 4 + before.span / 2 + earlier.span / 4))
+            }
+            let current = max(0, speed - (deceleration + growth * (age - recent.span / 4)) * recent.span / 2)
+            travel = Self.braking(from: current, deceleration: deceleration + growth * age, growth: growth, over: ahead)
         }
         return last.position + direction * travel
+    }
+
+    /// How far a finger at `speed` travels in `seconds` while braking at `deceleration` that
+    /// grows by `growth` per second, stopping where its speed reaches zero.
+    static func braking(from speed: Double, deceleration: Double, growth: Double, over seconds: Double) -> Double {
+        guard growth > 0 else {
+            let h = min(seconds, speed / deceleration)
+            return speed * h - deceleration * h * h / 2
+        }
+        // v(h) = speed − d·h − g·h²/2 reaches zero at the positive root; travel is its integral.
+        let stop = (-deceleration + (deceleration * deceleration + 2 * growth * speed).squareRoot()) / growth
+        let h = min(seconds, stop)
+        return speed * h - deceleration * h * h / 2 - growth * h * h * h / 6
     }
 
     /// The velocity over the reports ending at `end`, spanning at least `minimumSpan` (so a
@@ -146,10 +173,10 @@ public struct TouchResampler: Sendable {
         return ((samples[end].position - samples[from].position) * (1 / span), span, from)
     }
 
-    /// The error a straight-line prediction may make on an accelerating finger, in pixels: it
-    /// bounds the horizon while a finger speeds up, slows or turns (the acceleration is measured
-    /// over the last two spans, so a sudden stop is still overshot by more: BENCHMARKS.md).
-    static let errorBound = 4.0
+    /// The error a straight-line prediction may make on a turning finger, in pixels: it bounds
+    /// the horizon while the finger's way bends (the acceleration is measured over the last two
+    /// spans, so a sudden turn is still overshot by more: BENCHMARKS.md).
+    static let errorBound = 2.0
 
     /// The shortest time a velocity is measured over: a 60 Hz panel's interval is one report,
     /// a 200 Hz panel's three.

@@ -92,6 +92,7 @@ enum ConfigSchema {
         k["input.minimum_touch_ms"] = milliseconds(\.minimumTouchDuration)
         k["input.resample"] = bool(\.resampleTouches)
         k["input.resample_max_prediction_ms"] = milliseconds(\.maximumPrediction, upTo: TouchConditioning.predictionLimit)
+        k["input.resample_lead_ms"] = milliseconds(\.resampleLead, upTo: TouchConditioning.leadLimit)
         k["input.smoothing"] = bool(\.smoothTouches)
         k["input.smoothing_min_cutoff_hz"] = positive(\.smoothing.minimumCutoff)
         k["input.smoothing_beta"] = atLeastZero(\.smoothing.beta)

@@ -41,6 +41,8 @@ public struct Configuration: Hashable, Sendable {
     /// far ahead of the latest report a position may be predicted.
     public var resampleTouches = true
     public var maximumPrediction = TouchConditioning.defaultMaximumPrediction
+    /// How long before its vblank a frame of a resampled drag is prepared.
+    public var resampleLead = TouchConditioning.defaultFrameLead
     /// Whether contact positions are smoothed (`TouchSmoother`), with the 1€ filter's tunables.
     public var smoothTouches = false
     public var smoothing = TouchConditioning.defaultSmoothing
@@ -48,6 +50,8 @@ public struct Configuration: Hashable, Sendable {
     /// `TouchConditioning` is made of.
     public var touchSmoothing: OneEuroFilter.Parameters? { smoothTouches ? smoothing : nil }
     public var touchPrediction: Duration? { resampleTouches ? maximumPrediction : nil }
+    /// The frame presenter's lead: frames are latched late only for resampled fingers.
+    public var frameLead: Duration { resampleTouches && maximumPrediction > .zero ? resampleLead : .zero }
 
     /// `[display]`.
     public var displayBackend = "auto"

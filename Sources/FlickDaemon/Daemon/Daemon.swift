@@ -308,6 +308,7 @@ public final class Daemon: PipelineSink, CommandContext {
             // Fingers already down start their filters afresh: at most a pixel's step, once.
             pipeline.conditioning = PipelineBuilder.conditioning(next)
         }
+        if next.frameLead != configuration.frameLead { pipeline.presenter.frameLead = next.frameLead }
         configuration = next
         logger.logLevel = Logger.Level(rawValue: next.logLevel) ?? .info
         pipeline.tracing = logger.logLevel <= .debug

@@ -22,6 +22,12 @@ extension Pipeline: FramePresenterDelegate {
         return model.map { min($0, marks) } ?? marks
     }
 
+    public func presenter(_ presenter: FramePresenter, latchesFrameFor t: Instant) -> Bool {
+        // Only fingers are predicted: an animation is stepped to the vblank exactly, whenever
+        // its frame is prepared.
+        conditioning.resampler != nil && recognizer.isTouching
+    }
+
     /// The view a frame shown at `t` draws: the model, with the fingers that move it resampled
     /// to `t` (docs/input.md, "Resampling").
     func presentedView(at t: Instant) -> ScrollView {
@@ -61,7 +67,7 @@ extension Pipeline: FramePresenterDelegate {
         switch note {
         case let .transition(step):
             emit([GestureOutput(time: step.time, kind: .transition(step))])
-        case let .frameRefused(text), let .planesGivenUp(text), let .outputFailed(text):
+        case let .frameRefused(text), let .frameLate(text), let .planesGivenUp(text), let .outputFailed(text):
             sink?.pipeline(self, noted: .display(text))
         }
     }

@@ -71,6 +71,7 @@ public struct PipelineBuilder {
                                 presenter: presenter, input: source, at: t)
         pipeline.idleReset = Self.idleReset(configuration, view: view)
         pipeline.conditioning = Self.conditioning(configuration)
+        presenter.frameLead = configuration.frameLead
         pipeline.touchOverlay = configuration.touchOverlay
         return pipeline
     }

@@ -8,10 +8,19 @@ public protocol FramePresenterDelegate: AnyObject {
     /// When the model next needs a frame after one shown at `t`, if ever: `t` itself while it
     /// moves or fades (the next frame follows at once), the end of an indicator hold, or nil.
     func presenter(_ presenter: FramePresenter, nextFrameAfter t: Instant) -> Instant?
+    /// Whether the frame shown at `t` is best prepared as late as the display allows
+    /// (`FramePresenter.frameLead` before `t`) rather than at once: while fingers move the content
+    /// and are resampled to each frame's time, what is prepared later is predicted over less.
+    func presenter(_ presenter: FramePresenter, latchesFrameFor t: Instant) -> Bool
     /// A frame reached the screen at `vblank`.
     func presenter(_ presenter: FramePresenter, didPresentAt vblank: Instant)
     /// Something worth a log line, or (while tracing) a step of the presenter's machine.
     func presenter(_ presenter: FramePresenter, didNote note: FramePresenter.Note)
+}
+
+extension FramePresenterDelegate {
+    /// Frames are prepared at once unless the model says otherwise.
+    public func presenter(_ presenter: FramePresenter, latchesFrameFor t: Instant) -> Bool { false }
 }
 
 /// The one owner of what is shown when: whether the display needs a frame, the frame in
@@ -27,19 +36,28 @@ public protocol FramePresenterDelegate: AnyObject {
 /// asks for a wake-up when the model wants its next frame (`nextDeadline`); at rest it asks for
 /// nothing, and nothing wakes.
 ///
+/// While the model follows fingers resampled to each frame's time (`latchesFrameFor`), the
+/// frame for a vblank is prepared `frameLead` before it instead of at the previous
+/// presentation ("late latching"): the positions are then predicted over a few milliseconds
+/// rather than a refresh period. A latched frame that misses its vblank doubles the lead, up to
+/// a refresh period (where it is as if it were not latched), and says so.
+///
 /// Its machine (`### frame` in docs/frame-presenter.md, held to the code by
-/// `FramePresenterTableTests`): idle, or a frame in flight.
+/// `FramePresenterTableTests`): idle, a frame waiting for its time to be prepared, or a frame in flight.
 public final class FramePresenter {
     /// Where presentation stands.
     public enum State: Hashable, Sendable {
         /// No frame in flight.
         case idle
+        /// No frame in flight; the frame for `vblank` is prepared `frameLead` before it.
+        case latching(vblank: Instant)
         /// A frame was committed; its presentation is awaited.
         case inFlight
 
         var name: String {
             switch self {
             case .idle: "idle"
+            case .latching: "latching"
             case .inFlight: "inFlight"
             }
         }
@@ -59,6 +77,8 @@ public final class FramePresenter {
     public enum Note: Hashable, Sendable {
         /// A frame could not be committed; the next change is drawn afresh.
         case frameRefused(String)
+        /// A latched frame missed its vblank; the lead was widened.
+        case frameLate(String)
         /// The overlay planes failed once and were given up: every frame is composed from now on.
         case planesGivenUp(String)
         /// Reading the display's events failed.
@@ -81,6 +101,13 @@ public final class FramePresenter {
     public private(set) var lastPresentation: Instant?
     /// The latest time the presenter has been told of.
     public private(set) var now: Instant
+    /// How long before its vblank a latched frame is prepared: the time composing and committing
+    /// it takes, with room to spare (`input.resample_lead_ms`); zero prepares every frame at once.
+    public var frameLead: Duration = .zero {
+        didSet { lead = frameLead }
+    }
+    /// The lead in force: `frameLead`, widened by latched frames that missed their vblank.
+    public private(set) var lead: Duration = .zero
 
     /// What the last committed frame shows.
     public private(set) var shown: RenderState?
@@ -95,6 +122,8 @@ public final class FramePresenter {
     /// display refused once is still drawn with nothing else changing, and a display that
     /// refuses every frame is not asked sixty times a second.
     private var retry: (at: Instant, backoff: Duration)?
+    /// The vblank the latched frame in flight was prepared for.
+    private var latchedFor: Instant?
 
     /// Creates a presenter; nothing is drawn before the first `setNeedsDisplay(at:)`.
     public init(composer: FrameComposer, background: Color, at t: Instant) {
@@ -119,6 +148,8 @@ public final class FramePresenter {
         switch state {
         case .inFlight:
             return output.nextDeadline
+        case let .latching(vblank):
+            return vblank - lead
         case .idle:
             let model = preparedFor.flatMap { delegate?.presenter(self, nextFrameAfter: $0) }
             guard let retry else { return model }
@@ -157,16 +188,23 @@ public final class FramePresenter {
                 }
             }
         }
+        if case let .latching(vblank) = state {
+            // What changed meanwhile is drawn when the frame's time comes.
+            guard now >= vblank - lead else { return }
+            state = .idle
+            prepare(for: vblank, on: .wake, from: .latching(vblank: vblank))
+            return
+        }
         // A presentation prepared the next frame already, with everything that changed.
         guard state == .idle, !presentedNow else { return }
         if let last = preparedFor, let wake = delegate?.presenter(self, nextFrameAfter: last), wake <= now {
             // The frame after the one last prepared, never that one again: a motion that shows
             // nothing new for a while is paced at the refresh rate, not in a spin.
-            prepare(for: max(nextPresentation, last + refreshPeriod), on: .wake)
+            schedule(max(nextPresentation, last + refreshPeriod), on: .wake)
         } else if let retry, retry.at <= now {
-            prepare(for: nextPresentation, on: .wake)
+            schedule(nextPresentation, on: .wake)
         } else {
-            prepare(for: nextPresentation, on: .needsDisplay)
+            schedule(nextPresentation, on: .needsDisplay)
         }
     }
 
@@ -212,12 +250,34 @@ public final class FramePresenter {
         }
         lastPresentation = vblank
         state = .idle
+        if let target = latchedFor, vblank - target > refreshPeriod / 2, lead < refreshPeriod {
+            // Composing and committing took longer than the lead: start earlier.
+            let missed = lead
+            lead = min(lead + lead, refreshPeriod)
+            delegate?.presenter(self, didNote: .frameLate(
+                "display: a frame prepared \(missed.inMilliseconds.brief) ms before its vblank missed it; "
+                    + "frames are now prepared \(lead.inMilliseconds.brief) ms ahead"))
+        }
+        latchedFor = nil
         delegate?.presenter(self, didPresentAt: vblank)
         // The next frame shows at the next vblank: the model steps there.
-        prepare(for: nextPresentation, on: .presented, from: .inFlight)
+        schedule(nextPresentation, on: .presented, from: .inFlight)
     }
 
     // MARK: Frames
+
+    /// Prepares the frame shown at `t` now, or, when the model wants it late and there is time,
+    /// waits until `lead` before `t`.
+    private func schedule(_ t: Instant, on event: Event, from before: State? = nil) {
+        let before = before ?? state
+        guard state == .idle, lead > .zero, t - lead > now, let delegate,
+              delegate.presenter(self, latchesFrameFor: t) else {
+            prepare(for: t, on: event, from: before)
+            return
+        }
+        state = .latching(vblank: t)
+        step(from: before, on: event)
+    }
 
     /// Prepares the frame shown at `t` and commits it if it differs from the one shown.
     private func prepare(for t: Instant, on event: Event, from before: State? = nil) {
@@ -241,6 +301,7 @@ public final class FramePresenter {
             shown = frame
             state = .inFlight
             retry = nil
+            if case let .latching(vblank) = before { latchedFor = vblank }
         } catch {
             let backoff = retry.map { min($0.backoff + $0.backoff, .seconds(1)) } ?? refreshPeriod
             retry = (now + backoff, backoff)
