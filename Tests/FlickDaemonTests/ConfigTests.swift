@@ -91,6 +91,13 @@ import Testing
             // Absurd values that once stopped or hung the daemon (RELIABILITY.md, fuzzing #21–#24).
             ("[indicators]\nfade_duration = 1e300\n", "indicators.fade_duration", 2, "expected a time in seconds from 0 to 60"),
             ("[scroll]\nanimation_duration = 61\n", "scroll.animation_duration", 2, "expected a time in seconds from 0 to 60"),
+            ("[scroll]\nbounces = true\nanimation_curve = \"bouncy\"\n", "scroll.animation_curve", 3,
+             "expected one of \"ease-in-out\", \"ease-out\", \"linear\", got \"bouncy\""),
+            ("[scroll]\nanimation_curve = 1\n", "scroll.animation_curve", 2, "expected one of \"ease-in-out\""),
+            ("[scroll]\nanimation_speed = -1\n", "scroll.animation_speed", 2,
+             "expected a speed in px/s from 0 (off: every scroll takes animation_duration) to 1000000, got -1"),
+            ("[scroll]\nanimation_speed = 1e300\n", "scroll.animation_speed", 2, "expected a speed in px/s from 0"),
+            ("[scroll]\nanimation_speed = \"fast\"\n", "scroll.animation_speed", 2, "expected a speed in px/s from 0"),
             ("[zoom]\nminimum_scale = 5e-324\n", "zoom.minimum_scale", 2, "expected a scale from 0.001 to 1000"),
             ("[scroll]\nspring_mass = 5e-324\n", "scroll.spring_mass", 2, "a frequency √(stiffness/mass) from 0.1 to 10000"),
         ]
@@ -122,6 +129,8 @@ import Testing
             [scroll]
             paging = true
             content_inset = [10, 0, 20, 0]
+            animation_curve = "linear"
+            animation_speed = 800
             [zoom]
             maximum_scale = 3
             double_tap_scale = 2.5
@@ -144,6 +153,7 @@ import Testing
         var view = try ScrollView(boundsSize: Size(width: 100, height: 100), contentSize: Size(width: 1000, height: 1000))
         try c.apply(to: &view)
         #expect(view.isPagingEnabled && view.maximumZoomScale == 3 && view.contentInset.top == 10)
+        #expect(view.physics.animationCurve == .linear && view.physics.animationSpeed == 800)
         #expect(c.gestureConfiguration.doubleTapAction == .zoomToggle(scale: 2.5))
         #expect(c.touchMapping.rotation == 90 && c.touchMapping.calibration == [1, 0, 0, 0, 1, 0])
         #expect(c.panelRotation == .clockwise270 && c.background == Color(rgb: 0x102030))

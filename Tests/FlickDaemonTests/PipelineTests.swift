@@ -86,6 +86,47 @@ import Testing
     }
 }
 
+/// `scroll.animation_curve` and `scroll.animation_speed` (issue 21, part 5) in the assembled
+/// pipeline: each frame of a programmatic scroll shows the model at its vblank, exactly on the
+/// configured curve, and a reload (the daemon's `apply`: the new config onto the live view)
+/// changes the next animation.
+@Suite struct AnimationConfigTests {
+    @Test func theCurveAndSpeedShapeTheFramesAndAReloadChangesThem() throws {
+        let start = Instant.seconds(2)
+        var configuration = Configuration()
+        configuration.physics.animationCurve = .linear
+        configuration.physics.animationSpeed = 1500
+        let rig = try PipelineRig(configuration: configuration, at: start)
+        rig.pipeline.update(at: start) { try? $0.setContentOffset(Point(x: 0, y: 900), animated: true, at: start) }
+        rig.settle(seconds: 2)
+        // 900 px at 1500 px/s: 0.6 s, evenly.
+        #expect(rig.presented.count >= 36)
+        var checked = 0
+        for (frame, vblank) in zip(rig.frames, rig.presented) where vblank > start {
+            // To the nanosecond of the vblank: at 1500 px/s, a 10⁻⁴ px.
+            #expect(abs(frame.contentOffset.y - min(900, 1500 * (vblank - start).inSeconds)) < 1e-4, "frame for \(vblank)")
+            checked += 1
+        }
+        #expect(checked >= 36 && rig.scrollEvents.last == .didEndScrollingAnimation)
+
+        // Reloaded with the defaults: 0.3 s, eased in and out, whatever the distance.
+        let next = Configuration()
+        let back = start + .seconds(3)
+        rig.pipeline.update(at: back) { v in try? next.apply(to: &v) }
+        let shown = rig.frames.count
+        rig.pipeline.update(at: back) { try? $0.setContentOffset(.zero, animated: true, at: back) }
+        rig.settle(seconds: 2)
+        let frames = Array(zip(rig.frames, rig.presented).dropFirst(shown)).filter { $0.1 > back }
+        #expect(frames.count >= 17)
+        for (frame, vblank) in frames {
+            let p = min(max((vblank - back).inSeconds / 0.3, 0), 1)
+            let eased = p < 0.5 ? 4 * p * p * p : 1 - (2 - 2 * p) * (2 - 2 * p) * (2 - 2 * p) / 2
+            #expect(abs(frame.contentOffset.y - 900 * (1 - eased)) < 1e-4, "frame for \(vblank)")
+        }
+        #expect(rig.view.contentOffset == .zero)
+    }
+}
+
 /// Attract mode on the virtual clock.
 @Suite struct IdleResetTests {
     @Test func afterTheDelayTheViewAnimatesHomeThenNothingWakes() throws {

@@ -65,15 +65,19 @@ struct RealRecordingTests {
         }
     }
 
-    @Test func nineFastTapsAreNineTaps() throws {
+    @Test func nineFastTapsAreTapsDoubleTapsAndStops() throws {
         let (frames, outputs, size) = try run("Atmel maXTouch Touchscreen.1-finger-fast-taps.events")
         #expect(size == Size(width: 800, height: 480))
         #expect(frames.filter { !$0.began.isEmpty }.count == 9)
-        #expect(taps(outputs) == 9)
+        // Taps 230 ms apart: two make a double tap, whose zoom animates for 0.3 s, and the next
+        // lands while it visibly moves: it stops the zoom where it is and is no tap (as a touch
+        // on moving content is not), so the pattern is tap, double tap, stop, three times.
+        #expect(gestureNames(outputs) == Array(repeating: ["tap", "double-tap", "stop"], count: 3).flatMap { $0 },
+                "\(gestureNames(outputs))")
         #expect(!scrolled(outputs) && !gestureNames(outputs).contains("drag"))
-        // Each is also delivered to the content as a tap or as the second of a double tap.
+        // Each tap is also delivered to the content as a tap or as the second of a double tap.
         #expect(outputs.filter { if case .content(.tap) = $0.kind { true } else { false } }.count
-                + gestureNames(outputs).filter { $0 == "double-tap" }.count == 9)
+                + gestureNames(outputs).filter { $0 == "double-tap" }.count == taps(outputs))
     }
 
     @Test func thirtyMicrosecondTapIsATap() throws {
@@ -101,8 +105,9 @@ struct RealRecordingTests {
     @Test func wetabElevenTaps() throws {
         let (frames, outputs, _) = try run("wetab.event")
         #expect(frames.flatMap(\.began).count == 11)
-        // Some are close enough to pair up as double taps: each touch is still one tap.
-        #expect(taps(outputs) == 11)
+        // Some are close enough to pair up as double taps; a touch during a double tap's zoom
+        // stops it (see nineFastTapsAreTapsDoubleTapsAndStops): each touch is one tap or one stop.
+        #expect(taps(outputs) + gestureNames(outputs).filter { $0 == "stop" }.count == 11, "\(gestureNames(outputs))")
         #expect(gestureNames(outputs).contains("double-tap"))
         #expect(!scrolled(outputs))
     }

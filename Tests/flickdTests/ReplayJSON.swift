@@ -6,8 +6,8 @@ import Testing
 /// JSON objects, and the same folded into names for exact sequences.
 enum ReplayJSON {
     /// Replays `recording` (evemu text) with `config` (TOML; empty: the built-in defaults): the
-    /// event lines, without the `frame` lines (what was shown when; `ResampledFrameTests`).
-    static func run(_ recording: String, config: String = "") throws -> [[String: Any]] {
+    /// event lines, without the `frame` lines (what was shown when) unless `frames`.
+    static func run(_ recording: String, config: String = "", frames: Bool = false) throws -> [[String: Any]] {
         let dir = try FlickdProcess.makeDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try recording.write(toFile: dir + "/input.evemu", atomically: true, encoding: .utf8)
@@ -16,7 +16,7 @@ enum ReplayJSON {
         guard run.status == 0 else { throw TestFailure("flickd replay exited \(run.status): \(run.err)") }
         return try run.out.split(separator: "\n").map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        }.filter { $0["type"] as? String != "frame" }
+        }.filter { frames || $0["type"] as? String != "frame" }
     }
 
     /// The lines as names: `gesture:NAME` for gestures, `didEndDragging(BOOL)`, and each run of

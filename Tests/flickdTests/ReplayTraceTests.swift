@@ -22,10 +22,11 @@ struct ReplayTraceTests {
         #expect(traced.status == 0)
         let lines = traced.out.split(separator: "\n").map(String.init)
         // The first touch, in order: the recogniser follows it, the scroll view tracks it, the
-        // classifier holds it back, and the quick lift makes it a tap.
+        // classifier holds it back, and the quick lift (heard by the scroll view first, so a
+        // tap's zoom animates) makes it a tap.
         let first = ["0.000 s  gesture: idle → down → following", "0.000 s  scroll: idle → touchDown → tracking",
-                     "0.000 s  tap: idle → down → pending", "0.096 s  tap: pending → lift → idle", "0.096 s  tap at (340, 242)",
-                     "0.096 s  gesture: following → lift → idle", "0.096 s  scroll: tracking → release → idle"]
+                     "0.000 s  tap: idle → down → pending", "0.096 s  scroll: tracking → release → idle",
+                     "0.096 s  tap: pending → lift → idle", "0.096 s  tap at (340, 242)", "0.096 s  gesture: following → lift → idle"]
         // The presenter's lines interleave with them by vblank; the touch's own machines' do not.
         let trimmed = lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.contains("frame: ") }
         guard let start = trimmed.firstIndex(of: first[0]) else {

@@ -83,14 +83,14 @@ extension GestureRecognizer {
             }
             emit(.content(.doubleTap(point)), at: t)
         case .zoomToggle where scrollView.zoomScale > scrollView.minimumZoomScale * 1.000_001:
+            // Back out about the finger too, so the two taps undo each other.
             zoomedTo = scrollView.minimumZoomScale
-            drive(at: t) { try? $0.setZoomScale($0.minimumZoomScale, animated: true, at: t) }
+            drive(at: t) { try? $0.setZoomScale($0.minimumZoomScale, anchoredAt: p, animated: true, at: t) }
         case let .zoomToggle(scale), let .zoomIn(scale):
+            // About the finger: the content under it stays under it, on every frame.
             let s = Swift.min(Swift.max(scale, scrollView.minimumZoomScale), scrollView.maximumZoomScale)
             zoomedTo = s
-            let size = Size(width: scrollView.boundsSize.width / s, height: scrollView.boundsSize.height / s)
-            let rect = Rect(x: point.x - size.width / 2, y: point.y - size.height / 2, width: size.width, height: size.height)
-            drive(at: t) { try? $0.zoom(to: rect, animated: true, at: t) }
+            drive(at: t) { try? $0.setZoomScale(s, anchoredAt: p, animated: true, at: t) }
         }
         emit(.gesture(.doubleTap(point, zoomedTo: zoomedTo)), at: t)
     }

@@ -297,6 +297,10 @@ public struct GestureRecognizer: Sendable {
                 classify(.cancel, at: t)
             } else {
                 pan(to: contact.position, at: t)
+                // A touch that did not drag leaves the scroll view before its tap acts, as
+                // UIKit's tap recognisers fire after touchesEnded: a double tap's zoom or the
+                // strip's scroll to top then animates, where under a finger it would jump.
+                if !wasDragging { drive(at: t) { $0.release(velocity: .zero, at: t) } }
                 classify(.lift(contact.position), at: t)
             }
             let travel = followedTouch?.travel ?? touch.travel
@@ -316,9 +320,7 @@ public struct GestureRecognizer: Sendable {
                     }
                 }
             } else {
-                drive(at: t) { view in
-                    if cancelled { view.cancelTouch(at: t) } else { view.release(velocity: .zero, at: t) }
-                }
+                if cancelled { drive(at: t) { $0.cancelTouch(at: t) } }
                 if touch.stoppedMotion { emit(.gesture(.stop(at: contentPoint(contact.position))), at: t) }
             }
             velocity.reset()

@@ -17,8 +17,18 @@ public struct ScrollPhysics: Hashable, Sendable {
     public var pagingDistanceThreshold: Double = 0.5
     /// Lock to an axis when its motion exceeds this multiple of the other's at drag start. GTK.
     public var directionalLockRatio: Double = 2
-    /// Duration of animated programmatic scrolls and zooms, seconds. UIKit's ≈ 0.3 s.
+    /// Duration of animated programmatic scrolls and zooms, seconds. UIKit's ≈ 0.3 s, whatever
+    /// the distance.
     public var animationDuration: Double = 0.3
+    /// The timing curve of animated programmatic scrolls and zooms. UIKit's looks ease-in-out.
+    public var animationCurve: AnimationCurve = .easeInOut
+    /// When above 0, animated scrolls (`setContentOffset`, `scrollRectToVisible`, scroll to top)
+    /// move at this many px/s instead of taking `animationDuration`: their duration follows the
+    /// distance, within `constantRateDurations`. Zooms keep `animationDuration`. 0: off (UIKit).
+    public var animationSpeed: Double = 0
+    /// The shortest and the longest a constant-rate scroll takes, seconds: a few pixels still
+    /// move over several frames, and a scroll to the top of a long page does not crawl.
+    public static let constantRateDurations = 0.1...2.0
     /// Duration of the zoom bounce back inside min/max, seconds.
     public var zoomBounceDuration: Double = 0.3
     /// Momentum ends when less than this many px of travel remain (then snaps to rest).
@@ -35,6 +45,14 @@ public struct ScrollPhysics: Hashable, Sendable {
     /// The defaults above.
     public init() {}
 
+    /// How long an animated scroll over `distance` px takes: `animationDuration`, or at
+    /// `animationSpeed` within `constantRateDurations` when a speed is set.
+    public func scrollAnimationDuration(distance: Double) -> Double {
+        guard animationSpeed > 0 else { return animationDuration }
+        let range = Self.constantRateDurations
+        return Swift.min(Swift.max(distance / animationSpeed, range.lowerBound), range.upperBound)
+    }
+
     /// Checks every tunable.
     /// - Throws: `ScrollViewError.invalidTunable` naming the first bad one and what it expects.
     public func validate() throws(ScrollViewError) {
@@ -49,7 +67,8 @@ public struct ScrollPhysics: Hashable, Sendable {
         }
         let nonNegative: [(String, Double)] = [
             ("minimum_fling_velocity", minimumFlingVelocity), ("paging_velocity_threshold", pagingVelocityThreshold),
-            ("animation_duration", animationDuration), ("zoom_bounce_duration", zoomBounceDuration),
+            ("animation_duration", animationDuration), ("animation_speed", animationSpeed),
+            ("zoom_bounce_duration", zoomBounceDuration),
             ("indicator_fade_duration", indicatorFadeDuration), ("indicator_flash_duration", indicatorFlashDuration),
         ]
         for (name, value) in nonNegative where !(value.isFinite && value >= 0) {

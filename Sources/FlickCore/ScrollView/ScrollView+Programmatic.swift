@@ -50,11 +50,29 @@ extension ScrollView {
     ///   - t: now.
     /// - Throws: `ScrollViewError.invalidZoomScale` for a non-finite or non-positive scale.
     public mutating func setZoomScale(_ scale: Double, animated: Bool, at t: Instant) throws(ScrollViewError) {
+        try setZoomScale(scale, anchoredAt: Point(x: boundsSize.width / 2, y: boundsSize.height / 2), animated: animated, at: t)
+    }
+
+    /// Sets the zoom, clamped to the limits, about `focus`: the content under that view point
+    /// stays under it, at the end and on every frame of the animation, as far as the bounds
+    /// allow (a double tap zooms about the finger). Where the bounds move the end (zooming out
+    /// near an edge), the animation zooms about the one point the clamped end keeps instead, so
+    /// no frame shows past the content's edge.
+    /// - Parameters:
+    ///   - scale: the new scale.
+    ///   - focus: the view point to zoom about.
+    ///   - animated: whether to animate (`willBeginZooming`, `didZoom`…, `didEndZooming(atScale:)`,
+    ///     `didEndScrollingAnimation`).
+    ///   - t: now.
+    /// - Throws: `ScrollViewError.invalidZoomScale` for a non-finite or non-positive scale,
+    ///   `invalidPoint` for a non-finite focus.
+    public mutating func setZoomScale(_ scale: Double, anchoredAt focus: Point, animated: Bool,
+                                      at t: Instant) throws(ScrollViewError) {
         guard scale.isFinite, scale > 0 else { throw .invalidZoomScale(name: "zoom scale", value: scale) }
+        guard focus.isFinite else { throw .invalidPoint(name: "zoom focus", value: focus) }
         let clamped = Swift.min(Swift.max(scale, minimumZoomScale), maximumZoomScale)
-        let centre = Point(x: boundsSize.width / 2, y: boundsSize.height / 2)
-        zoom(to: clamped, offset: ZoomMath.offset(contentOffset, anchoredAt: centre, from: zoomScale, to: clamped),
-             animated: animated, at: t)
+        zoom(to: clamped, offset: ZoomMath.offset(contentOffset, anchoredAt: focus, from: zoomScale, to: clamped),
+             anchor: focus, animated: animated, at: t)
     }
 
     /// Zooms so that `rect` (in unscaled content coordinates) fills the viewport as far as the
@@ -90,13 +108,21 @@ extension ScrollView {
         zoom(to: Swift.min(Swift.max(scale, minimumZoomScale), maximumZoomScale), offset: offset, animated: animated, at: t)
     }
 
-    /// Zooms to `scale` at `offset` (clamped into the bounds at that scale).
-    mutating func zoom(to scale: Double, offset: Point, animated: Bool, at t: Instant) {
+    /// Zooms to `scale` at `offset` (clamped into the bounds at that scale); animated, about
+    /// `anchor` if given (see `ScrollAnimation.anchor`).
+    mutating func zoom(to scale: Double, offset: Point, anchor: Point? = nil, animated: Bool, at t: Instant) {
         var target = self
         target.zoomScale = scale
         let clamped = target.clampedOffset(offset)
         if animated {
-            handle(.animate(animation(.zoom, to: clamped, scale: scale, at: t)), at: t)
+            var a = animation(.zoom, to: clamped, scale: scale, at: t)
+            // Unclamped, the end keeps the anchor and the two agree. Clamped, the move's own
+            // fixed point replaces it: every frame is then a zoom about one point between two
+            // views inside the bounds, and none shows past the content's edge.
+            a.anchor = clamped == offset ? anchor : anchor.flatMap { _ in
+                ZoomMath.fixedPoint(from: contentOffset, zoomScale, to: clamped, scale)
+            }
+            handle(.animate(a), at: t)
         } else {
             handle(.stop, at: t)
             applyZoom(scale, anchoredAt: .zero)
@@ -123,9 +149,13 @@ extension ScrollView {
         if !isTracking { handleZoom(.stop, at: now) }
     }
 
+    /// A requested animation from here: zooms take `animationDuration`; scrolls too, or follow
+    /// their distance at `animationSpeed` when one is set.
     private func animation(_ kind: ScrollAnimation.Kind, to offset: Point, scale: Double, at t: Instant) -> ScrollAnimation {
-        ScrollAnimation(kind: kind, start: Swift.max(t, now), duration: physics.animationDuration,
-                        fromOffset: contentOffset, toOffset: offset, fromScale: zoomScale, toScale: scale,
-                        easeInOut: true)
+        let duration = kind == .zoom ? physics.animationDuration
+                                     : physics.scrollAnimationDuration(distance: contentOffset.distance(to: offset))
+        return ScrollAnimation(kind: kind, start: Swift.max(t, now), duration: duration,
+                               fromOffset: contentOffset, toOffset: offset, fromScale: zoomScale, toScale: scale,
+                               curve: physics.animationCurve)
     }
 }

@@ -200,6 +200,6 @@ extension ScrollView {
         }
         phase = .animating(ScrollAnimation(kind: .zoomBounce, start: t, duration: physics.zoomBounceDuration,
                                            fromOffset: contentOffset, toOffset: target.offset,
-                                           fromScale: zoomScale, toScale: target.scale, easeInOut: false))
+                                           fromScale: zoomScale, toScale: target.scale, curve: .easeOut))
     }
 }

@@ -47,6 +47,14 @@ enum ConfigSchema {
         }
         k["scroll.directional_lock_ratio"] = positive(\.physics.directionalLockRatio)
         k["scroll.animation_duration"] = seconds(\.physics.animationDuration)
+        k["scroll.animation_curve"] = choice(Dictionary(uniqueKeysWithValues: AnimationCurve.allCases.map { ($0.rawValue, $0) }),
+                                             \.physics.animationCurve)
+        k["scroll.animation_speed"] = { v, c throws in
+            let expected = "a speed in px/s from 0 (off: every scroll takes animation_duration) to 1000000"
+            let d = try number(v, expected)
+            guard (0...1_000_000).contains(d) else { throw ValueProblem(expected: expected, found: String(d)) }
+            c.physics.animationSpeed = d
+        }
         k["scroll.zoom_bounce_duration"] = seconds(\.physics.zoomBounceDuration)
         k["scroll.rest_distance"] = positive(\.physics.restDistance)
         k["scroll.spring_rest_distance"] = positive(\.physics.springRestDistance)
