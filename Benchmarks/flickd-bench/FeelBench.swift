@@ -18,7 +18,18 @@ enum FeelBench {
         var overshoots: [Double] = []
         /// Per frame: how far the shown content stepped back against the finger's way (jitter).
         var backSteps: [Double] = []
+
+        /// Pools another run's frames with these.
+        mutating func add(_ other: Outcome) {
+            lags += other.lags
+            overshoots += other.overshoots
+            backSteps += other.backSteps
+        }
     }
+
+    /// The phases, in report intervals, at which a generated path's reports are played against
+    /// the vblanks.
+    static let phases = [0, 0.25, 0.5, 0.75]
 
     /// Runs `path` through the pipeline at `refreshRate` with resampling `resample` and
     /// smoothing `smooth`, measuring every frame presented while the finger drags.
@@ -76,11 +87,13 @@ enum FeelBench {
             }
             let ideal = offset(finger, at: vblank)
             let following = offset(reported, at: next.time)
-            // Where the finger goes from the vblank to the following report, as offsets: the
-            // furthest of them along the way is what the shown content must not pass (at a
-            // reversal the following report lies back along the new way; the turn is the bound).
+            // Where the finger went from the latest report before the vblank to the following
+            // report, as offsets: the furthest of them along the way is what the shown content
+            // must not pass (a frame showing a report shows where the finger was; at a reversal
+            // the following report lies back along the new way, and the turn is the bound).
             var reached = [ideal, following]
-            var s = vblank + .milliseconds(1)
+            let latest = path.frames.last(where: { $0.time <= vblank })?.time ?? vblank
+            var s = latest
             while s < next.time {
                 if let c = path.truth(s) { reached.append(offset(c, at: s)) }
                 s = s + .milliseconds(1)
@@ -245,13 +258,20 @@ extension FeelBench {
         do {
             guard let feelPattern = TestPattern.make(PixelSize(width: 4096, height: 4096)) else { fatalError("cannot allocate the content") }
             let feelContent = Content(image: feelPattern)
-            var paths: [FingerPath] = []
+            // Each generated drag is played with its reports at four phases against the vblanks
+            // (a quarter report interval apart), its frames pooled: with reports in phase, a
+            // frame prepared at the vblank before shows a report just taken, the best case
+            // without resampling, and out of phase the worst.
+            var paths: [(name: String, runs: [FingerPath])] = []
             for speed in [300.0, 1000, 3000] {
-                for rate in [60.0, 90, 120] { paths.append(FingerPaths.drag(speed: speed, rate: rate)) }
+                for rate in [60.0, 90, 120] {
+                    let runs = FeelBench.phases.map { FingerPaths.drag(speed: speed, rate: rate, phase: $0) }
+                    paths.append((runs[0].name + ", 4 phases", runs))
+                }
             }
             let recordings = FeelBench.recordingsFolder(arguments: arguments)
             for name in FeelBench.dragRecordings {
-                if let folder = recordings, let path = FingerPaths.recording(folder + "/" + name) { paths.append(path) }
+                if let folder = recordings, let path = FingerPaths.recording(folder + "/" + name) { paths.append((path.name, [path])) }
             }
             if recordings == nil { print("(no recordings: set FLICKD_RECORDINGS or pass --recordings DIR for the real panels' rows)") }
             print("lag = |content shown − where the finger was at that vblank| (px); overshoot = shown beyond where the finger went up to the following report (px)")
@@ -261,8 +281,11 @@ extension FeelBench {
             for path in paths {
                 // Smoothing as shipped (off by default): the two runs differ in resampling alone.
                 let smooth = Configuration().smoothTouches
-                let off = try FeelBench.measure(path, content: feelContent, resample: false, smooth: smooth)
-                let on = try FeelBench.measure(path, content: feelContent, resample: true, smooth: smooth)
+                var off = Outcome(), on = Outcome()
+                for run in path.runs {
+                    off.add(try FeelBench.measure(run, content: feelContent, resample: false, smooth: smooth))
+                    on.add(try FeelBench.measure(run, content: feelContent, resample: true, smooth: smooth))
+                }
                 let lagOff = Stats(samples: off.lags), lagOn = Stats(samples: on.lags)
                 let overOff = Stats(samples: off.overshoots), overOn = Stats(samples: on.overshoots)
                 let ratio = lagOn.percentile(95) / lagOff.percentile(95)

@@ -21,8 +21,10 @@ enum FingerPaths {
     /// A one-finger drag that speeds up to `speed` px/s, cruises, stops, turns back, reverses at
     /// speed and stops again, reported at `rate` Hz with a little timing jitter (±0.3 ms) and
     /// whole-pixel positions, as panels report. Speed changes take 100 ms, the time the recorded
-    /// drags take to stop (the Atmel drag slows from 420 px/s to rest in 100 ms).
-    static func drag(speed: Double, rate: Double, screen: Size = Size(width: 1280, height: 800)) -> FingerPath {
+    /// drags take to stop (the Atmel drag slows from 420 px/s to rest in 100 ms). The reports
+    /// come `phase` report intervals (0 ..< 1) after the display's vblanks: a panel and a
+    /// display run on clocks of their own, so every phase occurs as they drift.
+    static func drag(speed: Double, rate: Double, phase: Double = 0, screen: Size = Size(width: 1280, height: 800)) -> FingerPath {
         // Velocity (px/s, +y) over time: (duration, from, to) ramps, raised-cosine shaped.
         let segments: [(Double, Double, Double)] = [
             (0.05, 0, 0), (0.1, 0, speed), (0.25, speed, speed), (0.1, speed, 0), (0.1, 0, 0),
@@ -45,7 +47,7 @@ enum FingerPaths {
         }
         var frames: [TouchFrame] = []
         var random = LCG(seed: UInt64(speed * 7 + rate))
-        var s = 0.0
+        var s = phase / rate
         let id = ContactID(1)
         while s <= total {
             let jitter = (random.unit() - 0.5) * 0.0006

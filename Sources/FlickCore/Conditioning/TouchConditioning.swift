@@ -4,10 +4,12 @@
 /// may be off (`input.smoothing`, `input.resample`).
 public struct TouchConditioning: Sendable {
     /// `input.resample_max_prediction_ms`'s default: a frame latched `defaultFrameLead` before
-    /// its vblank from a report up to one report interval (5–17 ms on the recorded panels)
-    /// old predicts up to about 21 ms; with the lead widened to a 60 Hz refresh period after
-    /// missed vblanks, up to 34 ms (BENCHMARKS.md, "6. feel").
-    public static let defaultMaximumPrediction = Duration.milliseconds(34)
+    /// its vblank predicts the latest report's age (up to a report interval, 5–17 ms on the
+    /// recorded panels) plus the lead. Past 15 ms, a stop that begins just after a report is
+    /// overshot by more than 2 px at 3000 px/s (the finger's lead over a straight line grows
+    /// with the cube of the time); below it, a 60 Hz panel's lag is no longer halved
+    /// (BENCHMARKS.md, "6. feel").
+    public static let defaultMaximumPrediction = Duration.milliseconds(15)
     /// `input.resample_lead_ms`'s default: how long before its vblank a frame of a resampled
     /// drag is prepared, so that the fingers are predicted over this plus the latest report's
     /// age rather than a whole refresh period more. Room for composing a zoomed 1080p frame on a

@@ -14,8 +14,9 @@
 /// - not when the panel has been silent for two report intervals (some panels stop reporting a
 ///   finger that stops);
 /// - a finger turning is predicted only as far ahead as its sideways acceleration keeps a
-///   straight-line guess within `errorBound`; a finger slowing down is predicted to keep braking
-///   (harder, if its braking grew), never past where that stops it.
+///   straight-line guess within `errorBound`; a finger speeding up, at the mean of its last two
+///   speeds; a finger slowing down is predicted to keep braking (harder, if its braking grew),
+///   never past where that stops it.
 /// The pipeline also never lets a prediction step the content back against the way the reports
 /// move it (`Pipeline.steadied`).
 /// A time within the reports is interpolated between the two around it.
@@ -115,13 +116,19 @@ public struct TouchResampler: Sendable {
         }
         // A finger turning: predict only as far ahead as its sideways acceleration keeps the
         // error of a straight-line guess within `errorBound` (½·a·h²). Speeding up along the way
-        // needs no bound (a straight line falls short, it never overshoots); slowing down is
-        // braked below.
+        // needs no bound (a straight line falls short); slowing down is braked below.
         let acceleration = (recent.velocity - before.velocity) * (1 / ((before.span + recent.span) / 2))
         let along = acceleration.dx * direction.dx + acceleration.dy * direction.dy
         let sideways = (acceleration - direction * along).length
         if sideways > 0 { ahead = min(ahead, (2 * Self.errorBound / sideways).squareRoot()) }
         var travel = speed * ahead
+        if along > 0 {
+            // Speeding up: at the mean of the last two speeds. A panel whose report times
+            // jitter (the ELAN's 8–10 ms) shows speed-ups the next report takes back; a real
+            // one is trailed a little longer.
+            let previous = before.velocity.dx * direction.dx + before.velocity.dy * direction.dy
+            travel = max(0, min(speed, (speed + previous) / 2)) * ahead
+        }
         // Slowing along the motion: the deceleration applied from the latest report, never past
         // where it stops the finger. A finger braking harder report by report (a stop begins
         // gently and then bites) brakes harder still over the horizon: the deceleration grows
