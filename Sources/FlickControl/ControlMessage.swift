@@ -47,6 +47,9 @@ public struct ControlMessage: Codable, Hashable, Sendable {
     public var to: String?
     /// For `diagnostic` lines: what made no sense.
     public var message: String?
+    /// For content touches (`contentTouchDown`, `contentTouchMove`, …, `tap`): the id of the
+    /// finger, the same for every event of one touch.
+    public var contact: Int?
 
     /// Creates an empty message.
     public init() {}
@@ -193,6 +196,7 @@ extension ControlMessage {
             }
         case let .content(touch):
             m.type = touch.name
+            m.contact = output.contact?.rawValue
             if let p = touch.location {
                 m.x = p.x
                 m.y = p.y

@@ -6,6 +6,7 @@ enum EventLine {
     static func text(_ m: ControlMessage) -> String {
         let name = m.type == "gesture" ? "gesture " + (m.gesture ?? "?") : m.type ?? "?"
         var parts = [(m.t ?? 0).fixed(3, width: 12), name]
+        if let contact = m.contact { parts.append("touch \(contact)") }
         if let x = m.x, let y = m.y { parts.append("at (\(short(x)), \(short(y)))") }
         if let vx = m.vx, let vy = m.vy { parts.append("v (\(short(vx)), \(short(vy))) px/s") }
         if let edge = m.edge { parts.append("edge \(edge)") }

@@ -13,20 +13,26 @@ import Testing
         h.settle()
     }
 
+    /// The content's moves of `drag`: to y 390, 380, … 300 from `first` on.
+    static func moves(from first: Int = 1) -> [ContentTouch] {
+        (first...10).map { .move(Point(x: 400, y: 400 - 10 * Double($0))) }
+    }
+
     // MARK: isScrollEnabled
 
     @Test func withScrollingOffADragIsTheContentsTouchAndNothingScrolls() {
         var h = GestureHarness(scroll: { $0.isScrollEnabled = false })
         Self.drag(&h)
         let out = h.take()
-        // Held back until it crossed the slop (12 px at 4 px/mm), then the content's to the end.
-        #expect(GestureHarness.content(out) == [.down(Point(x: 400, y: 400)), .up(Point(x: 400, y: 300))])
+        // Held back until it crossed the slop (12 px at 4 px/mm, at y 380), then the content's to
+        // the end: every move from there, and an up.
+        #expect(GestureHarness.content(out) == [.down(Point(x: 400, y: 400))] + Self.moves(from: 2) + [.up(Point(x: 400, y: 300))])
         #expect(GestureHarness.scroll(out).isEmpty && GestureHarness.gestures(out).isEmpty)
         #expect(h.view.contentOffset == .zero)
         // Held past the delay: the content already has it and keeps it (no cancel).
         Self.drag(&h, holdMs: 200)
         let held = h.take()
-        #expect(GestureHarness.content(held) == [.down(Point(x: 400, y: 400)), .up(Point(x: 400, y: 300))])
+        #expect(GestureHarness.content(held) == [.down(Point(x: 400, y: 400))] + Self.moves() + [.up(Point(x: 400, y: 300))])
         #expect(GestureHarness.scroll(held).isEmpty && h.view.contentOffset == .zero)
     }
 
@@ -74,7 +80,8 @@ import Testing
         h.advance(ms: 10); h.up(1); h.send()
         h.settle()
         let out = h.take()
-        #expect(GestureHarness.content(out) == [.cancel])
+        // It hears the move within the slop, then loses the touch to the drag.
+        #expect(GestureHarness.content(out) == [.move(Point(x: 400, y: 390)), .cancel])
         #expect(GestureHarness.scroll(out).first == .willBeginDragging && h.view.contentOffset.y > 80)
     }
 
@@ -82,7 +89,7 @@ import Testing
         var h = GestureHarness(configure: { $0.delaysContentTouches = false; $0.canCancelContentTouches = false })
         Self.drag(&h)
         let out = h.take()
-        #expect(GestureHarness.content(out) == [.down(Point(x: 400, y: 400)), .up(Point(x: 400, y: 300))])
+        #expect(GestureHarness.content(out) == [.down(Point(x: 400, y: 400))] + Self.moves() + [.up(Point(x: 400, y: 300))])
         #expect(GestureHarness.scroll(out).isEmpty && h.view.contentOffset == .zero)
     }
 

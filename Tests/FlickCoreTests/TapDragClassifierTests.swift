@@ -47,26 +47,56 @@ import Testing
         #expect(c.state == .delivered(origin: o, since: t0) && c.deadline == t0 + .milliseconds(500))
         #expect(run(&c, [.move(far)]) == [.contentCancel, .beginDrag(excess: Vector(dx: 0, dy: 12))])
         c = classifier(canCancel: false, delays: false)
-        #expect(run(&c, [.down(o, stopsMotion: false), .move(far)]) == [] && c.state == .owned(origin: o))
+        #expect(run(&c, [.down(o, stopsMotion: false), .move(far)]) == [.contentMove(far)] && c.state == .owned(origin: o))
         #expect(run(&c, [.lift(far)]) == [.contentUp(far)])
     }
 
     @Test func withScrollingOffAMovingTouchIsTheContents() {
         // Held back: the content gets its down where the finger landed once it crosses the slop.
         var c = classifier()
-        #expect(run(&c, [.down(o, stopsMotion: false, scrolls: false), .move(near)]) == [])
-        #expect(run(&c, [.move(far)]) == [.contentDown(o)])
+        #expect(run(&c, [.down(o, stopsMotion: false, scrolls: []), .move(near)]) == [])
+        #expect(run(&c, [.move(far)]) == [.contentDown(o), .contentMove(far)])
         #expect(c.state == .owned(origin: o) && c.deadline == nil)
         #expect(run(&c, [.move(o), .lift(near)]) == [.contentUp(near)])
         // Delivered: kept, even though the content's touches can be cancelled.
         c = classifier()
-        #expect(run(&c, [.down(o, stopsMotion: false, scrolls: false), .timer, .move(far)]) == [])
+        #expect(run(&c, [.down(o, stopsMotion: false, scrolls: []), .timer, .move(far)]) == [.contentMove(far)])
         #expect(c.state == .owned(origin: o))
         // Still: an ordinary tap; and a second finger still pinches.
         c = classifier()
-        #expect(run(&c, [.down(o, stopsMotion: false, scrolls: false), .lift(near)]) == [.quickTap(origin: o, lift: near)])
+        #expect(run(&c, [.down(o, stopsMotion: false, scrolls: []), .lift(near)]) == [.quickTap(origin: o, lift: near)])
         c = classifier()
-        #expect(run(&c, [.down(o, stopsMotion: false, scrolls: false), .secondFinger]) == [] && c.state == .dragging)
+        #expect(run(&c, [.down(o, stopsMotion: false, scrolls: []), .secondFinger]) == [] && c.state == .dragging)
+    }
+
+    /// Issue 21, part 6: a touch that moves along no axis the view scrolls is the content's, and
+    /// the content hears every move of a touch it has.
+    @Test func aTouchMovingWhereNothingScrollsIsTheContentsAndItHearsEveryMove() {
+        let sideways = Point(x: 130, y: 110)  // 30 px right, 10 down: mostly horizontal
+        // Held back: content that only scrolls vertically does not take a sideways drag.
+        var c = classifier()
+        #expect(run(&c, [.down(o, stopsMotion: false, scrolls: .vertical), .move(sideways)]) == [.contentDown(o), .contentMove(sideways)])
+        #expect(c.state == .owned(origin: o))
+        #expect(run(&c, [.move(far)]) == [.contentMove(far)])
+        #expect(run(&c, [.lift(far)]) == [.contentUp(far)] && c.state == .idle)
+        // …but takes a mostly vertical one, and a horizontal scroller a sideways one.
+        c = classifier()
+        #expect(run(&c, [.down(o, stopsMotion: false, scrolls: .vertical), .move(far)]) == [.beginDrag(excess: Vector(dx: 0, dy: 12))])
+        c = classifier()
+        #expect(run(&c, [.down(o, stopsMotion: false, scrolls: .horizontal), .move(sideways)]).count == 1 && c.state == .dragging)
+        // Delivered: moves within the slop reach the content, past it the touch stays the content's.
+        c = classifier(delays: false)
+        #expect(run(&c, [.down(o, stopsMotion: false, scrolls: []), .move(near)]) == [.contentMove(near)])
+        #expect(run(&c, [.move(far)]) == [.contentMove(far)] && c.state == .owned(origin: o))
+        #expect(run(&c, [.move(near)]) == [.contentMove(near)])
+        #expect(run(&c, [.cancel]) == [.contentCancel] && c.state == .idle)
+        // A long press keeps hearing the finger move.
+        c = classifier()
+        #expect(run(&c, [.down(o, stopsMotion: false), .timer, .timer, .move(far)]) == [.contentMove(far)])
+        #expect(c.state == .longPressed(origin: o))
+        // At exactly 45° either scrolling axis takes it.
+        #expect(C.Axes.vertical.scroll(Vector(dx: 5, dy: -5)) && C.Axes.horizontal.scroll(Vector(dx: -5, dy: 5)))
+        #expect(!C.Axes([]).scroll(Vector(dx: 0, dy: 30)) && C.Axes.both.scroll(Vector(dx: 1, dy: 0)))
     }
 
     @Test func idleDownWhileMovingCatches() {
@@ -102,13 +132,13 @@ import Testing
     @Test func deliveredEdges() {
         let start: [C.Event] = [.down(o, stopsMotion: false), .timer]
         var c = classifier()
-        #expect(run(&c, start + [.move(near)]) == [])
+        #expect(run(&c, start + [.move(near)]) == [.contentMove(near)])
         #expect(c.state == .delivered(origin: o, since: t0))
         #expect(run(&c, [.move(far)]) == [.contentCancel, .beginDrag(excess: Vector(dx: 0, dy: 12))])
         #expect(c.state == .dragging)
 
         c = classifier(canCancel: false)
-        #expect(run(&c, start + [.move(far)]) == [])
+        #expect(run(&c, start + [.move(far)]) == [.contentMove(far)])
         #expect(c.state == .owned(origin: o) && c.deadline == nil)
 
         c = classifier()
@@ -221,7 +251,7 @@ import Testing
         seen += steps([down, .move(o)], delay: .zero)
         seen += steps([down, .move(o)], delays: false)
         // Scrolling off: a moving touch is the content's, held back or delivered.
-        let still = C.Event.down(o, stopsMotion: false, scrolls: false)
+        let still = C.Event.down(o, stopsMotion: false, scrolls: [])
         seen += steps([still, .move(far), .lift(far)]) + steps([still, .timer, .move(far), .cancel])
         for script: [C.Event] in [[down, .timer, .move(far), .lift(far)], [down, .timer, .secondFinger, .cancel]] {
             seen += steps(script, canCancel: false)

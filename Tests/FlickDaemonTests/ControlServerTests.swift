@@ -141,6 +141,37 @@ import Testing
         #expect(try reader.receive()?.type == "tap")
     }
 
+    /// Issue 21, part 6: content moves come once per touch report. A subscriber that reads a
+    /// little at a time behind a backlog gets every one, in order, and the server never waits
+    /// for it (the sends are non-blocking; what it has not read waits in its queue).
+    @Test func aSlowSubscriberGetsEveryMoveInOrder() throws {
+        let f = try Fixture()
+        let reader = try ControlClient(path: f.path)
+        try f.pump()
+        #expect(try f.call(reader, ControlRequest(id: 1, cmd: "subscribe", events: ["contentTouchMove"]))?.ok == true)
+        let count = 5000  // about 600 kB: far more than a socket buffer, within the 1 MB bound
+        for i in 0..<count {
+            var move = ControlMessage()
+            move.type = "contentTouchMove"
+            move.t = Double(i) / 125
+            move.x = Double(i)
+            move.y = 240
+            move.contact = 7
+            f.server.broadcast(move)
+        }
+        var xs: [Double] = []
+        while xs.count < count {
+            for _ in 0..<min(100, count - xs.count) {
+                let m = try #require(try reader.receive())
+                #expect(m.type == "contentTouchMove" && m.contact == 7)
+                xs.append(m.x ?? -1)
+            }
+            try f.pump(1)
+        }
+        #expect(xs == (0..<count).map(Double.init))
+        #expect(f.server.clientCount == 1 && f.server.droppedClients == 0)
+    }
+
     @Test func aFloodOfSilentConnectionsEvictsTheOldestSilentOneNeverAWorkingClient() throws {
         var limits = ControlServer.Limits()
         limits.maxClients = 3

@@ -15,6 +15,11 @@ import Testing
         rig.outputs.compactMap { if case let .content(c) = $0.kind { c } else { nil } }
     }
 
+    /// The content's moves of `dragFrames(… at: 100, 150, by: 0, -10 …)`, for the given steps.
+    func moves(_ steps: ClosedRange<Int>) -> [ContentTouch] {
+        steps.map { .move(Point(x: 100, y: 150 - 10 * Double($0))) }
+    }
+
     @Test func theConfigKeysReachTheViewAndTheRecogniser() throws {
         let defaults = Configuration()
         #expect(defaults.scrollEnabled && defaults.scrollsToTop && defaults.gestures.delaysContentTouches
@@ -44,7 +49,8 @@ import Testing
         let reply = commands.handle(try ControlCommand(ControlRequest(id: 1, cmd: "scroll-enabled", enabled: false)), id: 1)
         #expect(reply.ok == true && !rig.view.isScrollEnabled)
         rig.settle(dragFrames(from: start + .seconds(1), at: 100, 150, by: 0, -10, steps: 10))
-        #expect(content(rig) == [.down(Point(x: 100, y: 150)), .up(Point(x: 100, y: 50))])
+        // Held back until past the 18 px slop (y 130), then every move and the up.
+        #expect(content(rig) == [.down(Point(x: 100, y: 150))] + moves(2...10) + [.up(Point(x: 100, y: 50))])
         #expect(rig.scrollEvents.isEmpty && rig.view.contentOffset == .zero)
         rig.outputs = []
         _ = commands.handle(.setSwitch(.scrollEnabled, true), id: 2)
@@ -76,13 +82,13 @@ import Testing
         #expect(!rig.pipeline.recognizer.configuration.canCancelContentTouches)
         // Sent at once, and kept by the content when it moves: nothing scrolls.
         rig.settle(dragFrames(from: start + .seconds(1), at: 100, 150, by: 0, -10, steps: 10))
-        #expect(content(rig) == [.down(Point(x: 100, y: 150)), .up(Point(x: 100, y: 50))])
+        #expect(content(rig) == [.down(Point(x: 100, y: 150))] + moves(1...10) + [.up(Point(x: 100, y: 50))])
         #expect(rig.scrollEvents.isEmpty)
         // Cancelling allowed again: the drag takes the touch back and scrolls.
         rig.outputs = []
         _ = commands.handle(.setSwitch(.canCancelContentTouches, true), id: 3)
         rig.settle(dragFrames(from: start + .seconds(3), at: 100, 150, by: 0, -10, steps: 10))
-        #expect(content(rig) == [.down(Point(x: 100, y: 150)), .cancel])
+        #expect(content(rig) == [.down(Point(x: 100, y: 150))] + moves(1...1) + [.cancel])
         #expect(rig.scrollEvents.first == .willBeginDragging && rig.view.contentOffset.y > 80)
     }
 

@@ -43,19 +43,28 @@ func testPatternRowsEqualThePixelFunction(size: PixelSize) throws {
 }
 
 @Test func indicatorBodyAndEndsMatchTheBlendOfTheirCoverage() throws {
-    let target = try #require(PixelBuffer(width: 120, height: 200))
-    target.fill(Color.white.pixel)
-    let state = RenderState(boundsSize: Size(width: 120, height: 200), contentOffset: Point(x: 0, y: 300),
-                            contentSize: Size(width: 120, height: 2000), indicatorOpacity: 1, background: .white)
-    let style = IndicatorStyle()
-    let bar = try #require(ScrollIndicators.bars(for: state, style: style).first)
-    Compositor(indicatorStyle: style).compose(state, content: nil, into: target)
-    let f = bar.frame
-    for y in Int(f.minY)..<Int(f.maxY.rounded(.up)) {
-        for x in Int(f.minX)..<Int(f.maxX.rounded(.up)) {
-            let alpha = UInt32((bar.alpha * ScrollIndicators.coverage(x: x, y: y, frame: f) * 255).rounded())
-            let expected = alpha == 0 ? Color.white.pixel : blend(0, over: Color.white.pixel, alpha: alpha)
-            #expect(target[x, y] == expected, "(\(x), \(y))")
+    // Each pixel: alpha × the whole capsule's coverage; colour: the body's and the border's mixed
+    // by how much of that the body's capsule (inset by the border) covers.
+    for (scheme, background) in [(IndicatorStyle.Scheme.black, Color.white), (.default, .white), (.default, .black)] {
+        let target = try #require(PixelBuffer(width: 120, height: 200))
+        target.fill(background.pixel)
+        let state = RenderState(boundsSize: Size(width: 120, height: 200), contentOffset: Point(x: 0, y: 300),
+                                contentSize: Size(width: 120, height: 2000), indicatorOpacity: 1, background: background)
+        var style = IndicatorStyle()
+        style.scheme = scheme
+        let bar = try #require(ScrollIndicators.bars(for: state, style: style).first)
+        Compositor(indicatorStyle: style).compose(state, content: nil, into: target)
+        let f = bar.frame, b = style.borderWidth
+        let inner = Rect(x: f.minX + b, y: f.minY + b, width: f.size.width - 2 * b, height: f.size.height - 2 * b)
+        for y in Int(f.minY)..<Int(f.maxY.rounded(.up)) {
+            for x in Int(f.minX)..<Int(f.maxX.rounded(.up)) {
+                let outer = ScrollIndicators.coverage(x: x, y: y, frame: f)
+                let core = min(outer, ScrollIndicators.coverage(x: x, y: y, frame: inner))
+                let alpha = UInt32((bar.alpha * outer * 255).rounded())
+                let level = outer == 0 ? 0 : UInt32((255 * (1 - core / outer)).rounded())  // black body, white border
+                let expected = alpha == 0 ? background.pixel : blend(level * 0x010101, over: background.pixel, alpha: alpha)
+                #expect(target[x, y] == expected, "\(scheme) on \(background): (\(x), \(y))")
+            }
         }
     }
 }

@@ -7,7 +7,7 @@ private func tallScene(offsetY: Double, opacity: Double) throws -> (frame: Pixel
     let content = try #require(TestPattern.make(PixelSize(width: 120, height: 2000)))
     let state = RenderState(boundsSize: Size(width: 120, height: 400), contentOffset: Point(x: 0, y: offsetY),
                             contentSize: Size(width: 120, height: 2000), indicatorOpacity: opacity)
-    return (try renderOnce(state, content: content, panel: PixelSize(width: 120, height: 400)), content)
+    return (try renderOnce(state, content: content, panel: PixelSize(width: 120, height: 400), style: blackIndicators), content)
 }
 
 /// The rows of column `x` that differ from the content scrolled by `offsetY`.
@@ -47,9 +47,9 @@ private func darkenedRows(_ frame: PixelBuffer, _ content: PixelBuffer, x: Int, 
     let panel = PixelSize(width: 120, height: 400)
     var state = RenderState(boundsSize: panel.size, contentOffset: Point(x: 0, y: -60),
                             contentSize: Size(width: 120, height: 2000), indicatorOpacity: 1, background: .white)
-    let with = try renderOnce(state, content: content, panel: panel)
+    let with = try renderOnce(state, content: content, panel: panel, style: blackIndicators)
     state.indicatorOpacity = 0
-    let without = try renderOnce(state, content: content, panel: panel)
+    let without = try renderOnce(state, content: content, panel: panel, style: blackIndicators)
     let bar = (0..<panel.height).filter { with[115, $0] != without[115, $0] }
     // 78.8 − 60 px of overshoot ≈ 19 px, pinned to the top of the track.
     #expect(bar.count >= 17 && bar.count <= 21, "rubber-banded bar length \(bar.count)")
@@ -57,7 +57,7 @@ private func darkenedRows(_ frame: PixelBuffer, _ content: PixelBuffer, x: Int, 
     // Far past the edge it is a dot, as long as it is thick.
     state.contentOffset.y = -300
     state.indicatorOpacity = 1
-    let dot = ScrollIndicators.bars(for: state)
+    let dot = ScrollIndicators.bars(for: state, style: blackIndicators)
     #expect(dot.first?.frame.size.height == 3)
 }
 
@@ -76,7 +76,7 @@ private func darkenedRows(_ frame: PixelBuffer, _ content: PixelBuffer, x: Int, 
 @Test func bothBarsLeaveTheCornerFree() {
     let state = RenderState(boundsSize: Size(width: 300, height: 200), contentOffset: Point(x: 10, y: 10),
                             contentSize: Size(width: 900, height: 600), indicatorOpacity: 1)
-    let bars = ScrollIndicators.bars(for: state)
+    let bars = ScrollIndicators.bars(for: state, style: blackIndicators)
     #expect(bars.map(\.axis) == [.horizontal, .vertical])
     let h = bars[0].frame, v = bars[1].frame
     #expect(h.minY == 200 - 3 - 3 && h.size.height == 3)

@@ -157,7 +157,8 @@ private final class Misbehaving: ForwardingOutput {
     var wide = IndicatorStyle()
     wide.thickness = 40
     wide.edgeInset = 10.5
-    #expect(IndicatorStrips.rect(for: .horizontal, view: view, style: wide) == PixelRect(x0: 0, y0: 768 - 51, x1: 1024, y1: 768))
+    // 10.5 + 40 + the default style's 1 px border each side = 52.5, rounded up.
+    #expect(IndicatorStrips.rect(for: .horizontal, view: view, style: wide) == PixelRect(x0: 0, y0: 768 - 53, x1: 1024, y1: 768))
 }
 
 @Test func aFrameRetriedAfterAFailedCommitNeverDrawsIntoTheStripOnScreen() throws {

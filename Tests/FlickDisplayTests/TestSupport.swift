@@ -32,11 +32,18 @@ func blend(_ src: UInt32, over dst: UInt32, alpha: UInt32) -> UInt32 {
     over(premultiplied(src, alpha: alpha), dst)
 }
 
+/// The borderless black style, UIKit's `.black`: a plain 3 px bar, for tests of the geometry.
+let blackIndicators: IndicatorStyle = {
+    var style = IndicatorStyle()
+    style.scheme = .black
+    return style
+}()
+
 /// A headless output of `size` with one frame composed from `state` and presented.
 func renderOnce(_ state: RenderState, content: PixelBuffer?, panel: PixelSize,
-                rotation: PanelRotation = .none) throws -> PixelBuffer {
+                rotation: PanelRotation = .none, style: IndicatorStyle = IndicatorStyle()) throws -> PixelBuffer {
     let output = try #require(HeadlessOutput(size: panel))
-    let compositor = Compositor(rotation: rotation)
+    let compositor = Compositor(rotation: rotation, indicatorStyle: style)
     try output.withBackBuffer { compositor.compose(state, content: content, into: $0) }
     try output.commit(now: .zero)
     _ = try output.dispatch(now: try #require(output.nextDeadline))

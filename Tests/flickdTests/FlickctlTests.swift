@@ -1,6 +1,7 @@
 import FlickControl
 import FlickCore
 import FlickDisplay
+import FlickInput
 import Foundation
 import Glibc
 import Testing
@@ -13,6 +14,50 @@ import Testing
     static func flickctl(_ daemon: FlickdProcess, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
         // The socket right after the subcommand: after a `--` it would be taken as a value.
         try runBuilt("flickctl", [arguments[0], "--socket", daemon.directory + "/control.sock"] + arguments.dropFirst())
+    }
+
+    /// Issue 21, part 6: `flickctl monitor` prints a content touch's whole stream, each line
+    /// with the finger's id: here a drag with scrolling off, so every move is the content's.
+    @Test func monitorPrintsEveryContentMoveWithItsTouch() throws {
+        let dir = try FlickdProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FlickdProcess.config(directory: dir, scroll: "scroll_enabled = false")
+            .write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
+        var script = TouchScript(description: Recordings.panel)
+        script.idle(0)
+        script.drag(from: (400, 400), to: (400, 300), seconds: 0.08, t: 2.5)  // 10 reports of 10 px
+        try script.text.write(toFile: dir + "/drag.event", atomically: true, encoding: .utf8)
+        let daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless", "--input", "evemu:\(dir)/drag.event"])
+        try daemon.waitUntilReady()
+        // It exits by itself after the nine lines of the touch (down, seven moves, up).
+        let monitor = Process()
+        monitor.executableURL = URL(fileURLWithPath: FlickdProcess.binary).deletingLastPathComponent().appendingPathComponent("flickctl")
+        monitor.arguments = ["monitor", "--socket", dir + "/control.sock", "--count", "9",
+                             "--events", "contentTouchDown,contentTouchMove,contentTouchUp,contentTouchCancel"]
+        let out = Pipe()
+        monitor.standardOutput = out
+        try monitor.run()
+        let subscriber = try EventCollector(daemon)
+        let events = try subscriber.waitFor("contentTouchUp", daemon: daemon)
+        let id = try #require(events.last?.contact)
+        // Should it miss a line, it is stopped after 20 s rather than hanging the suite.
+        let watchdog = Thread {
+            for _ in 0..<200 where monitor.isRunning { usleep(100_000) }
+            if monitor.isRunning { monitor.terminate() }
+        }
+        watchdog.start()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        monitor.waitUntilExit()
+        #expect(monitor.terminationStatus == 0)
+        // Each line: the time, the event, the touch, where in the content; then offset and zoom.
+        let lines = text.split(separator: "\n").map { $0.split(separator: "  ", omittingEmptySubsequences: true).dropFirst()
+            .map { $0.trimmingCharacters(in: .whitespaces) } }
+        let touches = lines.filter { $0.first?.hasPrefix("contentTouch") == true }.map { Array($0.prefix(3)) }
+        // Held back until it crossed the 30 px slop (the 4th report, 40 px), then every move.
+        #expect(touches == [["contentTouchDown", "touch \(id)", "at (400, 400)"]]
+                + (4...10).map { ["contentTouchMove", "touch \(id)", "at (400, \(400 - 10 * $0))"] }
+                + [["contentTouchUp", "touch \(id)", "at (400, 300)"]], "\(text)")
+        #expect(try daemon.terminate() == 0)
     }
 
     @Test func numbersAreTakenAsTypedAndTheDaemonSurvivesThem() throws {

@@ -137,9 +137,12 @@ import Testing
         daemon.signal(SIGHUP)
         try daemon.waitForLog("reloaded \(config)")
         let events = try subscriber.waitFor("didEndDragging", daemon: daemon)
-        // Slow enough that the content had the touch (after 150 ms) before it became a drag.
-        #expect(FlickTests.skeleton(events) == ["contentTouchDown", "contentTouchCancel", "willBeginDragging",
-                                                "willEndDragging", "didEndDragging"])
+        // Slow enough that the content had the touch (after 150 ms) before it became a drag; it
+        // heard the finger move until then, a line per whole pixel from 389 to 370 (the panel
+        // reports whole units, and a report that leaves the finger where it was is no move).
+        #expect(FlickTests.skeleton(events) == ["contentTouchDown"] + Array(repeating: "contentTouchMove", count: 20)
+                + ["contentTouchCancel", "willBeginDragging", "willEndDragging", "didEndDragging"])
+        #expect(events.filter { $0.type == "contentTouchMove" }.map { $0.y ?? 0 } == (370...389).reversed().map(Double.init))
         let reloadedAt = try #require(daemon.stderr.range(of: "reloaded ")?.lowerBound)
         #expect(daemon.stderr[..<reloadedAt].contains("drag by") == false) // the reload came mid-drag
         try daemon.waitForLog("drag by (0, -200) px, no momentum")

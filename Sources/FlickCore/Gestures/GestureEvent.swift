@@ -1,7 +1,13 @@
-/// A touch as the content sees it, in content coordinates (zoom and offset applied).
+/// A touch as the content sees it, in content coordinates (zoom and offset applied): UIKit's
+/// `touchesBegan/Moved/Ended/Cancelled` of the content view, and the taps made of them. A touch
+/// the content has gets every move from its down to its up or cancel; the output carries the
+/// finger's id (`GestureOutput.contact`).
 public enum ContentTouch: Hashable, Sendable {
     /// The finger touched the content (after the content-touch delay, unless it lifted first).
     case down(Point)
+    /// The finger moved, while the touch is the content's (every report, where the finger is
+    /// now).
+    case move(Point)
     /// The finger lifted.
     case up(Point)
     /// The touch became a scroll (or vanished): the content must forget it.
@@ -17,6 +23,7 @@ public enum ContentTouch: Hashable, Sendable {
     public var name: String {
         switch self {
         case .down: "contentTouchDown"
+        case .move: "contentTouchMove"
         case .up: "contentTouchUp"
         case .cancel: "contentTouchCancel"
         case .tap: "tap"
@@ -28,7 +35,7 @@ public enum ContentTouch: Hashable, Sendable {
     /// Where it happened, in content coordinates.
     public var location: Point? {
         switch self {
-        case let .down(p), let .up(p), let .tap(p), let .doubleTap(p), let .longPress(p): p
+        case let .down(p), let .move(p), let .up(p), let .tap(p), let .doubleTap(p), let .longPress(p): p
         case .cancel: nil
         }
     }
@@ -107,11 +114,15 @@ public struct GestureOutput: Hashable, Sendable {
     public var time: Instant
     /// What happened.
     public var kind: Kind
+    /// For a content touch: the finger it belongs to, the same from its down to its up or
+    /// cancel (`ContactID`); nil for everything else.
+    public var contact: ContactID?
 
     /// Creates an output.
-    public init(time: Instant, kind: Kind) {
+    public init(time: Instant, kind: Kind, contact: ContactID? = nil) {
         self.time = time
         self.kind = kind
+        self.contact = contact
     }
 }
 

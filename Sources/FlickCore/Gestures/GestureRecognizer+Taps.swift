@@ -20,6 +20,8 @@ extension GestureRecognizer {
             switch action {
             case let .contentDown(p):
                 emit(.content(.down(contentPoint(p))), at: t)
+            case let .contentMove(p):
+                emit(.content(.move(contentPoint(p))), at: t)
             case let .contentUp(p):
                 emit(.content(.up(contentPoint(p))), at: t)
             case .contentCancel:
@@ -52,7 +54,7 @@ extension GestureRecognizer {
             if drive(at: t, { $0.scrollToTop(at: t) }) { emit(.gesture(.scrollToTop), at: t) }
         case let .beginDrag(excess):
             drive(at: t) { $0.drag(by: excess, at: t) }
-        case .contentDown, .contentUp, .contentCancel, .longPress:
+        case .contentDown, .contentMove, .contentUp, .contentCancel, .longPress:
             break
         }
     }

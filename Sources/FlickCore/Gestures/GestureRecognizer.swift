@@ -214,7 +214,7 @@ public struct GestureRecognizer: Sendable {
             velocity.reset()
             velocity.add(touch.travel, at: t)
             drive(at: t) { $0.touchDown(at: t) }
-            classify(.down(contact.position, stopsMotion: touch.stoppedMotion, scrolls: scrollView.isScrollEnabled), at: t)
+            classify(.down(contact.position, stopsMotion: touch.stoppedMotion, scrolls: scrollableAxes), at: t)
         case var .following(touch):
             guard configuration.pinchEnabled,
                   let first = contacts.first(where: { $0.id == touch.primary })?.position else {
@@ -252,9 +252,11 @@ public struct GestureRecognizer: Sendable {
         case let .following(touch):
             guard let p = contacts.first(where: { $0.id == touch.primary })?.position else { return }
             let wasDragging = classifier.state == .dragging
-            // A move that cannot change what the touch is skips the classifier (its table says
-            // "—" there): a drag's moves go straight to the content.
-            if classifier.isDeciding { classify(.move(p), at: t) }
+            // A drag's moves skip the classifier (its table says "—" there, with no action) and
+            // go straight to the content; every other move is the classifier's to decide on or
+            // to hand to the content. A report that leaves the finger where it was (its down's
+            // own frame, another finger's motion) is no move: the content hears motion only.
+            if classifier.hearsMoves, p != touch.anchor { classify(.move(p), at: t) }
             if wasDragging, let anchor = touch.anchor { drive(at: t) { $0.drag(by: p - anchor, at: t) } }
             pan(to: p, at: t)
         }
@@ -327,6 +329,15 @@ public struct GestureRecognizer: Sendable {
         }
     }
 
+    /// The axes a drag starting now could scroll along (UIKit's pan recogniser only begins
+    /// along them).
+    private var scrollableAxes: TapDragClassifier.Axes {
+        var axes: TapDragClassifier.Axes = []
+        if scrollView.canScroll(.horizontal) { axes.insert(.horizontal) }
+        if scrollView.canScroll(.vertical) { axes.insert(.vertical) }
+        return axes
+    }
+
     /// The touch of the gesture in progress, if any.
     var followedTouch: Touch? {
         switch phase {
@@ -353,9 +364,12 @@ public struct GestureRecognizer: Sendable {
         return try body(&scrollView)
     }
 
-    /// Appends one output of the recogniser's own.
+    /// Appends one output of the recogniser's own. A content touch carries the id of the finger
+    /// it belongs to (the followed one: the content never has a pinch's second finger).
     mutating func emit(_ kind: GestureOutput.Kind, at t: Instant) {
-        outbox.append(GestureOutput(time: t, kind: kind))
+        var output = GestureOutput(time: t, kind: kind)
+        if case .content = kind { output.contact = followedTouch?.primary }
+        outbox.append(output)
     }
 
     /// The model's reports as outputs, and what its motion amounted to once it rests.

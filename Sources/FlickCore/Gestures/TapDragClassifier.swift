@@ -8,9 +8,11 @@
 /// With a zero delay, or `delaysContentTouches` off, the content hears a touch at once
 /// (→ delivered). Past the slop a delivered touch is taken back from the content only if
 /// `canCancelContentTouches`; otherwise the content keeps it (→ owned) and nothing scrolls.
-/// When scrolling is off (`isScrollEnabled`) a touch moving past the slop is the content's
-/// (→ owned), held back or not: a view that cannot scroll has no drag to take it for. Entering idle, dragging, owned or
-/// longPressed disarms the timer, in the dispatcher.
+/// A touch moving past the slop along an axis the view cannot scroll (scrolling off, or the
+/// content fits that way and does not always bounce) is the content's (→ owned), held back or
+/// not: there is no drag to take it for. While the content has a touch (delivered, owned,
+/// longPressed) it hears every move, as UIKit's `touchesMoved`. Entering idle, dragging, owned
+/// or longPressed disarms the timer, in the dispatcher.
 public struct TapDragClassifier: Sendable {
     /// Where a touch stands.
     public enum State: Hashable, Sendable {
@@ -44,11 +46,34 @@ public struct TapDragClassifier: Sendable {
         }
     }
 
+    /// The axes along which a drag would scroll, as they stand at the touch's down: none with
+    /// scrolling off, else each axis whose content (and insets) overflows the view or that
+    /// always bounces (`ScrollView.canScroll`).
+    public struct Axes: OptionSet, Hashable, Sendable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// Left and right.
+        public static let horizontal = Axes(rawValue: 1)
+        /// Up and down.
+        public static let vertical = Axes(rawValue: 2)
+        /// Both ways.
+        public static let both: Axes = [.horizontal, .vertical]
+
+        /// Whether a finger that moved by `d` drags the view: it moved mostly along an axis that
+        /// scrolls (either one at exactly 45°). A mostly sideways swipe on content that only
+        /// scrolls up and down is the content's, as a horizontal swipe inside a vertical
+        /// UIScrollView reaches its subview.
+        public func scroll(_ d: Vector) -> Bool {
+            let h = abs(d.dx), v = abs(d.dy)
+            return (contains(.horizontal) && h >= v) || (contains(.vertical) && v >= h)
+        }
+    }
+
     /// What happens to the touch.
     public enum Event: Hashable, Sendable {
-        /// The finger touched at a point; `stopsMotion` if the content was moving, `scrolls`
-        /// unless scrolling is off (the touch keeps what it began with).
-        case down(Point, stopsMotion: Bool, scrolls: Bool = true)
+        /// The finger touched at a point; `stopsMotion` if the content was moving; `scrolls`:
+        /// the axes a drag could scroll along (the touch keeps what it began with).
+        case down(Point, stopsMotion: Bool, scrolls: Axes = .both)
         /// The finger moved to a point.
         case move(Point)
         /// The armed timer fired.
@@ -77,6 +102,8 @@ public struct TapDragClassifier: Sendable {
     public enum Action: Hashable, Sendable {
         /// Give the content its touch-down at a point.
         case contentDown(Point)
+        /// Tell the content its touch moved to a point.
+        case contentMove(Point)
         /// Give the content its touch-up at a point.
         case contentUp(Point)
         /// Take the touch back from the content.
@@ -94,12 +121,13 @@ public struct TapDragClassifier: Sendable {
     /// The current state.
     public private(set) var state: State = .idle
 
-    /// Whether a move can still change what the touch is (pending, delivered, catching): once it
-    /// drags, or the content owns it, every move leaves the state as it is.
-    public var isDeciding: Bool {
+    /// Whether a move matters to the machine: it can still change what the touch is (pending,
+    /// delivered, catching), or the content has the touch and hears it move (delivered,
+    /// longPressed, owned). Once it drags, every move leaves the state as it is and says nothing.
+    public var hearsMoves: Bool {
         switch state {
-        case .pending, .delivered, .catching: true
-        case .idle, .longPressed, .owned, .dragging: false
+        case .pending, .delivered, .catching, .longPressed, .owned: true
+        case .idle, .dragging: false
         }
     }
     /// When the armed timer fires, if one is armed.
@@ -109,8 +137,8 @@ public struct TapDragClassifier: Sendable {
     private let longPress: Duration
     private let slop: Double
     private let canCancel: Bool
-    /// Whether the touch in progress can scroll (`isScrollEnabled` at its down).
-    private var scrolls = true
+    /// The axes the touch in progress can scroll along (as they were at its down).
+    private var scrolls = Axes.both
 
     /// Creates a classifier from the gesture configuration.
     public init(configuration: GestureConfiguration) {
@@ -144,13 +172,14 @@ public struct TapDragClassifier: Sendable {
             invalid = true
         case let (.pending(origin, _), .move(p)):
             if let excess = excess(from: origin, to: p) {
-                if scrolls {
+                if scrolls.scroll(p - origin) {
                     state = .dragging
                     actions.append(.beginDrag(excess: excess))
                 } else {
-                    // Nothing to drag: the moving finger is the content's, from where it landed.
+                    // Nothing to drag: the moving finger is the content's, from where it landed,
+                    // and it hears where the finger is now.
                     state = .owned(origin: origin)
-                    actions.append(.contentDown(origin))
+                    actions += [.contentDown(origin), .contentMove(p)]
                 }
             }
         case let (.catching(origin), .move(p)):
@@ -160,15 +189,19 @@ public struct TapDragClassifier: Sendable {
             }
         case let (.delivered(origin, _), .move(p)):
             if let excess = excess(from: origin, to: p) {
-                if canCancel && scrolls {
+                if canCancel && scrolls.scroll(p - origin) {
                     state = .dragging
                     actions += [.contentCancel, .beginDrag(excess: excess)]
                 } else {
                     state = .owned(origin: origin)
+                    actions.append(.contentMove(p))
                 }
+            } else {
+                actions.append(.contentMove(p))
             }
-        case (.longPressed, .move), (.owned, .move), (.dragging, .move),
-             (.longPressed, .secondFinger), (.owned, .secondFinger), (.dragging, .secondFinger):
+        case let (.longPressed, .move(p)), let (.owned, .move(p)):
+            actions.append(.contentMove(p))
+        case (.dragging, .move), (.longPressed, .secondFinger), (.owned, .secondFinger), (.dragging, .secondFinger):
             break
         case let (.pending(origin, since), .timer):
             state = .delivered(origin: origin, since: since)

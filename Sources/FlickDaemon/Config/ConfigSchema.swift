@@ -171,7 +171,21 @@ enum ConfigSchema {
         k["indicators.thickness"] = positive(\.indicatorStyle.thickness)
         k["indicators.inset"] = atLeastZero(\.indicatorStyle.edgeInset)
         k["indicators.minimum_length"] = positive(\.indicatorStyle.minimumLength)
-        k["indicators.color"] = colour(\.indicatorStyle.color)
+        k["indicators.style"] = choice(["default": IndicatorStyle.Scheme.default, "black": .black, "white": .white],
+                                       \.indicatorStyle.scheme)
+        k["indicators.scroll_indicator_insets"] = { v, c throws in
+            let expected = "[top, left, bottom, right] in px, each at least 0"
+            let n = try numbers(v, count: 4, expected)
+            guard n.allSatisfy({ $0 >= 0 }) else { throw ValueProblem(expected: expected, found: "[" + n.map { String($0) }.joined(separator: ", ") + "]") }
+            c.indicatorStyle.insets = EdgeInsets(top: n[0], left: n[1], bottom: n[2], right: n[3])
+        }
+        k["indicators.color"] = { v, c throws in
+            let expected = "\"\" (the style's) or a colour \"#RRGGBB\""
+            if v.string == "" { c.indicatorStyle.color = nil; return }
+            var colour = Color.black
+            try colourReader(v, expected, into: &colour)
+            c.indicatorStyle.color = colour
+        }
         k["indicators.alpha"] = { v, c throws in
             let d = try number(v, "an opacity from 0 to 1")
             guard (0...1).contains(d) else { throw ValueProblem(expected: "an opacity from 0 to 1", found: String(d)) }
@@ -321,12 +335,15 @@ enum ConfigSchema {
     }
 
     static func colour(_ key: WritableKeyPath<Configuration, Color> & Sendable) -> Reader {
-        { v, c throws in
-            let s = try string(v, "a colour \"#RRGGBB\"")
-            guard s.count == 7, s.hasPrefix("#"), let rgb = UInt32(s.dropFirst(), radix: 16) else {
-                throw ValueProblem(expected: "a colour \"#RRGGBB\"", found: "\"\(s)\"")
-            }
-            c[keyPath: key] = Color(rgb: rgb)
+        { v, c throws in try colourReader(v, "a colour \"#RRGGBB\"", into: &c[keyPath: key]) }
+    }
+
+    /// Reads `"#RRGGBB"` into `colour`, naming `expected` when it is anything else.
+    static func colourReader(_ v: TOMLValue, _ expected: String, into colour: inout Color) throws {
+        let s = try string(v, expected)
+        guard s.count == 7, s.hasPrefix("#"), let rgb = UInt32(s.dropFirst(), radix: 16) else {
+            throw ValueProblem(expected: expected, found: "\"\(s)\"")
         }
+        colour = Color(rgb: rgb)
     }
 }

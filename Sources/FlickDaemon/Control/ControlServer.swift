@@ -55,7 +55,14 @@ public final class ControlServer {
         let serial: Int
         var source: IOSource?
         var input: [UInt8] = []
+        /// Lines queued for the client; the first `sent` bytes of it are already sent.
         var output: [UInt8] = []
+        /// How much of `output` went out. The buffer is compacted only once that passes half of
+        /// it: a subscriber that reads a little at a time behind a backlog of per-report events
+        /// (`didScroll`, `contentTouchMove`) costs no copying of the whole backlog per send.
+        var sent = 0
+        /// The bytes still to send.
+        var pending: Int { output.count - sent }
         var subscription: Set<String>?? = .none
         /// Whether it has sent a well-formed request: such clients are never evicted for room.
         var proven = false
@@ -306,22 +313,31 @@ public final class ControlServer {
     }
 
     private func send(_ bytes: [UInt8], to client: Client) {
-        guard client.output.count + bytes.count <= limits.maxPendingBytes else { return drop(client, broke: true) }
+        guard client.pending + bytes.count <= limits.maxPendingBytes else { return drop(client, broke: true) }
         client.output.append(contentsOf: bytes)
         flush(client)
     }
 
     private func flush(_ client: Client) {
-        while !client.output.isEmpty {
+        while client.pending > 0 {
             // MSG_NOSIGNAL: a client gone mid-write must not SIGPIPE the daemon.
-            let n = client.output.withUnsafeBytes { Glibc.send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let n = client.output.withUnsafeBytes { bytes in
+                Glibc.send(client.fd, bytes.baseAddress! + client.sent, client.pending, Int32(MSG_NOSIGNAL))
+            }
             if n < 0 {
                 if errno == EAGAIN || errno == EINTR { break }
                 return drop(client, broke: false)
             }
-            client.output.removeFirst(n)
+            client.sent += n
         }
-        client.source?.setEvents(client.output.isEmpty ? .readable : [.readable, .writable])
+        if client.pending == 0 {
+            client.output.removeAll(keepingCapacity: true)
+            client.sent = 0
+        } else if client.sent > client.output.count / 2 {
+            client.output.removeFirst(client.sent)
+            client.sent = 0
+        }
+        client.source?.setEvents(client.pending == 0 ? .readable : [.readable, .writable])
     }
 
     private func drop(_ client: Client, broke: Bool) {

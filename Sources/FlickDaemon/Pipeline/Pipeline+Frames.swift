@@ -10,6 +10,7 @@ extension Pipeline: FramePresenterDelegate {
         let v = presentedView(at: t)
         var state = RenderState(boundsSize: v.boundsSize, contentOffset: steadied(v), zoomScale: v.zoomScale,
                                 contentSize: v.unscaledContentSize, indicatorOpacity: v.indicatorOpacity(at: t))
+        state.contentInset = v.contentInset
         if touchOverlay { state.touchMarks = trails.marks(at: t) }
         return state
     }

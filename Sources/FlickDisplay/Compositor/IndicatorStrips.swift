@@ -25,10 +25,12 @@ final class IndicatorStrips {
     /// size (vkms: 10 pixels), so a strip is never thinner than this whatever the bar.
     static let minimumDepth = 32
 
-    /// The strip holding `axis`'s bar, in view pixels: as deep as the inset plus the thickness,
-    /// and at least `minimumDepth`.
+    /// The strip holding `axis`'s bar, in view pixels: as deep as the indicator inset on that
+    /// side, the edge inset and the bar's full thickness, and at least `minimumDepth`.
     static func rect(for axis: Axis, view: PixelSize, style: IndicatorStyle) -> PixelRect {
-        let depth = Int(saturating: min(max(Double(minimumDepth), (style.edgeInset + style.thickness).rounded(.up)), 1e6))
+        let side = axis == .vertical ? style.insets.right : style.insets.bottom
+        let needed = (side + style.edgeInset + style.outerThickness).rounded(.up)
+        let depth = Int(saturating: min(max(Double(minimumDepth), needed), 1e6))
         switch axis {
         case .vertical: return PixelRect(x0: max(0, view.width - depth), y0: 0, x1: view.width, y1: view.height)
         case .horizontal: return PixelRect(x0: 0, y0: max(0, view.height - depth), x1: view.width, y1: view.height)

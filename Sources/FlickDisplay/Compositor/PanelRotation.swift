@@ -63,6 +63,9 @@ struct PixelRect: Hashable {
     var width: Int { x1 - x0 }
     var height: Int { y1 - y0 }
 
+    /// Whether pixel (`x`, `y`) lies inside.
+    func contains(x: Int, y: Int) -> Bool { x >= x0 && x < x1 && y >= y0 && y < y1 }
+
     /// The overlap of two rectangles (possibly empty).
     func intersection(_ o: PixelRect) -> PixelRect {
         PixelRect(x0: max(x0, o.x0), y0: max(y0, o.y0), x1: min(x1, o.x1), y1: min(y1, o.y1))

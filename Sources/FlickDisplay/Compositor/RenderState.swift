@@ -13,6 +13,8 @@ public struct RenderState: Hashable, Sendable {
     public var zoomScale: Double
     /// The unscaled content size, in content pixels.
     public var contentSize: Size
+    /// The scroll view's `contentInset`: it widens the scrollable range the indicators show.
+    public var contentInset: EdgeInsets = .zero
     /// The scroll indicators' opacity, 0…1, computed (faded) by the model; 0 hides them.
     public var indicatorOpacity: Double
     /// The colour wherever there is no content.

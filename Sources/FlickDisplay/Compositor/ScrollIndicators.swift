@@ -1,27 +1,58 @@
 import FlickCore
 
-/// How the scroll indicators look; the defaults follow iOS's thin dark bars.
+/// How the scroll indicators look and where their tracks run. The defaults follow UIKit's
+/// `UIScrollView.IndicatorStyle.default`: a thin dark bar with a light border, visible on any
+/// background (docs/indicators.md).
 public struct IndicatorStyle: Hashable, Sendable {
-    /// The bar's thickness across its axis, in view pixels.
+    /// UIKit's three indicator styles (`UIScrollView.IndicatorStyle`): "`default`: black with a
+    /// white border … good against any content background"; "`black`: black and smaller than the
+    /// default style … good against a white content background"; "`white`: white and smaller …
+    /// good against a black content background".
+    public enum Scheme: String, CaseIterable, Hashable, Sendable {
+        /// A dark bar inside a light border, `borderWidth` wider on each side.
+        case `default`
+        /// A dark bar, no border.
+        case black
+        /// A light bar, no border.
+        case white
+    }
+
+    /// Which of UIKit's looks.
+    public var scheme: Scheme = .default
+    /// The bar's body thickness across its axis, in view pixels (the default scheme's border
+    /// adds `borderWidth` on each side).
     public var thickness: Double = 3
-    /// The gap between the bar and the view's edge.
+    /// The gap between the bar (with its border) and the track's edge.
     public var edgeInset: Double = 3
     /// The shortest bar while the content is in bounds.
     public var minimumLength: Double = 36
-    /// The bar's colour.
-    public var color: Color = .black
-    /// The bar's alpha at full `indicatorOpacity`.
+    /// The body's colour in place of the scheme's (`indicators.color`); nil: the scheme's.
+    public var color: Color?
+    /// The bar's alpha (body and border) at full `indicatorOpacity`.
     public var alpha: Double = 0.45
+    /// UIKit's `scrollIndicatorInsets`: the tracks run inside the view inset by these, in view
+    /// pixels, whatever the content inset (`automaticallyAdjustsScrollIndicatorInsets` adds only
+    /// the safe area, which a kiosk panel has none of).
+    public var insets: EdgeInsets = .zero
 
     /// The default style.
     public init() {}
+
+    /// The light border of the default scheme, in view pixels; 0 for black and white.
+    public var borderWidth: Double { scheme == .default ? 1 : 0 }
+    /// The bar's full thickness, border included: what lies between the bar and the view's edge.
+    public var outerThickness: Double { thickness + 2 * borderWidth }
+    /// The body's colour.
+    public var bodyColor: Color { color ?? (scheme == .white ? .white : .black) }
+    /// The border's colour (used only when `borderWidth` > 0).
+    public var borderColor: Color { .white }
 }
 
 /// One scroll indicator to draw, in logical view coordinates.
 public struct IndicatorBar: Hashable, Sendable {
     /// The axis whose scroll position the bar shows.
     public var axis: Axis
-    /// The bar's rectangle (rounded ends are drawn inside it).
+    /// The bar's rectangle, border included (rounded ends are drawn inside it).
     public var frame: Rect
     /// The alpha to draw it with, 0…1.
     public var alpha: Double
@@ -29,32 +60,47 @@ public struct IndicatorBar: Hashable, Sendable {
 
 /// The scroll indicators' geometry: a pure function of the render state.
 public enum ScrollIndicators {
-    /// The bars to draw for `state`: one per axis whose scaled content is larger than the view,
-    /// none when `indicatorOpacity` is 0.
+    /// The bars to draw for `state`: one per axis that scrolls (the scaled content plus the
+    /// content inset is larger than the view), none when `indicatorOpacity` is 0.
     ///
-    /// The length is the track × visible fraction (at least `minimumLength`); the position is
-    /// proportional to the offset. Rubber-banded past an edge, the bar shrinks by the overshoot
-    /// (down to a dot, `thickness` long) and stays pinned to that end of the track.
+    /// Each bar runs along a track: the view inset by `style.insets` (UIKit's
+    /// `scrollIndicatorInsets`), then by `edgeInset` at both ends. The scrollable range is the
+    /// content inset's (`contentInset` widens it as in UIKit: the offset runs from
+    /// −inset.leading to content + inset.trailing − view), so the length is the track × the
+    /// visible fraction of content + insets (at least `minimumLength`) and the position is
+    /// proportional to where the offset is in that range. Rubber-banded past an edge, the bar
+    /// shrinks by the overshoot (down to a dot, as long as it is thick) and stays pinned to that
+    /// end of the track. A track too short for a dot shows no bar.
     public static func bars(for state: RenderState, style: IndicatorStyle = IndicatorStyle()) -> [IndicatorBar] {
         let alpha = min(1, max(0, state.indicatorOpacity)) * style.alpha
         guard alpha > 0, state.zoomScale > 0, state.zoomScale.isFinite else { return [] }
-        let shown = Axis.allCases.filter { state.contentSize[$0] * state.zoomScale > state.boundsSize[$0] + 0.5 }
-        return shown.map { axis in
+        let inset = state.contentInset
+        func extent(_ axis: Axis) -> Double {
+            state.contentSize[axis] * state.zoomScale + inset.leading(axis) + inset.trailing(axis)
+        }
+        let shown = Axis.allCases.filter { extent($0) > state.boundsSize[$0] + 0.5 }
+        let thick = style.outerThickness
+        return shown.compactMap { axis -> IndicatorBar? in
+            let other: Axis = axis == .horizontal ? .vertical : .horizontal
             let view = state.boundsSize[axis]
-            let content = state.contentSize[axis] * state.zoomScale
-            let offset = state.contentOffset[axis]
+            let start = style.insets.leading(axis) + style.edgeInset
             // Leave the corner to the other bar when both show.
-            let track = view - 2 * style.edgeInset - (shown.count == 2 ? style.thickness : 0)
-            var length = min(track, max(style.minimumLength, track * view / content))
-            let maxOffset = content - view
-            let overshoot = offset < 0 ? -offset : max(0, offset - maxOffset)
-            length = max(style.thickness, length - overshoot)
-            let fraction = min(1, max(0, offset / maxOffset))
-            let along = style.edgeInset + fraction * (track - length)
-            let across = state.boundsSize[axis == .horizontal ? .vertical : .horizontal] - style.edgeInset - style.thickness
+            let track = view - style.insets.leading(axis) - style.insets.trailing(axis) - 2 * style.edgeInset
+                - (shown.count == 2 ? thick : 0)
+            guard track >= thick else { return nil }
+            let total = extent(axis)
+            var length = min(track, max(style.minimumLength, track * view / total))
+            let minOffset = -inset.leading(axis)
+            let maxOffset = state.contentSize[axis] * state.zoomScale + inset.trailing(axis) - view
+            let offset = state.contentOffset[axis]
+            let overshoot = offset < minOffset ? minOffset - offset : max(0, offset - maxOffset)
+            length = max(thick, length - overshoot)
+            let fraction = min(1, max(0, (offset - minOffset) / (maxOffset - minOffset)))
+            let along = start + fraction * (track - length)
+            let across = state.boundsSize[other] - style.insets.trailing(other) - style.edgeInset - thick
             let frame = axis == .vertical
-                ? Rect(x: across, y: along, width: style.thickness, height: length)
-                : Rect(x: along, y: across, width: length, height: style.thickness)
+                ? Rect(x: across, y: along, width: thick, height: length)
+                : Rect(x: along, y: across, width: length, height: thick)
             return IndicatorBar(axis: axis, frame: frame, alpha: alpha)
         }
     }
@@ -88,32 +134,62 @@ public enum ScrollIndicators {
     }
 
     /// Calls `body(x, y, pixel)` for each logical pixel of the bar within `view` that it covers,
-    /// with the bar's colour at that pixel's alpha, premultiplied; the one definition of a bar's
-    /// pixels, composed into a frame or drawn into an overlay strip.
+    /// premultiplied; the one definition of a bar's pixels, composed into a frame or drawn into
+    /// an overlay strip.
+    ///
+    /// A pixel's alpha is the bar's × how much of it the whole capsule (border included) covers;
+    /// its colour is the body's and the border's mixed by how much of that the body capsule
+    /// (the frame inset by `borderWidth`) covers. Without a border that is the body's colour.
     static func forEachPixel(of bar: IndicatorBar, style: IndicatorStyle, within view: PixelRect,
                              _ body: (Int, Int, UInt32) -> Void) {
         let f = bar.frame
         let area = pixelArea(of: bar, within: view)
         guard !area.isEmpty else { return }
-        let radius = min(f.size.width, f.size.height) / 2
-        let c = style.color
-        let colour = UInt32(c.red) << 16 | UInt32(c.green) << 8 | UInt32(c.blue)
-        let bodyPixel = premultiplied(colour, alpha: UInt32(saturating: (min(max(bar.alpha, 0), 1) * 255).rounded()))
-        // The straight part, in whole pixels: fully covered, one alpha, no sampling.
-        let straight = bar.axis == .vertical
-            ? PixelRect(x0: Int(saturating: f.minX.rounded(.up)), y0: Int(saturating: (f.minY + radius).rounded(.up)),
-                        x1: Int(saturating: f.maxX.rounded(.down)), y1: Int(saturating: (f.maxY - radius).rounded(.down)))
-            : PixelRect(x0: Int(saturating: (f.minX + radius).rounded(.up)), y0: Int(saturating: f.minY.rounded(.up)),
-                        x1: Int(saturating: (f.maxX - radius).rounded(.down)), y1: Int(saturating: f.maxY.rounded(.down)))
+        let border = min(style.borderWidth, min(f.size.width, f.size.height) / 2)
+        let inner = Rect(x: f.minX + border, y: f.minY + border,
+                         width: f.size.width - 2 * border, height: f.size.height - 2 * border)
+        let bodyColour = rgb(style.bodyColor), borderColour = rgb(style.borderColor)
+        let alpha = min(max(bar.alpha, 0), 1)
+        let bodyPixel = premultiplied(bodyColour, alpha: UInt32(saturating: (alpha * 255).rounded()))
+        let outerStraight = straightPart(of: f, axis: bar.axis)
+        let innerStraight = border > 0 ? straightPart(of: inner, axis: bar.axis) : outerStraight
         for y in area.y0..<area.y1 {
-            let rowInStraight = y >= straight.y0 && y < straight.y1
             for x in area.x0..<area.x1 {
-                let pixel = rowInStraight && x >= straight.x0 && x < straight.x1
-                    ? bodyPixel
-                    : premultiplied(colour, alpha: UInt32(saturating: (min(max(bar.alpha, 0), 1) * coverage(x: x, y: y, frame: f) * 255).rounded()))
+                let pixel: UInt32
+                if innerStraight.contains(x: x, y: y) {
+                    pixel = bodyPixel
+                } else {
+                    let outer: Double = outerStraight.contains(x: x, y: y) ? 1 : coverage(x: x, y: y, frame: f)
+                    let a = UInt32(saturating: (alpha * outer * 255).rounded())
+                    guard a > 0 else { continue }
+                    let core = border > 0 ? min(outer, coverage(x: x, y: y, frame: inner)) : outer
+                    pixel = premultiplied(core == outer ? bodyColour : mix(bodyColour, borderColour, core / outer), alpha: a)
+                }
                 guard pixel >> 24 > 0 else { continue }
                 body(x, y, pixel)
             }
         }
+    }
+
+    /// The whole pixels a capsule filling `frame` covers entirely: its straight part.
+    private static func straightPart(of f: Rect, axis: Axis) -> PixelRect {
+        let radius = min(f.size.width, f.size.height) / 2
+        return axis == .vertical
+            ? PixelRect(x0: Int(saturating: f.minX.rounded(.up)), y0: Int(saturating: (f.minY + radius).rounded(.up)),
+                        x1: Int(saturating: f.maxX.rounded(.down)), y1: Int(saturating: (f.maxY - radius).rounded(.down)))
+            : PixelRect(x0: Int(saturating: (f.minX + radius).rounded(.up)), y0: Int(saturating: f.minY.rounded(.up)),
+                        x1: Int(saturating: (f.maxX - radius).rounded(.down)), y1: Int(saturating: f.maxY.rounded(.down)))
+    }
+
+    /// A colour as a `0x00RRGGBB` word.
+    private static func rgb(_ c: Color) -> UInt32 { UInt32(c.red) << 16 | UInt32(c.green) << 8 | UInt32(c.blue) }
+
+    /// `a` × `weight` + `b` × (1 − `weight`) per channel, rounded.
+    private static func mix(_ a: UInt32, _ b: UInt32, _ weight: Double) -> UInt32 {
+        func channel(_ shift: UInt32) -> UInt32 {
+            let value = Double((a >> shift) & 0xFF) * weight + Double((b >> shift) & 0xFF) * (1 - weight)
+            return UInt32(min(255, max(0, value.rounded()))) << shift
+        }
+        return channel(0) | channel(8) | channel(16)
     }
 }
