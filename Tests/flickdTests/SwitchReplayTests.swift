@@ -29,7 +29,9 @@ import Testing
     @Test func withScrollingOffADragIsTheContentsTouch() throws {
         let lines = try ReplayJSON.run(Self.dragUp, config: "[scroll]\nscroll_enabled = false\n")
         #expect(ReplayJSON.folded(lines) == ["contentTouchDown", "contentTouchUp"])
-        let down = try #require(lines.first), up = try #require(lines.last)
+        // (Between them, `state` lines: the finger tracks.)
+        let down = try #require(lines.first { $0["type"] as? String == "contentTouchDown" })
+        let up = try #require(lines.last { $0["type"] as? String == "contentTouchUp" })
         #expect(down["x"] as? Double == 400 && down["y"] as? Double == 400)
         #expect(up["x"] as? Double == 400 && up["y"] as? Double == 200)
     }

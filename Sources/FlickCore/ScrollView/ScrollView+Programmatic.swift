@@ -99,8 +99,7 @@ extension ScrollView {
             handle(.animate(animation(.zoom, to: clamped, scale: scale, at: t)), at: t)
         } else {
             handle(.stop, at: t)
-            applyZoom(scale, anchoredAt: .zero)
-            moveOffset(to: clamped)
+            show(scale: scale, offset: clamped)
         }
     }
 
