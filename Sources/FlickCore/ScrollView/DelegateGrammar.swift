@@ -92,39 +92,43 @@ public struct DelegateGrammar: Sendable {
     /// when it was sent.
     /// - Returns: what is wrong with it at this point of the stream, or nil.
     public mutating func accept(_ e: ScrollEvent, at t: Instant, state: ScrollState) -> String? {
-        let i = count
-        if let wrong = clock(t, i, "\(e)") {
+        if let wrong = stampProblem(e, at: t, state: state) {
             count += 1
             return wrong
-        }
-        if state.flags != announced {
-            count += 1
-            return "\(i): \(e) with flags \(state.flags) but the last state event said \(announced)"
-        }
-        switch e {
-        case .didScroll:
-            if let last = lastScroll, last.offset == state.contentOffset, last.scale == state.zoomScale {
-                count += 1
-                return "\(i): duplicate didScroll at \(state.contentOffset) × \(state.zoomScale)"
-            }
-            lastScroll = (state.contentOffset, state.zoomScale)
-        case .willBeginDragging:
-            if !state.flags.contains(.dragging) { count += 1; return "\(i): willBeginDragging while not dragging" }
-        case .willBeginDecelerating:
-            if !state.flags.contains(.decelerating) { count += 1; return "\(i): willBeginDecelerating while not decelerating" }
-        case .didEndDecelerating:
-            if state.flags.contains(.decelerating) { count += 1; return "\(i): didEndDecelerating while still decelerating" }
-        default:
-            break
-        }
-        if e == .didScroll || e == .didZoom, !decelerating, !state.flags.isDisjoint(with: [.decelerating, .zoomBouncing]) {
-            count += 1
-            return "\(i): \(e) of a motion of the view's own after \(rest ?? "the start") announced rest, with no willBeginDecelerating"
         }
         let wrong = accept(e)
         if case let .didEndDragging(willDecelerate) = e, !willDecelerate { rest = "\(e)" }
         if e == .didEndDecelerating { rest = "\(e)" }
         return wrong
+    }
+
+    /// What is wrong with a message's time and state, if anything (its order is `accept`'s).
+    private mutating func stampProblem(_ e: ScrollEvent, at t: Instant, state: ScrollState) -> String? {
+        let i = count
+        if let wrong = clock(t, i, "\(e)") { return wrong }
+        if state.flags != announced { return "\(i): \(e) with flags \(state.flags) but the last state event said \(announced)" }
+        switch e {
+        case .didScroll:
+            if let last = lastScroll, last.offset == state.contentOffset, last.scale == state.zoomScale {
+                return "\(i): duplicate didScroll at \(state.contentOffset) × \(state.zoomScale)"
+            }
+            lastScroll = (state.contentOffset, state.zoomScale)
+        case .willBeginDragging:
+            if !state.flags.contains(.dragging) { return "\(i): willBeginDragging while not dragging" }
+        case .willBeginDecelerating:
+            if !state.flags.contains(.decelerating) { return "\(i): willBeginDecelerating while not decelerating" }
+        case .didEndDecelerating:
+            if state.flags.contains(.decelerating) { return "\(i): didEndDecelerating while still decelerating" }
+        case .willEndDragging, .didEndDragging, .willBeginZooming, .didZoom, .didEndZooming, .didEndScrollingAnimation,
+             .didScrollToTop:
+            break
+        }
+        // Momentum and bounces move the view inside a deceleration only: after a lift or a
+        // deceleration that announced rest, they need a willBeginDecelerating first.
+        if e == .didScroll || e == .didZoom, !decelerating, !state.flags.isDisjoint(with: [.decelerating, .zoomBouncing]) {
+            return "\(i): \(e) of a motion of the view's own after \(rest ?? "the start") announced rest, with no willBeginDecelerating"
+        }
+        return nil
     }
 
     /// Takes a `state` event of a stamped stream.
