@@ -6,9 +6,13 @@ import FoundationEssentials
 /// Replies carry `id`, `ok` and `error` or `status`; a command that moves the view also carries
 /// `offset` and `zoomScale`: where the view goes, as the daemon applied the request.
 ///
-/// Events use the same shape as `flickd replay --json`: `type`, `t` (seconds, kernel
-/// monotonic clock) and, where meaningful, `x`/`y` (content coordinates), `vx`/`vy` (px/s),
-/// `offset` ([x, y]), `zoomScale`, `willDecelerate`.
+/// Events use the same shape as `flickd replay --json`: `type`, `t` (seconds on the stream's
+/// clock, never going back), the scroll view's state when it happened (`offset`, `zoomScale` and
+/// the flags) and the event's own fields. One convention for all of them (docs/protocol.md):
+/// `x`/`y` are always a point in unscaled content coordinates; offsets (`offset`,
+/// `targetOffset`) are UIKit's `contentOffset` in scaled content pixels; `vx`/`vy` are an
+/// offset's velocity in px/s, positive when the offset grows; `translation` is a finger's
+/// travel in screen pixels.
 public struct ControlMessage: Codable, Hashable, Sendable {
     // Reply fields.
     /// The request's id, echoed.
@@ -24,20 +28,46 @@ public struct ControlMessage: Codable, Hashable, Sendable {
     /// The event's name: a delegate message (`didScroll`, …), a content touch (`tap`, …) or a
     /// gesture (`gesture`).
     public var type: String?
-    /// The time, seconds on the kernel's monotonic clock.
+    /// The time, seconds on the stream's clock: `CLOCK_MONOTONIC` live, the recording's clock in
+    /// a replay; it never goes back.
     public var t: Double?
+    /// A point in unscaled content coordinates (content touches; taps, long presses, double
+    /// taps and stops).
     public var x: Double?
     public var y: Double?
+    /// An offset's velocity, px/s, positive when the offset grows (`willEndDragging`, `flick`).
     public var vx: Double?
     public var vy: Double?
+    /// The content offset when it happened, [x, y], scaled content pixels.
     public var offset: [Double]?
+    /// The zoom scale when it happened.
     public var zoomScale: Double?
     public var willDecelerate: Bool?
+    /// Where the content will rest, [x, y], an offset (`willEndDragging`, `flick`).
+    public var targetOffset: [Double]?
+    /// For `drag` gestures: the finger's travel, [dx, dy], screen pixels.
+    public var translation: [Double]?
+    /// For `flick` gestures: seconds until the content rests.
+    public var duration: Double?
+    /// For `bounce` gestures: how far past the edge the content went, px.
+    public var distance: Double?
+    /// For `page-change` gestures: the page in view before (0-based).
+    public var fromPage: Int?
+    /// For `pinch` gestures: the scale the pinch began at (`zoomScale` is where it ended).
+    public var fromScale: Double?
+    /// The scroll view's state properties when it happened (UIKit's `isTracking`, …): on every
+    /// delegate message, content touch, gesture and `state` event.
+    public var tracking: Bool?
+    public var dragging: Bool?
+    public var decelerating: Bool?
+    public var zooming: Bool?
+    public var zoomBouncing: Bool?
+    public var scrolling: Bool?
     /// For `gesture` events: the gesture's name (`flick`, `tap`, …).
     public var gesture: String?
     /// For `bounce` gestures: the edge (`top`, `left`, `bottom`, `right`).
     public var edge: String?
-    /// For `page-change` gestures: the page now in view (0-based; `x` holds the one before).
+    /// For `page-change` gestures: the page now in view (0-based).
     public var page: Int?
     /// For `transition` lines (`flickd replay --json --trace`): the machine, the state before,
     /// the event and the state after.
@@ -98,6 +128,10 @@ public struct ControlMessage: Codable, Hashable, Sendable {
 
 /// The daemon's state as `status` reports it.
 public struct ControlStatus: Codable, Hashable, Sendable {
+    /// The control protocol the daemon speaks (`controlProtocolVersion`; absent: 1).
+    public var protocolVersion: Int?
+    /// The daemon's version (`flickVersion`).
+    public var version: String?
     public var offset: [Double]
     public var zoomScale: Double
     public var contentSize: [Double]
@@ -107,6 +141,8 @@ public struct ControlStatus: Codable, Hashable, Sendable {
     public var decelerating: Bool
     public var zooming: Bool
     public var scrolling: Bool
+    /// `isZoomBouncing` (absent before protocol 2).
+    public var zoomBouncing: Bool?
     public var page: Int?
     public var device: String?
     public var content: String?
@@ -116,8 +152,12 @@ public struct ControlStatus: Codable, Hashable, Sendable {
 
     /// Creates a status.
     public init(offset: [Double], zoomScale: Double, contentSize: [Double], boundsSize: [Double], tracking: Bool,
-                dragging: Bool, decelerating: Bool, zooming: Bool, scrolling: Bool, page: Int? = nil,
-                device: String? = nil, content: String? = nil, display: String? = nil, frames: Int? = nil) {
+                dragging: Bool, decelerating: Bool, zooming: Bool, scrolling: Bool, zoomBouncing: Bool? = nil,
+                page: Int? = nil, device: String? = nil, content: String? = nil, display: String? = nil,
+                frames: Int? = nil, protocolVersion: Int? = controlProtocolVersion, version: String? = flickVersion) {
+        self.protocolVersion = protocolVersion
+        self.version = version
+        self.zoomBouncing = zoomBouncing
         self.frames = frames
         self.offset = offset
         self.zoomScale = zoomScale
@@ -175,12 +215,12 @@ extension ControlMessage {
     }
 
     /// The event line for one output of the gesture recogniser, with the scroll view's state
-    /// after it.
+    /// when it happened (`view`, the state after its batch, for outputs without one: steps of
+    /// the decoders and of the frame presenter).
     public static func event(_ output: GestureOutput, view: ScrollView) -> ControlMessage {
         var m = ControlMessage()
         m.t = output.time.seconds
-        m.offset = [view.contentOffset.x, view.contentOffset.y]
-        m.zoomScale = view.zoomScale
+        m.set(output.state ?? view.state)
         switch output.kind {
         case let .scroll(event):
             m.type = event.name
@@ -189,11 +229,12 @@ extension ControlMessage {
             case let .willEndDragging(velocity, target):
                 m.vx = velocity.dx
                 m.vy = velocity.dy
-                m.x = target.x
-                m.y = target.y
+                m.targetOffset = [target.x, target.y]
             case let .didEndZooming(scale): m.zoomScale = scale
             default: break
             }
+        case .state:
+            m.type = "state"
         case let .content(touch):
             m.type = touch.name
             m.contact = output.contact?.rawValue
@@ -208,21 +249,23 @@ extension ControlMessage {
             case let .tap(p), let .longPress(p), let .doubleTap(p, _), let .stop(p):
                 m.x = p.x
                 m.y = p.y
-            case let .flick(v, rest, _):
-                m.vx = v.dx
-                m.vy = v.dy
-                m.x = rest.x
-                m.y = rest.y
+            case let .flick(v, rest, duration):
+                // The gesture keeps the finger's velocity; on the wire it is the offset's, like
+                // willEndDragging's: the content moves against the finger.
+                m.vx = -v.dx
+                m.vy = -v.dy
+                m.targetOffset = [rest.x, rest.y]
+                m.duration = duration
             case let .drag(translation):
-                m.x = translation.dx
-                m.y = translation.dy
-            case let .pinch(_, to):
+                m.translation = [translation.dx, translation.dy]
+            case let .pinch(from, to):
+                m.fromScale = from
                 m.zoomScale = to
             case let .bounce(edge, distance):
                 m.edge = edge.rawValue
-                m.x = distance
+                m.distance = distance
             case let .pageChange(from, to):
-                m.x = Double(from)
+                m.fromPage = from
                 m.page = to
             case .cancelled, .scrollToTop:
                 break
@@ -238,5 +281,33 @@ extension ControlMessage {
             m.message = note
         }
         return m
+    }
+}
+
+extension ControlMessage {
+    /// The scroll view's state on an event: offset, zoom and every flag.
+    mutating func set(_ state: ScrollState) {
+        offset = [state.contentOffset.x, state.contentOffset.y]
+        zoomScale = state.zoomScale
+        let f = state.flags
+        tracking = f.contains(.tracking)
+        dragging = f.contains(.dragging)
+        decelerating = f.contains(.decelerating)
+        zooming = f.contains(.zooming)
+        zoomBouncing = f.contains(.zoomBouncing)
+        scrolling = f.contains(.scrolling)
+    }
+
+    /// The state an event line carries, if it carries one (`offset`, `zoomScale` and the six
+    /// flags): what a client reads back.
+    public var state: ScrollState? {
+        guard let offset, offset.count == 2, let zoomScale, let tracking, let dragging, let decelerating, let zooming,
+              let zoomBouncing, let scrolling else { return nil }
+        var flags: ScrollFlags = []
+        for (flag, on) in [(ScrollFlags.tracking, tracking), (.dragging, dragging), (.decelerating, decelerating),
+                           (.zooming, zooming), (.zoomBouncing, zoomBouncing), (.scrolling, scrolling)] where on {
+            flags.insert(flag)
+        }
+        return ScrollState(contentOffset: Point(x: offset[0], y: offset[1]), zoomScale: zoomScale, flags: flags)
     }
 }

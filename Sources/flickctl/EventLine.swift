@@ -9,8 +9,14 @@ enum EventLine {
         if let contact = m.contact { parts.append("touch \(contact)") }
         if let x = m.x, let y = m.y { parts.append("at (\(short(x)), \(short(y)))") }
         if let vx = m.vx, let vy = m.vy { parts.append("v (\(short(vx)), \(short(vy))) px/s") }
+        if let r = m.targetOffset, r.count == 2 { parts.append("rest (\(short(r[0])), \(short(r[1])))") }
+        if let d = m.translation, d.count == 2 { parts.append("by (\(short(d[0])), \(short(d[1])))") }
         if let edge = m.edge { parts.append("edge \(edge)") }
+        if let distance = m.distance { parts.append("past by \(short(distance))") }
+        if let from = m.fromPage { parts.append("from page \(from)") }
         if let page = m.page { parts.append("page \(page)") }
+        if let from = m.fromScale { parts.append("from zoom \(short(from))") }
+        if m.type == "state", let state = m.state { parts.append("\(state.flags)") }
         if let d = m.willDecelerate { parts.append("willDecelerate \(d)") }
         if let o = m.offset, o.count == 2 { parts.append("offset (\(short(o[0])), \(short(o[1])))") }
         if let z = m.zoomScale { parts.append("zoom \(short(z))") }

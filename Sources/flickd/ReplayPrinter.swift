@@ -22,7 +22,7 @@ final class ReplayPrinter: PipelineSink {
             case .transition(let step):
                 guard trace else { continue }
                 if json { write(ControlMessage.event(output, view: view)) } else { print(step.line) }
-            case .content, .scroll, .gesture:
+            case .content, .scroll, .state, .gesture:
                 if json {
                     write(ControlMessage.event(output, view: view))
                 } else if let line = GestureLog.entry(for: output, view: view) {

@@ -116,9 +116,21 @@ import Testing
 
         /// The invariants after every step.
         mutating func check() {
+            // The stamped stream, as subscribers get it: order, clock, duplicates, flags.
             for output in pending {
-                guard case let .scroll(event) = output.kind else { continue }
-                if let violation = grammar.accept(event) { problem(violation) }
+                let violation: String?
+                switch output.kind {
+                case let .scroll(event):
+                    guard let state = output.state else { problem("\(event) without a state"); continue }
+                    violation = grammar.accept(event, at: output.time, state: state)
+                case let .state(state):
+                    violation = grammar.acceptState(state, at: output.time)
+                case .content, .gesture:
+                    violation = grammar.acceptOther(at: output.time)
+                case .transition, .diagnostic:
+                    violation = nil
+                }
+                if let violation { problem(violation) }
             }
             pending.removeAll(keepingCapacity: true)
             let v = recognizer.scrollView

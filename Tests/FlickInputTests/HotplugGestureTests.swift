@@ -112,7 +112,7 @@ import Testing
             switch output.kind {
             case .gesture(let g): "gesture:" + g.name
             case .content(let c): c.name
-            case .scroll, .transition, .diagnostic: nil
+            case .scroll, .state, .transition, .diagnostic: nil
             }
         }
         #expect(!names.contains("longPress") && !names.contains("tap") && !names.contains("gesture:flick"), "\(names)")

@@ -90,6 +90,9 @@ import Testing
         frame = try Self.snapshot(daemon, client, "zoomed.png", showing: (400, 300), within: 1)
         let status = try #require(try client.call(ControlRequest(cmd: "status")).status)
         #expect(status.zoomScale == 2 && status.offset == [800, 600])
+        // The protocol a client checks (docs/protocol.md, "Versions").
+        #expect(status.protocolVersion == controlProtocolVersion && status.version == flickVersion)
+        #expect(status.zoomBouncing == false)
         let shown = Self.contentPoint(frame[401, 241])
         #expect(abs(shown.x - 600) <= 1 && abs(shown.y - 420) <= 1)
 

@@ -10,7 +10,8 @@ import Testing
     static func skeleton(_ events: [ControlMessage]) -> [String] {
         events.compactMap { e in
             switch e.type {
-            case "didScroll"?: nil
+            // `state` lines are checked on their own (`states`, EventStreamTests).
+            case "didScroll"?, "state"?: nil
             case "gesture"?: "gesture:" + (e.gesture ?? "?")
             default: e.type
             }
@@ -29,6 +30,9 @@ import Testing
 
         #expect(Self.skeleton(events) == ["willBeginDragging", "willEndDragging", "didEndDragging", "willBeginDecelerating",
                                           "gesture:flick", "didEndDecelerating"])
+        // A state event with each change of the flags (protocol 2).
+        #expect(events.filter { $0.type == "state" }.map { $0.state.map { "\($0.flags)" } ?? "?" }
+                == ["tracking", "tracking+dragging+scrolling", "decelerating+scrolling", "at rest"])
         #expect(events.first { $0.type == "didEndDragging" }?.willDecelerate == true)
         let scrolls = events.filter { $0.type == "didScroll" }
         #expect(scrolls.count > 20)
@@ -36,10 +40,11 @@ import Testing
         let ys = scrolls.compactMap { $0.offset?[1] }
         #expect(zip(ys, ys.dropFirst()).allSatisfy { $0 <= $1 + 1e-9 })
         let flick = try #require(events.first { $0.gesture == "flick" })
+        // The offset's velocity (protocol 2): positive, the offset grows.
         let vy = try #require(flick.vy)
-        #expect(vy < -1200 && vy > -1800)
+        #expect(vy > 1200 && vy < 1800)
         let rest = try #require(events.last?.offset?[1])
-        #expect(abs(rest - (flick.y ?? .nan)) < 1)
+        #expect(abs(rest - (flick.targetOffset?[1] ?? .nan)) < 1)
 
         // One log line for the gesture, with the numbers a person reads.
         try daemon.waitForLog("flick up ")

@@ -104,7 +104,8 @@ import Testing
 
         var events = try subscriber.waitFor("didEndDecelerating", daemon: daemon)
         let first = try Self.flick(0, in: events)
-        let normal = first.vy / (1000 * log(0.998))
+        // vy is the offset's velocity (protocol 2): the travel is vy / (1000 × −ln rate).
+        let normal = first.vy / (-1000 * log(0.998))
         #expect(abs(first.travel - normal) < 1.5, "normal: travelled \(first.travel), formula \(normal)")
 
         // A good file applies to the next flick.
@@ -113,7 +114,7 @@ import Testing
         try daemon.waitForLog("reloaded \(config): deceleration")
         events = try subscriber.waitFor("didEndDecelerating", count: 2, daemon: daemon)
         let second = try Self.flick(1, in: events)
-        let fast = second.vy / (1000 * log(0.99))
+        let fast = second.vy / (-1000 * log(0.99))
         #expect(abs(second.travel - fast) < 1.5, "fast: travelled \(second.travel), formula \(fast)")
         #expect(second.travel < first.travel / 3)
         #expect(try daemon.terminate() == 0)

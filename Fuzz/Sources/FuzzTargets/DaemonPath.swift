@@ -10,8 +10,10 @@ import Foundation
 /// recording reaches in `flickd run`, one fuzz input at a time.
 ///
 /// Checks, on every output: the journal entry and the event line exist as text (no trap on any
-/// number), and the event line is one JSON object with a `type` — never the `{}` an encoder
-/// writes when it meets a NaN or an infinity.
+/// number), the event line is one JSON object with a `type` — never the `{}` an encoder
+/// writes when it meets a NaN or an infinity — and the stream keeps the stamped delegate
+/// grammar (`DelegateGrammar`: order, a clock that never goes back, no duplicate `didScroll`,
+/// a `state` with every change of a flag).
 final class DaemonPath: PipelineSink {
     let output: HeadlessOutput
     let pipeline: Pipeline
@@ -24,6 +26,9 @@ final class DaemonPath: PipelineSink {
 
     init(start: Instant = .seconds(100), paging: Bool = false) {
         Self.encodedTypes.removeAll(keepingCapacity: true)
+        // Fuzzed recordings repeat timestamps: a touch may stop a deceleration in the instant
+        // it began (see `DelegateGrammar.init`).
+        Self.grammar = DelegateGrammar(allowingInstantStops: true)
         // Small: what is checked is the arithmetic of every frame, not its pixels.
         output = HeadlessOutput(size: PixelSize(width: 40, height: 24))!
         var configuration = Configuration()
@@ -67,15 +72,27 @@ final class DaemonPath: PipelineSink {
         if let entry = GestureLog.entry(for: output, view: view) {
             fuzzCheck(!entry.message.isEmpty, "an empty journal message for \(output)")
         }
+        let violation: String?
+        switch output.kind {
+        case let .scroll(event): violation = output.state.map { grammar.accept(event, at: output.time, state: $0) } ?? "no state"
+        case let .state(state): violation = grammar.acceptState(state, at: output.time)
+        case .content, .gesture: violation = grammar.acceptOther(at: output.time)
+        case .transition, .diagnostic: violation = nil
+        }
+        fuzzCheck(violation == nil, "the event stream broke its grammar at \(output): \(violation ?? "")")
         let message = ControlMessage.event(output, view: view)
-        let numbers = [message.t, message.x, message.y, message.vx, message.vy, message.zoomScale].compactMap { $0 }
-            + (message.offset ?? [])
+        let numbers = [message.t, message.x, message.y, message.vx, message.vy, message.zoomScale, message.duration,
+                       message.distance, message.fromScale].compactMap { $0 }
+            + (message.offset ?? []) + (message.targetOffset ?? []) + (message.translation ?? [])
         fuzzCheck(numbers.allSatisfy(\.isFinite), "the event for \(output) holds \(numbers)")
         guard let type = message.type, encodedTypes.insert(type).inserted else { return }
         let line = message.line()
         let object = try? JSONSerialization.jsonObject(with: line.dropLast()) as? [String: Any]
         fuzzCheck(object?["type"] is String, "the event line for \(output) is \(String(decoding: line, as: UTF8.self))")
     }
+
+    /// The stream of this input so far, checked as it comes.
+    nonisolated(unsafe) private static var grammar = DelegateGrammar()
 
     /// Event types already encoded for real in this input.
     nonisolated(unsafe) private static var encodedTypes: Set<String> = []

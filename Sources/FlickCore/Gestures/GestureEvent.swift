@@ -102,6 +102,8 @@ public struct GestureOutput: Hashable, Sendable {
         case content(ContentTouch)
         /// A scroll view delegate message.
         case scroll(ScrollEvent)
+        /// One of the scroll view's state properties changed (`ScrollState`): all of them now.
+        case state(ScrollState)
         /// A recognised gesture, for the journal.
         case gesture(Gesture)
         /// A step of one of the machines (only while tracing).
@@ -110,19 +112,25 @@ public struct GestureOutput: Hashable, Sendable {
         case diagnostic(String)
     }
 
-    /// The kernel time of the frame (or timer, or vblank) that caused it.
+    /// When it happened: the kernel time of the frame (or timer, or vblank) that caused it;
+    /// for the scroll view's messages the time on the model's clock, which an input reported
+    /// before the last frame the model was stepped to does not take back.
     public var time: Instant
     /// What happened.
     public var kind: Kind
     /// For a content touch: the finger it belongs to, the same from its down to its up or
     /// cancel (`ContactID`); nil for everything else.
     public var contact: ContactID?
+    /// The scroll view's state when it happened (nil for steps of machines outside the
+    /// recogniser: the input's decoders, the frame presenter).
+    public var state: ScrollState?
 
     /// Creates an output.
-    public init(time: Instant, kind: Kind, contact: ContactID? = nil) {
+    public init(time: Instant, kind: Kind, contact: ContactID? = nil, state: ScrollState? = nil) {
         self.time = time
         self.kind = kind
         self.contact = contact
+        self.state = state
     }
 }
 

@@ -95,6 +95,8 @@ public struct GestureRecognizer: Sendable {
     private var motion = MotionSummary()
     /// What the current call caused so far.
     private var outbox: [GestureOutput] = []
+    /// The time of the last output handed out: the outputs' clock never goes back.
+    private var streamTime: Instant?
 
     /// Creates a recogniser driving `scrollView`.
     public init(scrollView: ScrollView, configuration: GestureConfiguration = GestureConfiguration()) {
@@ -364,10 +366,11 @@ public struct GestureRecognizer: Sendable {
         return try body(&scrollView)
     }
 
-    /// Appends one output of the recogniser's own. A content touch carries the id of the finger
-    /// it belongs to (the followed one: the content never has a pinch's second finger).
+    /// Appends one output of the recogniser's own, with the scroll view's state now. A content
+    /// touch carries the id of the finger it belongs to (the followed one: the content never
+    /// has a pinch's second finger).
     mutating func emit(_ kind: GestureOutput.Kind, at t: Instant) {
-        var output = GestureOutput(time: t, kind: kind)
+        var output = GestureOutput(time: t, kind: kind, state: scrollView.state)
         if case .content = kind { output.contact = followedTouch?.primary }
         outbox.append(output)
     }
@@ -379,9 +382,12 @@ public struct GestureRecognizer: Sendable {
         var events: [ScrollEvent] = []
         for report in reports {
             switch report {
-            case let .event(event):
+            case let .event(event, time, state):
+                // The message keeps the time and state it was sent with, not the call's end.
                 events.append(event)
-                emit(.scroll(event), at: t)
+                outbox.append(GestureOutput(time: time, kind: .scroll(event), state: state))
+            case let .state(state, time):
+                outbox.append(GestureOutput(time: time, kind: .state(state), state: state))
             case let .transition(step):
                 emit(.transition(step), at: t)
             case let .diagnostic(note):
@@ -402,8 +408,16 @@ public struct GestureRecognizer: Sendable {
         return false
     }
 
+    /// Hands out what the call caused, each output stamped no earlier than the one before. The
+    /// scroll view's messages carry the model's time, which a frame stepped to its vblank puts
+    /// ahead of input still to come; a touch reported before that vblank is handled by the
+    /// model at the vblank, and what it causes is stamped so (docs/protocol.md, "The clock").
     private mutating func takeOutbox() -> [GestureOutput] {
         defer { outbox.removeAll(keepingCapacity: true) }
+        for i in outbox.indices {
+            if let last = streamTime, outbox[i].time < last { outbox[i].time = last }
+            streamTime = outbox[i].time
+        }
         return outbox
     }
 }

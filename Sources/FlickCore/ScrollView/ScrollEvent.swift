@@ -8,10 +8,18 @@
 /// - `willBeginZooming` … `didEndZooming(atScale:)`, never nested;
 /// - an animation (programmatic scroll or zoom) ends in `didEndScrollingAnimation`, a scroll to
 ///   top in `didScrollToTop`;
-/// - `didScroll` / `didZoom` whenever the offset / scale changed, at most once per input or step.
+/// - `didScroll` / `didZoom` whenever the offset / scale changed, at most once per input or step,
+///   and never a `didScroll` that repeats the offset and scale of the one before;
+/// - a zoom bounce after a pinch past the limits is the lift's deceleration:
+///   `didEndDragging(willDecelerate: true)`, `willBeginDecelerating`, `didZoom`/`didScroll` …,
+///   `didEndZooming(atScale:)`, `didEndDecelerating`.
 ///
-/// One deliberate difference from UIKit: a touch that stops a deceleration sends
-/// `didEndDecelerating` (UIKit sends nothing), so every begin has its end.
+/// Each message is reported with the time and the state (`ScrollState`) at which it was sent,
+/// and a `state` report comes with each change of a flag; `DelegateGrammar` checks that too.
+///
+/// Deliberate differences from UIKit: a touch that stops a deceleration sends
+/// `didEndDecelerating` (UIKit sends nothing), so every begin has its end; the zoom bounce is a
+/// deceleration (UIKit sends its `didZoom`s after a lift that announced rest).
 public enum ScrollEvent: Hashable, Sendable, CustomStringConvertible {
     /// The content offset changed.
     case didScroll

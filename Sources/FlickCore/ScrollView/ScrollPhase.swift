@@ -118,12 +118,17 @@ extension ScrollView {
         let t = now
         if input != .tick { completeMotion(endedBy: t) }
         step(input, at: t)
+        reportStateChange()
     }
 
     /// One input through the dispatcher, traced when `tracing` and the state changed (the line
     /// goes before the messages the step sent).
     private mutating func step(_ input: ScrollPhase.Input, at t: Instant) {
         let before = phase.name, mark = outbox.count
+        // What the step sends happens at its time (a motion completed at its end).
+        let outer = reportTime
+        reportTime = t
+        defer { reportTime = outer }
         dispatch(input, at: t)
         if tracing, phase.name != before {
             outbox.insert(.transition(Transition(.scroll, at: t, from: before, on: input.description, to: phase.name)), at: mark)
@@ -203,8 +208,7 @@ extension ScrollView {
             motionStopped(at: t)
         case let .animating(a):
             let state = a.state(at: t)
-            applyZoom(state.scale, anchoredAt: .zero)
-            moveOffset(to: state.offset)
+            show(scale: state.scale, offset: state.offset)
             phase = .idle
             finishAnimation(a, interrupted: true)
             motionStopped(at: t)
@@ -249,8 +253,12 @@ extension ScrollView {
     /// The lift after a drag: momentum, bounce, page snap, zoom bounce, or rest.
     private mutating func endDrag(_ drag: ScrollPhase.Drag, velocity fingerVelocity: Vector, at t: Instant) {
         if isZooming {
-            send(.willEndDragging(velocity: .zero, targetContentOffset: zoomBounceTarget().offset))
-            send(.didEndDragging(willDecelerate: false))
+            // A zoom past its limits bounces back after the lift: the content keeps moving, so
+            // the drag ends announcing it (UIKit: `willDecelerate` is true when the scroll view
+            // "will continue moving"), and the bounce is the deceleration that follows.
+            let target = zoomBounceTarget()
+            send(.willEndDragging(velocity: .zero, targetContentOffset: target.offset))
+            send(.didEndDragging(willDecelerate: target.scale != zoomScale || target.offset != contentOffset))
             phase = .idle
             handleZoom(.lift, at: t)
             return

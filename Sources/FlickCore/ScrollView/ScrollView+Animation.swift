@@ -12,30 +12,29 @@ extension ScrollView {
 
     /// Enters `.animating`, or finishes at once when there is nothing to animate.
     mutating func startAnimation(_ a: ScrollAnimation) {
-        if a.kind == .zoom { send(.willBeginZooming) }
         if a.fromOffset == a.toOffset && a.fromScale == a.toScale {
+            if a.kind == .zoom { send(.willBeginZooming) }
             finishAnimation(a, interrupted: false)
             return
         }
+        // The phase first, so `willBeginZooming` carries `isZooming`.
         phase = .animating(a)
+        if a.kind == .zoom { send(.willBeginZooming) }
     }
 
     /// Applies an animation's end state at once (used when a finger holds the content).
     mutating func jump(to a: ScrollAnimation, at t: Instant) {
         if a.kind == .zoom { send(.willBeginZooming) }
-        applyZoom(a.toScale, anchoredAt: .zero)
-        moveOffset(to: a.toOffset)
+        show(scale: a.toScale, offset: a.toOffset)
         finishAnimation(a, interrupted: false)
     }
 
     /// One frame of an animation; at its end, the exact end state and its closing message.
     mutating func step(_ a: ScrollAnimation, to t: Instant) {
         let state = a.state(at: t)
-        applyZoom(state.scale, anchoredAt: .zero)
-        moveOffset(to: state.offset)
+        show(scale: state.scale, offset: state.offset)
         if t >= a.end {
-            applyZoom(a.toScale, anchoredAt: .zero)
-            moveOffset(to: a.toOffset)
+            show(scale: a.toScale, offset: a.toOffset)
             phase = .idle
             finishAnimation(a, interrupted: false)
             motionStopped(at: a.end)
@@ -61,6 +60,9 @@ extension ScrollView {
             } else {
                 send(.didEndZooming(atScale: zoomScale))
             }
+            // The bounce was the lift's deceleration (`bounceBack`): it ends with it, caught
+            // or not, like momentum a touch stops.
+            send(.didEndDecelerating)
         }
     }
 }

@@ -125,8 +125,7 @@ extension ScrollView {
             handle(.animate(a), at: t)
         } else {
             handle(.stop, at: t)
-            applyZoom(scale, anchoredAt: .zero)
-            moveOffset(to: clamped)
+            show(scale: scale, offset: clamped)
         }
     }
 

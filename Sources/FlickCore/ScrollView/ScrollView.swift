@@ -70,11 +70,19 @@ public struct ScrollView: Sendable {
     var outbox: [Report] = []
     /// Whether the machines' steps go into the outbox (`flickd replay --trace`, debug logs).
     public var tracing = false
+    /// The flags the last `state` report carried (none before the first: a new view is at rest).
+    var reportedFlags: ScrollFlags = []
+    /// The time of the step being taken when it is not `now`: a motion that ended before the
+    /// input that completes it reports at its end.
+    var reportTime: Instant?
 
     /// What the scroll view reports, in the order it happened.
     public enum Report: Hashable, Sendable {
-        /// A delegate message.
-        case event(ScrollEvent)
+        /// A delegate message, with the time it happened on the model's clock (never earlier
+        /// than the one before) and the view's state as it was sent.
+        case event(ScrollEvent, at: Instant, state: ScrollState)
+        /// A state property changed (see `ScrollState`): the state now.
+        case state(ScrollState, at: Instant)
         /// A step of `ScrollPhase` or `ZoomPhase` (only while `tracing`).
         case transition(Transition)
         /// A call that made no sense in the current state (a bug upstream), ignored.
@@ -166,10 +174,13 @@ public struct ScrollView: Sendable {
         return false
     }
 
-    /// The content moves on its own after a lift: momentum, a bounce back or a page snap.
+    /// The content moves on its own after a lift: momentum, a bounce back or a page snap, and
+    /// a zoom bouncing back inside its limits (UIKit: "the user isn't dragging but the scroll
+    /// view is still moving"; the bounce sits between `willBeginDecelerating` and
+    /// `didEndDecelerating`).
     public var isDecelerating: Bool {
         if case .decelerating = phase { return true }
-        return false
+        return isZoomBouncing
     }
 
     /// A zoom is in progress, from `willBeginZooming` to `didEndZooming`: a pinch (and its
@@ -248,7 +259,7 @@ public struct ScrollView: Sendable {
     /// The delegate messages since the last call, oldest first; the other reports stay (for
     /// tests and tools that look at messages only).
     public mutating func takeEvents() -> [ScrollEvent] {
-        let events = outbox.compactMap { if case let .event(e) = $0 { e } else { nil } }
+        let events = outbox.compactMap { if case let .event(e, _, _) = $0 { e } else { nil } }
         outbox.removeAll { if case .event = $0 { true } else { false } }
         return events
     }
@@ -261,8 +272,12 @@ public struct ScrollView: Sendable {
         return notes
     }
 
-    /// Records a delegate message.
-    mutating func send(_ event: ScrollEvent) { outbox.append(.event(event)) }
+    /// Records a delegate message with the state as it is now, after a `state` if a flag
+    /// changed since the last one.
+    mutating func send(_ event: ScrollEvent) {
+        reportStateChange()
+        outbox.append(.event(event, at: reportTime ?? now, state: state))
+    }
 
     /// Records a call that made no sense, for the log.
     mutating func note(_ diagnostic: String) { outbox.append(.diagnostic(diagnostic)) }
@@ -323,10 +338,23 @@ public struct ScrollView: Sendable {
     /// `didZoom` (and `didScroll` if the offset moved).
     mutating func applyZoom(_ scale: Double, anchoredAt focus: Point) {
         guard scale.isFinite, scale > 0, scale != zoomScale else { return }
-        let offset = ZoomMath.offset(contentOffset, anchoredAt: focus, from: zoomScale, to: scale)
+        show(scale: scale, offset: ZoomMath.offset(contentOffset, anchoredAt: focus, from: zoomScale, to: scale))
+    }
+
+    /// Sets scale and offset together, then records `didZoom` if the scale changed and one
+    /// `didScroll` if the offset did: both messages carry the final state. Setting them one
+    /// after the other would send a `didScroll` for an offset the view never showed (the scale
+    /// anchored somewhere, before the offset it is really going to).
+    mutating func show(scale: Double, offset: Point) {
+        guard scale.isFinite, scale > 0, offset.isFinite else {
+            note("ignored a non-finite zoom \(scale) at \(offset)")
+            return
+        }
+        let zoomed = scale != zoomScale, moved = offset != contentOffset
         zoomScale = scale
-        send(.didZoom)
-        moveOffset(to: offset)
+        contentOffset = offset
+        if zoomed { send(.didZoom) }
+        if moved { send(.didScroll) }
     }
 
     /// Advances the model's clock; time never goes back.

@@ -145,6 +145,7 @@ extension ScrollView {
             let step = Transition(.zoom, at: t, from: before, on: input.description, to: zoomPhase.name, invalid: invalid)
             outbox.insert(.transition(step), at: invalid ? outbox.count : mark)
         }
+        reportStateChange()
     }
 
     /// Applies one pinch step: the scale, rubber-banded past the limits, about the focus.
@@ -157,21 +158,25 @@ extension ScrollView {
         } else {
             scale = Swift.min(Swift.max(zoomScale * factor, minimumZoomScale), maximumZoomScale)
         }
-        applyZoom(scale, anchoredAt: focus)
+        guard scale.isFinite, scale > 0 else { return }
+        // The offset is worked out at the new scale before anything is sent, so the step sends
+        // one didZoom and one didScroll, both with where the view ends up.
+        var next = self
+        next.zoomScale = scale
+        var offset = ZoomMath.offset(contentOffset, anchoredAt: focus, from: zoomScale, to: scale)
+        let clamped = next.clampedOffset(offset)
         if !bounces {
-            moveOffset(to: clampedOffset(contentOffset))
+            offset = clamped
         } else {
             // Anchoring at the focus scales an overscroll with the content: fingers jumping
             // apart near an edge could push it a whole screen past, showing only background.
             // Keep it within what the rubber band gives a drag of four screens.
-            let clamped = clampedOffset(contentOffset)
-            var capped = contentOffset
             for axis in Axis.allCases {
                 let reach = band.displayed(4 * boundsSize[axis], dimension: boundsSize[axis])
-                capped[axis] = Swift.min(Swift.max(capped[axis], clamped[axis] - reach), clamped[axis] + reach)
+                offset[axis] = Swift.min(Swift.max(offset[axis], clamped[axis] - reach), clamped[axis] + reach)
             }
-            if capped != contentOffset { moveOffset(to: capped) }
         }
+        show(scale: scale, offset: offset)
     }
 
     /// Where a zoom bounce ends: the nearest limit, anchored at the pinch's focus, the offset
@@ -201,5 +206,8 @@ extension ScrollView {
         phase = .animating(ScrollAnimation(kind: .zoomBounce, start: t, duration: physics.zoomBounceDuration,
                                            fromOffset: contentOffset, toOffset: target.offset,
                                            fromScale: zoomScale, toScale: target.scale, curve: .easeOut))
+        // The bounce is the motion after the lift: it decelerates, as a rubber band's spring
+        // back does, so no didZoom or didScroll follows a lift that announced rest.
+        send(.willBeginDecelerating)
     }
 }

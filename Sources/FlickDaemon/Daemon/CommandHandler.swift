@@ -160,7 +160,7 @@ public final class CommandHandler {
             contentSize: [v.contentSize.width, v.contentSize.height],
             boundsSize: [v.boundsSize.width, v.boundsSize.height],
             tracking: v.isTracking, dragging: v.isDragging, decelerating: v.isDecelerating,
-            zooming: v.isZooming, scrolling: v.isScrolling, page: currentPage(v),
+            zooming: v.isZooming, scrolling: v.isScrolling, zoomBouncing: v.isZoomBouncing, page: currentPage(v),
             device: context?.deviceName, content: context?.contentName,
             display: context?.displayName, frames: pipeline.presenter.composer.committedFrameCount)
     }

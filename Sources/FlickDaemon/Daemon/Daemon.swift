@@ -190,7 +190,7 @@ public final class Daemon: PipelineSink, CommandContext {
                 logger.debug("\(step)")
             case .diagnostic(let note):
                 logger.warning("\(note)")
-            case .content, .scroll, .gesture:
+            case .content, .scroll, .state, .gesture:
                 published(output, view)
             }
         }

@@ -153,7 +153,7 @@ extension GestureOutput {
     /// message, a gesture), as opposed to a trace line or a diagnostic.
     public var isEvent: Bool {
         switch kind {
-        case .content, .scroll, .gesture: true
+        case .content, .scroll, .state, .gesture: true
         case .transition, .diagnostic: false
         }
     }

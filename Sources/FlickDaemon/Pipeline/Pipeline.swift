@@ -64,6 +64,8 @@ public final class Pipeline {
     /// What the current dispatch or command caused, each batch with the view after it; handed
     /// to the sink once the display has had its turn.
     private var pending: [(outputs: [GestureOutput], view: ScrollView)] = []
+    /// The time of the last output kept: the stream's clock never goes back (see `emit`).
+    private var streamTime: Instant?
 
     /// Creates a pipeline; `start()` draws its first frame.
     public init(recognizer: GestureRecognizer, presenter: FramePresenter, input: any TouchSource, at t: Instant) {
@@ -169,10 +171,19 @@ public final class Pipeline {
         idleReset?.deadline(lastActivity: lastActivity, view: recognizer.scrollView, touching: recognizer.isTouching)
     }
 
-    /// Keeps outputs for the sink, with the view after them.
+    /// Keeps outputs for the sink, with the view after them, each stamped no earlier than the
+    /// one before: one clock for the whole stream (docs/protocol.md, "The clock"). A frame is
+    /// stepped to its vblank, ahead of the input still to come; a touch reported before that
+    /// vblank is handled by the model at the vblank (its time never goes back), and so it is
+    /// stamped.
     func emit(_ outputs: [GestureOutput]) {
         guard !outputs.isEmpty else { return }
-        pending.append((outputs, recognizer.scrollView))
+        var stamped = outputs
+        for i in stamped.indices {
+            if let last = streamTime, stamped[i].time < last { stamped[i].time = last }
+            streamTime = stamped[i].time
+        }
+        pending.append((stamped, recognizer.scrollView))
     }
 
     /// Hands what was kept to the sink, in order.
