@@ -59,6 +59,18 @@ private func darkenedRows(_ frame: PixelBuffer, _ content: PixelBuffer, x: Int, 
     state.indicatorOpacity = 1
     let dot = ScrollIndicators.bars(for: state, style: blackIndicators)
     #expect(dot.first?.frame.size.height == 3)
+    // A dot has no straight part; drawn in either style, it stays inside its frame, at half
+    // coverage or more in its middle (a replay once trapped on the empty straight range).
+    for style in [blackIndicators, IndicatorStyle()] {
+        let bar = try #require(ScrollIndicators.bars(for: state, style: style).first)
+        var drawn: [(Int, Int)] = []
+        ScrollIndicators.forEachPixel(of: bar, style: style, within: PixelRect(x0: 0, y0: 0, x1: 120, y1: 400)) { x, y, _ in
+            drawn.append((x, y))
+        }
+        #expect(!drawn.isEmpty)
+        #expect(drawn.allSatisfy { Double($0.0) >= bar.frame.minX.rounded(.down) && Double($0.0) < bar.frame.maxX
+                && Double($0.1) >= bar.frame.minY.rounded(.down) && Double($0.1) < bar.frame.maxY }, "\(drawn)")
+    }
 }
 
 @Test func indicatorGoneAtZeroOpacity() throws {

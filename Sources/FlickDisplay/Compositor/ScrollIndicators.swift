@@ -151,22 +151,46 @@ public enum ScrollIndicators {
         let bodyColour = rgb(style.bodyColor), borderColour = rgb(style.borderColor)
         let alpha = min(max(bar.alpha, 0), 1)
         let bodyPixel = premultiplied(bodyColour, alpha: UInt32(saturating: (alpha * 255).rounded()))
-        let outerStraight = straightPart(of: f, axis: bar.axis)
-        let innerStraight = border > 0 ? straightPart(of: inner, axis: bar.axis) : outerStraight
+        let borderPixel = premultiplied(borderColour, alpha: UInt32(saturating: (alpha * 255).rounded()))
+        let innerStraight = straightPart(of: border > 0 ? inner : f, axis: bar.axis)
+        // A pixel covered `outer` by the whole capsule and `core` by the body's.
+        func pixel(outer: Double, core: Double) -> UInt32 {
+            if outer == 1 && core == 1 { return bodyPixel }
+            if outer == 1 && core == 0 { return borderPixel }
+            let a = UInt32(saturating: (alpha * outer * 255).rounded())
+            guard a > 0 else { return 0 }
+            let colour = core == outer ? bodyColour : core == 0 ? borderColour : mix(bodyColour, borderColour, core / outer)
+            return premultiplied(colour, alpha: a)
+        }
+        // Along the straight part both capsules are rectangles across the bar (the body's radius
+        // is the border less, so its straight part spans the same rows): a pixel there depends
+        // only on where it lies across the bar, worked out once per bar. Only the two rounded
+        // ends are sampled.
+        let vertical = bar.axis == .vertical
+        // (A bar rubber-banded to a dot has no straight part: the range is empty.)
+        let (first, last) = vertical ? (innerStraight.y0, innerStraight.y1) : (innerStraight.x0, innerStraight.x1)
+        let straightRows = first..<max(first, last)
+        func overlap(_ p: Int, _ low: Double, _ high: Double) -> Double {
+            max(0, min(Double(p) + 1, high) - max(Double(p), low))
+        }
+        let acrossStart = vertical ? area.x0 : area.y0
+        let across = (acrossStart..<(vertical ? area.x1 : area.y1)).map { p -> UInt32 in
+            let outer = vertical ? overlap(p, f.minX, f.maxX) : overlap(p, f.minY, f.maxY)
+            let core = border == 0 ? outer
+                : min(outer, vertical ? overlap(p, inner.minX, inner.maxX) : overlap(p, inner.minY, inner.maxY))
+            return pixel(outer: outer, core: core)
+        }
         for y in area.y0..<area.y1 {
             for x in area.x0..<area.x1 {
-                let pixel: UInt32
-                if innerStraight.contains(x: x, y: y) {
-                    pixel = bodyPixel
+                let value: UInt32
+                if straightRows.contains(vertical ? y : x) {
+                    value = across[(vertical ? x : y) - acrossStart]
                 } else {
-                    let outer: Double = outerStraight.contains(x: x, y: y) ? 1 : coverage(x: x, y: y, frame: f)
-                    let a = UInt32(saturating: (alpha * outer * 255).rounded())
-                    guard a > 0 else { continue }
-                    let core = border > 0 ? min(outer, coverage(x: x, y: y, frame: inner)) : outer
-                    pixel = premultiplied(core == outer ? bodyColour : mix(bodyColour, borderColour, core / outer), alpha: a)
+                    let outer = coverage(x: x, y: y, frame: f)
+                    value = pixel(outer: outer, core: border == 0 ? outer : min(outer, coverage(x: x, y: y, frame: inner)))
                 }
-                guard pixel >> 24 > 0 else { continue }
-                body(x, y, pixel)
+                guard value >> 24 > 0 else { continue }
+                body(x, y, value)
             }
         }
     }
