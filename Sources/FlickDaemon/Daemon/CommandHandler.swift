@@ -82,7 +82,11 @@ public final class CommandHandler {
                 try v.setContentOffset(target, animated: animated, at: t)
             }
         case .scrollToTop:
-            _ = pipeline.update(at: now) { v in v.scrollToTop(at: now) }
+            // An app asking for what the switch forbids hears why, rather than an ok that moved nothing.
+            guard pipeline.update(at: now, { v in v.scrollToTop(at: now) }) else {
+                throw .failed("scrolls-to-top is off (scroll.scrolls_to_top, or the scrolls-to-top command): "
+                              + "set-offset moves the view instead")
+            }
         case .stop:
             pipeline.update(at: now) { v in v.stopScrollingAndZooming(at: now) }
         case .flashIndicators:
