@@ -17,8 +17,9 @@ final class DaemonProcess {
     private let notifyFD: Int32
     private var exited = false
 
-    /// Starts `binary run --display headless:1920x1080 --input auto` with `content`, if any.
-    init(binary: String, directory: String, tag: String, content: String?) throws {
+    /// Starts `binary run --display headless:1920x1080 --input auto` with `content`, if any;
+    /// `config` is appended to its config file (tables of keys beyond the socket and state).
+    init(binary: String, directory: String, tag: String, content: String?, config extra: String = "") throws {
         let config = "\(directory)/\(tag).toml"
         socketPath = "\(directory)/\(tag).sock"
         let toml = """
@@ -26,7 +27,7 @@ final class DaemonProcess {
             socket = "\(socketPath)"
             [state]
             path = "\(directory)/\(tag).state.json"
-
+            \(extra)
             """
         guard FileManager.default.createFile(atPath: config, contents: Data(toml.utf8)) else {
             throw RigError("cannot write \(config)")

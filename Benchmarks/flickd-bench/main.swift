@@ -23,10 +23,12 @@ struct Plan {
     var latencyMoves: Int
     var idleSeconds: Double
     var startups: Int
+    /// Calm and attack windows of item 7, 1 s each.
+    var hostilePairs: Int
 }
 let plan = quick
-    ? Plan(gestureSeconds: 60, gestureRepeats: 5, composeFrames: 20, latencyMoves: 60, idleSeconds: 2, startups: 3)
-    : Plan(gestureSeconds: 600, gestureRepeats: 15, composeFrames: 200, latencyMoves: 1000, idleSeconds: 10, startups: 10)
+    ? Plan(gestureSeconds: 60, gestureRepeats: 5, composeFrames: 20, latencyMoves: 60, idleSeconds: 2, startups: 3, hostilePairs: 3)
+    : Plan(gestureSeconds: 600, gestureRepeats: 15, composeFrames: 200, latencyMoves: 1000, idleSeconds: 10, startups: 10, hostilePairs: 10)
 
 print("flickd-bench (\(quick ? "quick" : "full")) on \(Machine.description)")
 if arguments.contains("--feel") {
@@ -108,7 +110,7 @@ do {
     exit(1)
 }
 
-// 4 and 5 run the real daemon.
+// 4, 5 and 7 run the real daemon.
 let flickd = DaemonBench.locateFlickd(arguments: arguments)
 section("4. idle cost over \(fmt(plan.idleSeconds, 0)) s at rest, and RSS")
 do {
@@ -128,6 +130,14 @@ do {
 
 section(FeelBench.title)
 FeelBench.report(arguments: arguments)
+
+section("7. frame rate under hostile control clients, real daemon scrolling on headless 1920×1080 (frames/s)")
+do {
+    try HostileBench.run(flickd: flickd, pairs: plan.hostilePairs)
+} catch {
+    print("flickd-bench: hostile clients: \(error)")
+    exit(1)
+}
 
 section("summary")
 for line in Verdicts.lines { print(line) }
