@@ -20,6 +20,12 @@ struct Stats {
         return s[rank]
     }
 
+    /// The median of the ratios of this run's samples to `other`'s, pair by pair: for contestants
+    /// interleaved sample by sample, what a noisy neighbour slows falls on both sides of a pair.
+    func pairedRatio(to other: Stats) -> Double {
+        Stats(samples: zip(samples, other.samples).map { $0 / $1 }).median
+    }
+
     /// "median 123.4 (p99 130.0, 120.1–131.2) unit".
     func summary(_ unit: String, digits: Int = 1) -> String {
         "median \(fmt(median, digits)) \(unit) (p99 \(fmt(p99, digits)), \(fmt(min, digits))–\(fmt(max, digits)), n \(samples.count))"
