@@ -87,7 +87,7 @@ let package = Package(
 
         // Release-mode measurements: `swift run -c release flickd-bench` (BENCHMARKS.md). CPixman
         // deliberately: the compose benchmark's peer is pixman called directly, not through FlickDisplay.
-        .executableTarget(name: "flickd-bench", dependencies: ["FlickCore", "FlickInput", "FlickDisplay", "FlickDaemon", "FlickControl", "CPixman"],
+        .executableTarget(name: "flickd-bench", dependencies: ["FlickCore", "FlickInput", "FlickDisplay", "FlickDaemon", "FlickControl", "CPixman", "FlickTestSupport"],
                           path: "Benchmarks/flickd-bench"),
 
         // The end-to-end test on a real kernel (Tests/E2E): a uinput touchscreen playing gestures,
@@ -111,7 +111,7 @@ let package = Package(
         .testTarget(name: "FlickDaemonTests", dependencies: ["FlickDaemon", "FlickControl", "FlickCore", "FlickTestSupport"]),
         // The real flickd binary as a child process: headless, evemu input, its own config,
         // socket and state; also the systemd unit and the install script.
-        .testTarget(name: "flickdTests", dependencies: ["FlickControl", "FlickInput", "FlickDisplay", "FlickCore"]),
+        .testTarget(name: "flickdTests", dependencies: ["FlickControl", "FlickInput", "FlickDisplay", "FlickCore", "FlickTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import FlickControl
+import FlickTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -10,56 +11,10 @@ import Testing
 /// timing, so it is measured by `flickd-bench` (item 7, BENCHMARKS.md), not asserted here: the
 /// machines tests run on are shared and noisy.
 @Suite struct HostileClientTests {
-    /// A non-blocking connection, or -1 when the daemon's backlog is full (a refusal).
-    static func rawConnect(_ path: String) -> Int32 {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        let ok = withUnixAddress(path) { connect(fd, $0, $1) }
-        if ok != 0 { close(fd); return -1 }
-        return fd
-    }
-
     static func rss(_ pid: Int32) -> Int {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
-    }
-
-    /// One wave: `count` connections at once, each doing one bad thing; returns their fds.
-    static func wave(_ path: String, count: Int) -> [Int32] {
-        var rng = SystemRandomNumberGenerator()
-        var fds: [Int32] = []
-        for i in 0..<count {
-            let fd = rawConnect(path)
-            guard fd >= 0 else { continue }
-            fds.append(fd)
-            var bytes: [UInt8]
-            switch i % 4 {
-            case 0: bytes = (0..<4096).map { _ in UInt8.random(in: 0...255, using: &rng) }
-            case 1: bytes = Array("{\"cmd\": \"set-offset\", \"x\": 1, \"y\"".utf8)          // never finished
-            case 2:                                                                          // a subscriber that never reads
-                var small: Int32 = 1
-                setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
-                bytes = Array("{\"cmd\": \"subscribe\"}\n".utf8)
-            default: bytes = []                                                              // silent
-            }
-            _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        }
-        return fds
-    }
-
-    /// A 10 MB line, written until the daemon hangs up (it does after 64 KiB).
-    static func hugeLine(_ path: String) -> Int {
-        let fd = rawConnect(path)
-        guard fd >= 0 else { return 0 }
-        defer { close(fd) }
-        let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 64 * 1024)
-        var sent = 0
-        let end = Date().addingTimeInterval(5)
-        while sent < 10_000_000, Date() < end {
-            let n = chunk.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n > 0 { sent += n } else if errno == EAGAIN { usleep(1000) } else { break }
-        }
-        return sent
     }
 
     @Test func floodsOfBadClientsCostNoAnswersAndLittleMemory() throws {
@@ -89,9 +44,9 @@ import Testing
         nonisolated(unsafe) var opened = 0
         nonisolated(unsafe) var hugeSent = 0
         let attacker = Thread {
-            hugeSent = Self.hugeLine(path)
+            hugeSent = HostileAttack.hugeLine(path)
             while !attacking.withLock({ stop }) {
-                let fds = Self.wave(path, count: 1000)
+                let fds = HostileAttack.wave(path, count: 1000)
                 attacking.withLock { opened += fds.count }
                 usleep(300_000)
                 fds.forEach { close($0) }
