@@ -43,41 +43,32 @@ import Testing
         }
     }
 
-    func error(_ text: String) -> ConfigError? {
-        do {
-            _ = try ConfigLoader.parse(text, path: "f.toml")
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     /// toml++ aborted the process on these headers; the loader refuses them first.
     @Test func headersTomlPlusPlusAbortsOnAreSyntaxErrors() {
         for (text, line) in [("[!]\n", 1), ("[log]\nlevel = \"info\"\n[ *x]\n", 3), ("[[\t%]]\n", 1), ("[\n", 1), ("[[ [a]]\n", 1),
                              ("\u{FEFF}[\u{8E}]\n", 1), ("a = 1\r\n[\r\n", 2)] {
-            let e = error(text)
+            let e = configError(text)
             #expect(e?.line == line && e?.key == "" && e?.message.hasPrefix("TOML syntax: expected a table name") == true,
                     "\(text.debugDescription): \(String(describing: e))")
         }
         // Not headers: inside strings, comments and multi-line arrays; and headers toml++ reports itself.
         let fine = "[input]\nmatch_name = \"\"\"\n[!]\n\"\"\"\ngrab = true # [!]\n[content]\nload_directories = [\n\"/a\",\n]\n"
-        #expect(error(fine) == nil)
-        #expect(error("[ [a]]\n")?.message.contains("contiguous") == true)
-        #expect(error("[]\n")?.line == 1)
+        #expect(configError(fine) == nil)
+        #expect(configError("[ [a]]\n")?.message.contains("contiguous") == true)
+        #expect(configError("[]\n")?.line == 1)
     }
 
     /// toml++ asserted on an array element starting with `}`; the loader refuses it first.
     @Test func anArrayElementStartingWithABraceIsASyntaxError() {
         for (text, line) in [("a = [}\n", 1), ("[scroll]\nx = [1, }\n", 2), ("a = [ # c\n}\n", 2), ("a = [[[\n\n  }\n", 3),
                              ("s=[\r\n \r\n}\r\n", 3), ("s=[1,\r\n}", 2)] {
-            let e = error(text)
+            let e = configError(text)
             #expect(e?.line == line && e?.key == "" && e?.message.hasPrefix("TOML syntax: expected a value or ']'") == true,
                     "\(text.debugDescription): \(String(describing: e))")
         }
         // Braces that toml++ handles: inline tables, and strings holding braces.
-        #expect(error("[content]\nload_directories = [\"}\", '}']\n")?.message.hasPrefix("TOML syntax") != true)
-        #expect(error("a = [{}]\n")?.message.hasPrefix("TOML syntax: expected a value") != true)
+        #expect(configError("[content]\nload_directories = [\"}\", '}']\n")?.message.hasPrefix("TOML syntax") != true)
+        #expect(configError("a = [{}]\n")?.message.hasPrefix("TOML syntax: expected a value") != true)
     }
 
     /// toml++ asserts on malformed dates and times (found by fuzzing, twice); flickd takes none,
@@ -87,14 +78,14 @@ import Testing
                      ("z = { d = 2_024-01-01 7,}\n", 1), ("d = 2024-01-01 5#x\n", 1), ("x = 2023-01-01t%-:+++]\n", 1),
                      ("[scroll]\nt = 07:32:00\n", 2), ("d = 1979-05-27T07:32:00Z\n", 1), ("d = 1979-05-27\n", 1), ("d = 1-e5", 1)]
         for (text, line) in cases {
-            let e = error(text)
+            let e = configError(text)
             #expect(e?.line == line && e?.message.hasPrefix("TOML syntax: flickd takes no dates or times") == true,
                     "\(text.debugDescription): \(String(describing: e))")
         }
         // Numbers with exponents, negative numbers and strings holding dates are not dates.
         for text in ["[scroll]\ndeceleration_rate = 9.98e-1\n", "[zoom]\nminimum_scale = 5E-1\n", "[scroll]\nx = -1\n",
                      "s = \"2024-01-01 5\"\n", "a = [-1, +2, 1e-3]\n"] {
-            #expect(error(text)?.message.hasPrefix("TOML syntax: flickd takes no dates") != true, "\(text.debugDescription)")
+            #expect(configError(text)?.message.hasPrefix("TOML syntax: flickd takes no dates") != true, "\(text.debugDescription)")
         }
     }
 
@@ -103,17 +94,17 @@ import Testing
         let cases = [("x=[\u{85}[[[[[", 1, "0085"), ("# c\nx = \u{2028}1\n", 2, "2028"), ("x = [1,\n \u{2029}]\n", 2, "2029"),
                      ("z = { a = \u{A0}1 }\n", 1, "00A0")]
         for (text, line, code) in cases {
-            let e = error(text)
+            let e = configError(text)
             #expect(e?.line == line && e?.message == "TOML syntax: expected a value, found the whitespace character U+\(code)",
                     "\(text.debugDescription): \(String(describing: e))")
         }
         // Line breaks inside arrays, CRLF included, are TOML's own.
-        #expect(error("[content]\r\nload_directories = [\r\n  \"/srv\",\r\n]\r\n")?.message.hasPrefix("TOML syntax") != true)
+        #expect(configError("[content]\r\nload_directories = [\r\n  \"/srv\",\r\n]\r\n")?.message.hasPrefix("TOML syntax") != true)
     }
 
     /// A NUL used to end the file silently where TOMLKit handed it to toml++ as a C string.
     @Test func aNulIsASyntaxErrorAtItsLine() {
-        let e = error("[log]\nlevel = \"info\"\0\n[zoom]\nmaximum_scale = -1\n")
+        let e = configError("[log]\nlevel = \"info\"\0\n[zoom]\nmaximum_scale = -1\n")
         #expect(e?.line == 2 && e?.key == "" && e?.message.hasPrefix("TOML syntax: a NUL character") == true)
     }
 
@@ -129,7 +120,7 @@ import Testing
             ("\u{FEFF}[input]\ngrab = \"yes\"\n", 2, "input.grab"),
         ]
         for (text, line, key) in cases {
-            let e = error(text)
+            let e = configError(text)
             #expect(e?.line == line && e?.key == key, "\(text.debugDescription): \(String(describing: e))")
         }
     }
@@ -156,7 +147,7 @@ import Testing
             ("[scroll]\n\"k\\U00000000x\" = 1\n", 2, "scroll.\"k\\u0000x\""),
         ]
         for (text, line, key) in cases {
-            let e = error(text)
+            let e = configError(text)
             #expect(e?.line == line && e?.key == key, "\(text.debugDescription): \(String(describing: e))")
         }
     }

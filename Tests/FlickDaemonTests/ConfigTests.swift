@@ -31,28 +31,19 @@ import Testing
         }
     }
 
-    func error(_ text: String) -> ConfigError? {
-        do {
-            _ = try ConfigLoader.parse(text, path: "flickd.toml")
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     @Test func decelerationRateTakesNamesOrAFraction() throws {
         #expect(try ConfigLoader.parse("[scroll]\ndeceleration_rate = \"fast\"\n", path: "f").decelerationRate == .fast)
         #expect(try ConfigLoader.parse("[scroll]\ndeceleration_rate = 0.995\n", path: "f").decelerationRate.rawValue == 0.995)
-        let e = try #require(error("# tuned\n\n[scroll]\nbounces = true\ndeceleration_rate = 1.5\n"))
+        let e = try #require(configError("# tuned\n\n[scroll]\nbounces = true\ndeceleration_rate = 1.5\n"))
         #expect(e.description == "flickd.toml:5: scroll.deceleration_rate: expected \"normal\", \"fast\" or a number between 0 and 1 (exclusive), got 1.5")
-        #expect(error("[scroll]\ndeceleration_rate = \"slow\"\n")?.line == 2)
-        #expect(error("[scroll]\ndeceleration_rate = 0\n") != nil)
+        #expect(configError("[scroll]\ndeceleration_rate = \"slow\"\n")?.line == 2)
+        #expect(configError("[scroll]\ndeceleration_rate = 0\n") != nil)
     }
 
     @Test func unknownKeysAndSectionsAreErrors() throws {
-        let key = try #require(error("[scroll]\nbounces = true\nbouncy = false\n"))
+        let key = try #require(configError("[scroll]\nbounces = true\nbouncy = false\n"))
         #expect(key.line == 3 && key.key == "scroll.bouncy" && key.message.hasPrefix("unknown key; [scroll] takes "))
-        let section = try #require(error("[scroll]\nbounces = true\n[physics]\nx = 1\n"))
+        let section = try #require(configError("[scroll]\nbounces = true\n[physics]\nx = 1\n"))
         #expect(section.line == 3 && section.key == "physics" && section.message.contains("unknown section"))
     }
 
@@ -102,7 +93,7 @@ import Testing
             ("[scroll]\nspring_mass = 5e-324\n", "scroll.spring_mass", 2, "a frequency √(stiffness/mass) from 0.1 to 10000"),
         ]
         for (text, key, line, message) in cases {
-            let e = try #require(error(text), "\(key)")
+            let e = try #require(configError(text), "\(key)")
             #expect(e.key == key && e.line == line, "\(e)")
             #expect(e.message.contains(message), "\(e.message)")
         }
@@ -111,16 +102,16 @@ import Testing
     /// A rule of two keys names the key at its line with that key's value; what was expected
     /// and what was found are fields of their own (the journal's `FLICK_ERROR_EXPECTED`, …).
     @Test func theSpringRuleNamesTheLaterKeyWithItsOwnValue() throws {
-        let e = try #require(error("[scroll]\nspring_stiffness = 100\nspring_mass = 5e-324\n"))
+        let e = try #require(configError("[scroll]\nspring_stiffness = 100\nspring_mass = 5e-324\n"))
         #expect(e.description == "flickd.toml:3: scroll.spring_mass: expected with spring_stiffness 100.0, a frequency "
                 + "√(stiffness/mass) from 0.1 to 10000 per second, got 5e-324", "\(e)")
         #expect(e.found == "5e-324" && e.expected?.hasPrefix("with spring_stiffness") == true)
-        let first = try #require(error("[scroll]\nspring_mass = 5e-324\nspring_stiffness = 100\n"))
+        let first = try #require(configError("[scroll]\nspring_mass = 5e-324\nspring_stiffness = 100\n"))
         #expect(first.key == "scroll.spring_stiffness" && first.line == 3 && first.found == "100.0", "\(first)")
     }
 
     @Test func syntaxErrorsCarryTheirLine() throws {
-        let e = try #require(error("[scroll]\nbounces = true\nrate = = 3\n"))
+        let e = try #require(configError("[scroll]\nbounces = true\nrate = = 3\n"))
         #expect(e.line == 3 && e.key.isEmpty && e.description.hasPrefix("flickd.toml:3: TOML syntax"))
     }
 

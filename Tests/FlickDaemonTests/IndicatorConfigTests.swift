@@ -6,15 +6,6 @@ import Testing
 /// Issue 21, part 3: `indicators.style` and `indicators.scroll_indicator_insets` read, checked
 /// with the file's line, applied by a flash, and again after a reload.
 @Suite struct IndicatorConfigTests {
-    func error(_ text: String) -> ConfigError? {
-        do {
-            _ = try ConfigLoader.parse(text, path: "flickd.toml")
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     @Test func theDefaultsAreUIKitsDefaultStyleWithNoInsets() {
         let c = Configuration()
         #expect(c.indicatorStyle.scheme == .default && c.indicatorStyle.insets == .zero && c.indicatorStyle.color == nil)
@@ -50,7 +41,7 @@ import Testing
              "expected \"\" (the style's) or a colour \"#RRGGBB\", got \"black\""),
         ]
         for (text, key, line, message) in cases {
-            let e = try #require(error(text), "\(key)")
+            let e = try #require(configError(text), "\(key)")
             #expect(e.key == key && e.line == line, "\(e)")
             #expect(e.message == message, "\(e.message)")
             #expect(e.description.hasPrefix("flickd.toml:\(line): \(key): "), "\(e)")

@@ -9,24 +9,17 @@ import Testing
 /// repeats, a zoom bounce is the deceleration after the lift, and a `state` event comes with
 /// every change of a flag; the stamped delegate grammar accepts every stream.
 @Suite struct EventStreamTests {
-    static func recording(_ gesture: (inout TouchScript) -> Void) -> String {
-        var s = TouchScript(description: Recordings.panel)
-        s.idle(0)
-        gesture(&s)
-        return s.text
-    }
-
     /// A slow drag up by 200 px from (400, 400) over 1 s: the content-touch delay passes first.
-    static let slowDrag = recording { $0.drag(from: (400, 400), to: (400, 200), seconds: 1, t: 0.1) }
+    static let slowDrag = Recordings.script { $0.drag(from: (400, 400), to: (400, 200), seconds: 1, t: 0.1) }
     /// A flick up, then a tap at 0.4003 s, while the content decelerates: between the frame
     /// stepped to the vblank at 0.4 s and the one at 0.4167 s.
-    static let flickAndCatch = recording { s in
+    static let flickAndCatch = Recordings.script { s in
         s.drag(from: (400, 400), to: (400, 200), seconds: 0.1, t: 0.1)
         s.tap(at: 300, 300, t: 0.4003)
     }
     /// Two fingers spreading from 100 to 600 px apart about (400, 240) in 0.3 s: zoom ×6, past
     /// the default maximum of 4, then both lift.
-    static let pinchPastTheLimit = recording { $0.pinch(centre: (400, 240), from: 50, to: 300, seconds: 0.3, t: 0.1) }
+    static let pinchPastTheLimit = Recordings.script { $0.pinch(centre: (400, 240), from: 50, to: 300, seconds: 0.3, t: 0.1) }
 
     /// A line as `type flags (x, y) ×scale` (flags as `tracking+dragging…`, two decimals).
     static func summary(_ line: [String: Any]) -> String {
@@ -121,10 +114,10 @@ import Testing
 
     @Test func theStampedGrammarAcceptsTheOtherReplays() throws {
         let recordings = [
-            Self.recording { $0.pinch(from: (250, 140), to: (550, 340), radius: 50, to: 150, seconds: 0.32, t: 0.1) },
-            Self.recording { $0.tap(at: 300, 10, t: 0.1) },
-            Self.recording { $0.drag(from: (400, 160), to: (400, 400), seconds: 0.16, t: 0.1) },
-            Self.recording { s in
+            Recordings.script { $0.pinch(from: (250, 140), to: (550, 340), radius: 50, to: 150, seconds: 0.32, t: 0.1) },
+            Recordings.script { $0.tap(at: 300, 10, t: 0.1) },
+            Recordings.script { $0.drag(from: (400, 160), to: (400, 400), seconds: 0.16, t: 0.1) },
+            Recordings.script { s in
                 s.tap(at: 400, 240, t: 0.1)
                 s.tap(at: 400, 240, t: 0.3)
             },

@@ -7,6 +7,14 @@ enum Recordings {
     static let panel = DeviceDescription.slotTouchscreen(name: "flickd it panel", width: 800, height: 480,
                                                          slots: 10, resolution: 10)
 
+    /// The panel's recording of what `gesture` plays after an idle report at 0 s.
+    static func script(_ gesture: (inout TouchScript) -> Void) -> String {
+        var s = TouchScript(description: panel)
+        s.idle(0)
+        gesture(&s)
+        return s.text
+    }
+
     /// A flick up at 1500 px/s (240 px in 0.16 s) at each of `times`.
     static func flicks(at times: [Double], lead: Double = 0) -> String {
         var s = TouchScript(description: panel)

@@ -6,16 +6,8 @@ import Testing
 /// with each UIScrollView switch off in the config, and a flick into an edge that cannot
 /// bounce; exact sequences.
 @Suite struct SwitchReplayTests {
-    /// A recording of one gesture, 0.1 s after an idle report.
-    static func recording(_ gesture: (inout TouchScript) -> Void) -> String {
-        var s = TouchScript(description: Recordings.panel)
-        s.idle(0)
-        gesture(&s)
-        return s.text
-    }
-
     /// A slow drag up by 200 px from (400, 400): 1 s, then a lift one report later.
-    static let dragUp = recording { $0.drag(from: (400, 400), to: (400, 200), seconds: 1, t: 0.1) }
+    static let dragUp = Recordings.script { $0.drag(from: (400, 400), to: (400, 200), seconds: 1, t: 0.1) }
 
     /// `dragUp`'s reports from the `first`th on (125 of them, 8 ms and 1.6 px apart, recorded in
     /// whole device units) as the content hears them: `contentTouchMove` at (400, y), content
@@ -35,7 +27,7 @@ import Testing
 
     @Test func withBouncesOffAFlickIntoTheTopDoesNotDecelerate() throws {
         // Down at 1500 px/s at the top: nothing to scroll that way, nothing to bounce.
-        let flick = Self.recording { $0.drag(from: (400, 160), to: (400, 400), seconds: 0.16, t: 0.1) }
+        let flick = Recordings.script { $0.drag(from: (400, 160), to: (400, 400), seconds: 0.16, t: 0.1) }
         let lines = try ReplayJSON.run(flick, config: "[scroll]\nbounces = false\n")
         #expect(ReplayJSON.folded(lines) == ["willBeginDragging", "willEndDragging", "didEndDragging(false)", "gesture:drag"])
         // The same flick with bounces on rubber-bands and springs back: it decelerates.
@@ -54,7 +46,7 @@ import Testing
     }
 
     @Test func withScrollsToTopOffATapInTheStripIsATap() throws {
-        let tap = Self.recording { $0.tap(at: 300, 10, t: 0.1) }
+        let tap = Recordings.script { $0.tap(at: 300, 10, t: 0.1) }
         let strip = "[kiosk]\nscroll_to_top_strip_px = 40\n"
         // On (the default), the strip's tap scrolls to the top and the content never hears it.
         let on = ReplayJSON.folded(try ReplayJSON.run(tap, config: strip))
