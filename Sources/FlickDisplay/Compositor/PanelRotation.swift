@@ -54,29 +54,3 @@ public enum PanelRotation: Int, CaseIterable, Hashable, Sendable {
         return (r.x0, r.y0)
     }
 }
-
-/// An integer rectangle by its edges, `x0 ≤ x < x1`, `y0 ≤ y < y1`.
-struct PixelRect: Hashable {
-    var x0: Int, y0: Int, x1: Int, y1: Int
-
-    var isEmpty: Bool { x1 <= x0 || y1 <= y0 }
-    var width: Int { x1 - x0 }
-    var height: Int { y1 - y0 }
-
-    /// Whether pixel (`x`, `y`) lies inside.
-    func contains(x: Int, y: Int) -> Bool { x >= x0 && x < x1 && y >= y0 && y < y1 }
-
-    /// The overlap of two rectangles (possibly empty).
-    func intersection(_ o: PixelRect) -> PixelRect {
-        PixelRect(x0: max(x0, o.x0), y0: max(y0, o.y0), x1: min(x1, o.x1), y1: min(y1, o.y1))
-    }
-
-    /// The up to four bands of `self` outside `hole` (top, bottom, left, right).
-    func subtracting(_ hole: PixelRect) -> [PixelRect] {
-        let h = hole.intersection(self)
-        if h.isEmpty { return [self] }
-        return [PixelRect(x0: x0, y0: y0, x1: x1, y1: h.y0), PixelRect(x0: x0, y0: h.y1, x1: x1, y1: y1),
-                PixelRect(x0: x0, y0: h.y0, x1: h.x0, y1: h.y1), PixelRect(x0: h.x1, y0: h.y0, x1: x1, y1: h.y1)]
-            .filter { !$0.isEmpty }
-    }
-}

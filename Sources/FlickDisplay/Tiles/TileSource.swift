@@ -1,0 +1,20 @@
+/// Where a pyramid's tiles come from: a Deep Zoom folder, a pyramid built from one big image, a
+/// folder of pages, the test pattern, an app drawing on request.
+///
+/// `tile(_:)` is called from the tile loader's worker threads, several at once, so a source
+/// holds no mutable state without its own lock. It never draws: a tile it cannot make is an
+/// error, and the compositor draws that part from a coarser level instead.
+public protocol TileSource: AnyObject, Sendable {
+    /// The pyramid's geometry.
+    var grid: TileGrid { get }
+    /// The coarsest level the source has (Deep Zoom folders written with `--depth onetile` stop
+    /// above level 0).
+    var lowestLevel: Int { get }
+    /// Whether every pixel is opaque (then tiles are `xrgb8888` and may be copied, not blended).
+    var isOpaque: Bool { get }
+    /// A name for status and logs: the descriptor's path, "test pattern", ….
+    var name: String { get }
+    /// Makes one tile, `grid.storedRect(key)`-sized.
+    /// - Throws: `ContentError` naming the tile's file (missing, truncated, corrupt, wrong size).
+    func tile(_ key: TileKey) throws -> PixelBuffer
+}
