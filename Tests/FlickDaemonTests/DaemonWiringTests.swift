@@ -77,7 +77,7 @@ import Testing
         let y0 = Int(offset.y.rounded())
         let front = rig.output.headless.frontBuffer
         for (x, y) in [(0, 0), (17, 33), (319, 199), (160, 100)] {
-            #expect(front[x, y] == rig.content.image[x, y + y0], "pixel (\(x), \(y))")
+            #expect(front[x, y] == rig.content.image![x, y + y0], "pixel (\(x), \(y))")
         }
     }
 

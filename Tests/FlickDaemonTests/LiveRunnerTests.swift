@@ -57,7 +57,7 @@ import Testing
         let source = SwappingSource()
         let output = try #require(HeadlessOutput(size: PixelSize(width: 64, height: 48)))
         let pipeline = try PipelineBuilder(configuration: Configuration())
-            .build(output: output, content: try #require(Content.testPattern(PixelSize(width: 64, height: 480))),
+            .build(output: output, content: try Content.testPattern(PixelSize(width: 64, height: 480)),
                    input: .source(source, pixelsPerMillimetre: nil), at: loop.now)
         let runner = try LiveRunner(loop: loop, pipeline: pipeline)
         func run() throws { for _ in 0..<20 { try loop.runOnce(timeout: .milliseconds(2)) } }

@@ -26,7 +26,7 @@ final class PipelineRig: PipelineSink {
         clock = start
         let headless = try #require(HeadlessOutput(size: size))
         output = RecordingOutput(headless)
-        self.content = try content ?? #require(Content.testPattern(PixelSize(width: 1000, height: 3000)))
+        self.content = try content ?? Content(image: #require(TestPattern.make(PixelSize(width: 1000, height: 3000))))
         pipeline = try PipelineBuilder(configuration: configuration)
             .build(output: output, content: self.content, input: .source(touches, pixelsPerMillimetre: nil), at: start,
                    restore: restore)

@@ -9,7 +9,7 @@ import Testing
     @Test func aStillSceneStopsProducingFrames() throws {
         let start = Instant.seconds(50)
         let rig = try PipelineRig(size: PixelSize(width: 400, height: 240),
-                                  content: Content.testPattern(PixelSize(width: 400, height: 10_000)), at: start)
+                                  content: try Content.testPattern(PixelSize(width: 400, height: 10_000)), at: start)
         rig.settle(seconds: 0.5)
         #expect(rig.frames.count == 1)
         rig.settle(dragFrames(from: start + .seconds(1), at: 200, 200, by: 0, -15, steps: 10), seconds: 30)
@@ -25,7 +25,7 @@ import Testing
 
     @Test func aFlashHoldsThenFadesWithoutSpinning() throws {
         let start = Instant.seconds(5)
-        let rig = try PipelineRig(content: Content.testPattern(PixelSize(width: 320, height: 2000)), at: start)
+        let rig = try PipelineRig(content: try Content.testPattern(PixelSize(width: 320, height: 2000)), at: start)
         rig.settle(seconds: 1)
         rig.pipeline.update(at: start + .seconds(1)) { $0.flashScrollIndicators(at: start + .seconds(1)) }
         let outcome = rig.settle(seconds: 4)
@@ -51,7 +51,7 @@ import Testing
 
     @Test func anAnimationThatBeginsWithoutVisibleChangeStillRunsAndDoesNotSpin() throws {
         let start = Instant.seconds(5)
-        let rig = try PipelineRig(content: Content.testPattern(PixelSize(width: 320, height: 2000)), at: start,
+        let rig = try PipelineRig(content: try Content.testPattern(PixelSize(width: 320, height: 2000)), at: start,
                                   restore: (Point(x: 0, y: 500), 1))
         rig.settle(seconds: 1)
         // To where it already is: 0.3 s of animation with nothing new to draw.
@@ -135,7 +135,7 @@ import Testing
         configuration.maximumZoomScale = 4
         configuration.idleResetSeconds = 30
         let start = Instant.seconds(10)
-        let rig = try PipelineRig(content: Content.testPattern(PixelSize(width: 1600, height: 4000)),
+        let rig = try PipelineRig(content: try Content.testPattern(PixelSize(width: 1600, height: 4000)),
                                   configuration: configuration, at: start)
         // At home: no wake-up at all.
         rig.settle(seconds: 1)
@@ -163,7 +163,7 @@ import Testing
         var configuration = Configuration()
         configuration.idleResetSeconds = 5
         let start = Instant.seconds(10)
-        let rig = try PipelineRig(content: Content.testPattern(PixelSize(width: 320, height: 4000)),
+        let rig = try PipelineRig(content: try Content.testPattern(PixelSize(width: 320, height: 4000)),
                                   configuration: configuration, at: start, restore: (Point(x: 0, y: 1000), 1))
         let touch = start + .seconds(4)
         let finger = ContactID(1)

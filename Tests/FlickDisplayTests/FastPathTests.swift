@@ -74,8 +74,8 @@ func testPatternRowsEqualThePixelFunction(size: PixelSize) throws {
     let image = try #require(TestPattern.make(PixelSize(width: 70, height: 40)))
     try PNGCodec.write(image, to: dir + "/opaque.png")
     let content = try Content.load(file: dir + "/opaque.png", pixelBudget: 10_000)
-    #expect(content.image.format == .xrgb8888)
-    for y in 0..<40 { for x in 0..<70 where content.image[x, y] != image[x, y] { Issue.record("(\(x), \(y))"); return } }
+    #expect(content.image!.format == .xrgb8888)
+    for y in 0..<40 { for x in 0..<70 where content.image![x, y] != image[x, y] { Issue.record("(\(x), \(y))"); return } }
 }
 
 @Test func widenedRowsEqualTheByteWiseDefinition() {

@@ -64,7 +64,7 @@ private func runVirtually(_ presenter: FramePresenter, until limit: Instant = .s
     let gaps = zip(model.presented.dropFirst(), model.presented).map { ($0 - $1).inMilliseconds }
     #expect(gaps.allSatisfy { abs($0 - 1000.0 / 60) < 0.01 })
     // The last frame shows the resting content without indicators.
-    #expect(output.frontBuffer[77, 30] == content.image[77, 330])
+    #expect(output.frontBuffer[77, 30] == content.image![77, 330])
 }
 
 @Test func onlyChangesAreDrawnOneFrameInFlightTheNewestState() throws {
@@ -89,7 +89,7 @@ private func runVirtually(_ presenter: FramePresenter, until limit: Instant = .s
     presenter.dispatch(now: .milliseconds(20))
     #expect(presenter.state == .inFlight && model.steps.count == 2)
     presenter.dispatch(now: .milliseconds(40))
-    #expect(output.frontBuffer[5, 0] == content.image[5, 20])
+    #expect(output.frontBuffer[5, 0] == content.image![5, 20])
     // Nothing new: nothing drawn, nothing asked for.
     #expect(presenter.state == .idle && presenter.nextDeadline == nil)
     presenter.setNeedsDisplay(at: .milliseconds(50))
@@ -183,7 +183,7 @@ private func runVirtually(_ presenter: FramePresenter, until limit: Instant = .s
     }
     #expect(every.capturedFiles == [dir + "/frame-000001.png", dir + "/frame-000002.png"])
     let second = try Content.load(file: dir + "/frame-000002.png", pixelBudget: 100)
-    #expect(second.image[7, 5] == 0xFF00_0020)
+    #expect(second.image![7, 5] == 0xFF00_0020)
 
     let requestDir = makeTemporaryDirectory()
     let onRequest = try #require(HeadlessOutput(size: PixelSize(width: 8, height: 6), capture: .onRequest(directory: requestDir)))

@@ -46,7 +46,7 @@ private func mismatches(_ a: PixelBuffer, _ b: PixelBuffer) -> Int {
         try show(frame, loop, output, at: &now)
         #expect(output.isScanningOutContent)
         #expect(output.shownOverlays.count == (frame.indicatorOpacity > 0 ? 2 : 0))
-        #expect(mismatches(output.frontBuffer, try composed(frame, content.image)) == 0)
+        #expect(mismatches(output.frontBuffer, try composed(frame, content.image!)) == 0)
     }
     #expect(loop.scannedOutFrameCount == frames.count)
     // Nothing was composed, so no panel-sized buffer was ever made.
@@ -66,7 +66,7 @@ private func mismatches(_ a: PixelBuffer, _ b: PixelBuffer) -> Int {
         try show(frame, loop, output, at: &now)
         #expect(output.isScanningOutContent == (index >= 3))
         #expect(output.shownOverlays.count == 2)
-        #expect(mismatches(output.frontBuffer, try composed(frame, content.image)) == 0)
+        #expect(mismatches(output.frontBuffer, try composed(frame, content.image!)) == 0)
     }
     #expect(output.composedBufferCount == 2)
 }
@@ -83,7 +83,7 @@ private func mismatches(_ a: PixelBuffer, _ b: PixelBuffer) -> Int {
             try show(frame, loop, output, at: &now)
             #expect(!output.isScanningOutContent)
             #expect(output.shownOverlays.isEmpty)
-            #expect(mismatches(output.frontBuffer, try composed(frame, content.image, rotation: rotation)) == 0)
+            #expect(mismatches(output.frontBuffer, try composed(frame, content.image!, rotation: rotation)) == 0)
         }
         #expect(loop.scannedOutFrameCount == 0)
     }
@@ -145,7 +145,7 @@ private final class Misbehaving: ForwardingOutput {
         now = try #require(output.nextDeadline)
         _ = try output.dispatch(now: now)
         #expect(!headless.isScanningOutContent && headless.shownOverlays.isEmpty)
-        #expect(mismatches(headless.frontBuffer, try composed(frame, content.image)) == 0)
+        #expect(mismatches(headless.frontBuffer, try composed(frame, content.image!)) == 0)
     }
     #expect(loop.planeFailure?.contains("cannot allocate") == true)
 }
@@ -179,12 +179,12 @@ private final class Misbehaving: ForwardingOutput {
     for _ in 0..<2 {
         #expect(throws: OutputError.unsupported) { try loop.commit(second, now: now) }
         let shown = try #require(PixelBuffer(width: panel.width, height: panel.height))
-        FrameLayers(primary: .content(content.image, x: 10, y: 40), overlays: headless.shownOverlays)
+        FrameLayers(primary: .content(content.image!, x: 10, y: 40), overlays: headless.shownOverlays)
             .flatten(composed: nil, into: shown)
-        #expect(mismatches(shown, try composed(first, content.image)) == 0)
+        #expect(mismatches(shown, try composed(first, content.image!)) == 0)
     }
     try loop.commit(second, now: now)
     now = try #require(output.nextDeadline)
     _ = try output.dispatch(now: now)
-    #expect(mismatches(headless.frontBuffer, try composed(second, content.image)) == 0)
+    #expect(mismatches(headless.frontBuffer, try composed(second, content.image!)) == 0)
 }

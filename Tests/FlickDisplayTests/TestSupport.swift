@@ -51,3 +51,14 @@ func renderOnce(_ state: RenderState, content: PixelBuffer?, panel: PixelSize,
 }
 
 import Testing
+
+/// Composes one frame of whole or tiled content onto a fresh headless output and returns what it shows.
+func renderOnce(_ state: RenderState, content: Content?, panel: PixelSize,
+                rotation: PanelRotation = .none) throws -> PixelBuffer {
+    let output = try #require(HeadlessOutput(size: panel))
+    let compositor = Compositor(rotation: rotation)
+    try output.withBackBuffer { compositor.compose(state, content: content, into: $0) }
+    try output.commit(now: .zero)
+    _ = try output.dispatch(now: try #require(output.nextDeadline))
+    return output.frontBuffer
+}

@@ -323,3 +323,17 @@ extension ScrollView {
         return ScrollPhase.Momentum(start: t, x: axisMotion(.horizontal), y: axisMotion(.vertical))
     }
 }
+
+extension ScrollView {
+    /// Where the motion under way comes to rest at the present zoom scale, known from its start
+    /// (a flick's closed form, a scroll animation's target); `nil` at rest, while dragging, and
+    /// for animations that change the scale. Content that is drawn from tiles fetches the tiles
+    /// there before the view arrives.
+    public var restingOffset: Point? {
+        switch phase {
+        case .decelerating(let momentum): momentum.restOffset
+        case .animating(let animation) where animation.fromScale == animation.toScale: animation.toOffset
+        case .idle, .tracking, .dragging, .animating: nil
+        }
+    }
+}

@@ -147,6 +147,12 @@ enum ConfigSchema {
             }
             c.pixelBudget = n
         }
+        k["content.cache_mb"] = { v, c throws in
+            guard let n = v.int, (8...4096).contains(n) else {
+                throw ValueProblem(expected: "MiB from 8 to 4096", found: show(v))
+            }
+            c.cacheMegabytes = n
+        }
         k["content.load_directories"] = { v, c throws in
             let expected = "a list of absolute folder paths, such as [\"/srv/kiosk\"]"
             guard let a = v.array else { throw ValueProblem(expected: expected, found: show(v)) }

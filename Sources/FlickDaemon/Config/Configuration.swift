@@ -69,6 +69,8 @@ public struct Configuration: Hashable, Sendable {
     public var contentPath = ""
     public var pageDirection = PageDirection.horizontal
     public var pixelBudget = 32 << 20
+    /// The decoded-tile cache of tiled content, in MiB.
+    public var cacheMegabytes = 64
     /// Where the control socket's `load` may take content from (absolute folders).
     public var loadDirectories: [String] = []
 

@@ -39,21 +39,24 @@ public enum ContentLoader {
     }
 
     /// Loads `path` (empty: the test pattern) for a view of `view` pixels.
+    /// - Parameters:
+    ///   - workers: threads making tiles; 0 makes them as frames need them (replays: the same
+    ///     frames every run).
     /// - Throws: `ContentError` naming the file and the reason.
-    public static func load(path: String, view: PixelSize, configuration: Configuration) throws -> Loaded {
+    public static func load(path: String, view: PixelSize, configuration: Configuration,
+                            workers: Int = TileLoader.defaultWorkers) throws -> Loaded {
+        let tiles = Content.TileOptions(cacheBytes: configuration.cacheMegabytes << 20, workers: workers)
         if path.isEmpty {
             // Four screens each way: room to flick, pinch and page.
             let size = PixelSize(width: view.width * 4, height: view.height * 4)
-            guard let pattern = Content.testPattern(size) else {
-                throw ContentError(path: "test pattern", reason: .outOfMemory(width: size.width, height: size.height))
-            }
-            return Loaded(content: pattern, name: "test pattern")
+            return Loaded(content: try Content.testPattern(size, tiles: tiles), name: "test pattern")
         }
         var info = stat()
         let isDirectory = stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
         let content = isDirectory
             ? try Content.load(directory: path, pageSize: view, background: configuration.background,
-                               pixelBudget: configuration.pixelBudget, direction: configuration.pageDirection)
+                               pixelBudget: configuration.pixelBudget, direction: configuration.pageDirection,
+                               tiles: tiles)
             : try Content.load(file: path, pixelBudget: configuration.pixelBudget)
         return Loaded(content: content, name: path)
     }

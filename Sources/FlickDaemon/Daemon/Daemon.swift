@@ -105,7 +105,7 @@ public final class Daemon: PipelineSink, CommandContext {
         }
         contentName = loaded.name
         contentIdentity = Self.identity(of: loaded.name)
-        logger.info("content: \(loaded.name), \(loaded.content.image.width)x\(loaded.content.image.height)")
+        logger.info("content: \(loaded.name), \(loaded.content.summary)")
 
         // Input.
         let input: PipelineBuilder.Input
@@ -208,6 +208,7 @@ public final class Daemon: PipelineSink, CommandContext {
         switch notice {
         case .display: logger.error("\(notice)")
         case .idleReset: logger.info("\(notice)")
+        case .tile: logger.warning("\(notice)")
         }
     }
 
@@ -344,7 +345,7 @@ public final class Daemon: PipelineSink, CommandContext {
             }
             contentName = loaded.name
             contentIdentity = Self.identity(of: loaded.name)
-            logger.info("content loaded: \(loaded.name), \(loaded.content.image.width)x\(loaded.content.image.height)")
+            logger.info("content loaded: \(loaded.name), \(loaded.content.summary)")
         } catch {
             logger.report(.error, "content rejected, keeping \(contentName ?? "no content"): ", error)
             throw error

@@ -75,8 +75,9 @@ public enum Replay {
         }
         let (output, logical) = try headless(panel: options.size, device: recording.description, configuration: configuration,
                                              capture: capture)
+        // Tiles made as frames need them: a replay shows the same frames every run.
         let content = try ContentLoader.load(path: options.content ?? configuration.contentPath, view: logical,
-                                             configuration: configuration)
+                                             configuration: configuration, workers: 0)
         let start = Instant.zero
         let pipeline = try PipelineBuilder(configuration: configuration)
             .build(output: output, content: content.content, input: .recording(recording, start: start), at: start)

@@ -11,6 +11,7 @@ extension Pipeline: FramePresenterDelegate {
         var state = RenderState(boundsSize: v.boundsSize, contentOffset: steadied(v), zoomScale: v.zoomScale,
                                 contentSize: v.unscaledContentSize, indicatorOpacity: v.indicatorOpacity(at: t))
         state.contentInset = v.contentInset
+        state.restingOffset = v.restingOffset
         if touchOverlay { state.touchMarks = trails.marks(at: t) }
         return state
     }

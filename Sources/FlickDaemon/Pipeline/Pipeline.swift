@@ -91,8 +91,11 @@ public final class Pipeline {
     /// Fds the loop watches for readability: the input devices (and their hotplug watch) and
     /// the display's (DRM). They may change after `dispatch(now:)`.
     public var fileDescriptors: [Int32] {
-        input.fileDescriptors + (presenter.fileDescriptor.map { [$0] } ?? [])
+        input.fileDescriptors + [presenter.fileDescriptor, tiles?.fileDescriptor].compactMap { $0 }
     }
+
+    /// The content's tiles, when it is tiled.
+    var tiles: TileStore? { presenter.composer.content?.tiles }
 
     /// When the loop must call `dispatch(now:)` next without an fd, if ever: a recording's next
     /// event, a virtual vblank, a frame the model asked for, a gesture timer, attract mode. Nil
@@ -126,7 +129,10 @@ public final class Pipeline {
             })
             sink?.pipeline(self, noted: .idleReset(seconds: reset.delay.inSeconds))
         }
-        presenter.setNeedsDisplay(at: now)
+        // Tiles that arrived change the picture, not the model: one redraw for all of them.
+        let arrived = tiles?.takeArrivals() ?? 0
+        presenter.setNeedsDisplay(at: now, redraw: arrived > 0)
+        for failure in tiles?.takeFailures() ?? [] { sink?.pipeline(self, noted: .tile("\(failure)")) }
         flush()
     }
 

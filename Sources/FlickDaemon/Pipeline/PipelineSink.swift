@@ -22,11 +22,15 @@ extension Pipeline {
         case display(String)
         /// Attract mode sent the view home after `seconds` without a touch or command.
         case idleReset(seconds: Double)
+        /// A tile of the content could not be made (missing, truncated, corrupt, wrong size):
+        /// noted once per tile; that part is drawn from a coarser level.
+        case tile(String)
 
         public var description: String {
             switch self {
             case let .display(text): text
             case let .idleReset(seconds): "idle for \(seconds.brief) s: back to the home position"
+            case let .tile(text): "content: \(text); drawn from a coarser level"
             }
         }
     }

@@ -37,13 +37,37 @@ public final class Compositor {
     ///   - indicators: whether to draw the scroll indicators (not when they go on overlay planes).
     ///     The touch overlay's marks are drawn last, over everything.
     public func compose(_ state: RenderState, content: PixelBuffer?, into target: PixelBuffer, indicators: Bool = true) {
+        compose(state, into: target, indicators: indicators) { view in
+            content.flatMap { drawContent(state, $0, target, view) }
+        }
+    }
+
+    /// Composes one frame of content, whole or tiled.
+    ///
+    /// - Parameters:
+    ///   - state: what to show.
+    ///   - content: the content, or `nil` for background only.
+    ///   - target: the back buffer.
+    ///   - indicators: whether to draw the scroll indicators.
+    ///   - restingOffset: where the motion under way comes to rest, if it does: tiled content
+    ///     asks for the tiles there before the view gets there.
+    public func compose(_ state: RenderState, content: Content?, into target: PixelBuffer, indicators: Bool = true,
+                        restingOffset: Point? = nil) {
+        compose(state, into: target, indicators: indicators) { view in
+            switch content?.pixels {
+            case .image(let image): drawContent(state, image, target, view)
+            case .tiles(let store): drawTiles(state, store, target, view, prefetchOffset: restingOffset)
+            case nil: nil
+            }
+        }
+    }
+
+    private func compose(_ state: RenderState, into target: PixelBuffer, indicators: Bool,
+                         content draw: (PixelRect) -> PixelRect?) {
         let panel = target.size
         let logical = rotation.logicalSize(panel: panel)
         let view = PixelRect(x0: 0, y0: 0, x1: logical.width, y1: logical.height)
-        var covered = PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)
-        if let content, let drawn = drawContent(state, content, target, view) {
-            covered = drawn
-        }
+        let covered = draw(view) ?? PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)
         var color = pixmanColor(state.background)
         var boxes = view.subtracting(covered).map { r in
             let p = rotation.physicalRect(r, panel: panel)
@@ -73,7 +97,7 @@ public final class Compositor {
 
     /// At zoom 1 the offset rounded to whole pixels (as UIKit does at scale 1, which keeps text
     /// sharp), the one place both drawing and scan-out decide it; `nil` at any other zoom.
-    private static func wholePixelOffset(_ state: RenderState) -> (x: Double, y: Double)? {
+    static func wholePixelOffset(_ state: RenderState) -> (x: Double, y: Double)? {
         guard abs(state.zoomScale - 1) < 1e-9, state.contentOffset.isFinite else { return nil }
         return (state.contentOffset.x.rounded(), state.contentOffset.y.rounded())
     }

@@ -26,6 +26,9 @@ public struct RenderState: Hashable, Sendable {
     /// The touch overlay's dots and trails (`debug.touch_overlay`), drawn over everything;
     /// empty when it is off or nothing touches. While there are any, the frame is composed.
     public var touchMarks: [TouchMark] = []
+    /// Where the motion under way comes to rest (`ScrollView.restingOffset`), if it does: tiled
+    /// content fetches the tiles there ahead of the view.
+    public var restingOffset: Point?
 
     /// Creates a state.
     public init(boundsSize: Size, contentOffset: Point = .zero, zoomScale: Double = 1, contentSize: Size,

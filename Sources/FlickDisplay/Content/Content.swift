@@ -1,18 +1,29 @@
 import CPixman
 import FlickCore
 
-/// What the viewer scrolls: one image in memory, possibly made of pages side by side.
+/// What the viewer scrolls: one image decoded whole, or tiles at levels of detail (a Deep Zoom
+/// pyramid, the test pattern, a folder of pages), possibly made of pages.
 ///
-/// A folder of images becomes pages laid out left to right, each exactly one page size wide and
-/// high (the viewport, normally). Each image is centred in its page and scaled down to fit if it
-/// is larger (never up); the rest of the page is the background colour given at load time. So
-/// when the images are the viewport's size, page *n* at rest (offset `n × width`, zoom 1) shows
-/// image *n* exactly.
-public struct Content {
-    /// All the pixels, pages included.
-    public let image: PixelBuffer
-    /// The pages, left to right; a single image is one page covering it.
+/// A folder of images becomes pages laid out left to right (or top to bottom), each exactly one
+/// page size wide and high (the viewport, normally). Each image is centred in its page and
+/// scaled down to fit if it is larger (never up); the rest of the page is the background colour
+/// given at load time. So when the images are the viewport's size, page *n* at rest (offset
+/// `n × width`, zoom 1) shows image *n* exactly.
+public final class Content {
+    /// Where the pixels are.
+    public enum Pixels {
+        /// All of them in one buffer (an image small enough to decode whole).
+        case image(PixelBuffer)
+        /// Tiles made as they are needed, in a cache bounded by its budget.
+        case tiles(TileStore)
+    }
+
+    /// The pixels.
+    public let pixels: Pixels
+    /// The pages, in order; a single image is one page covering it.
     public let pages: [Page]
+    /// The content's size in content pixels (the model's unscaled content size).
+    public let size: Size
 
     /// One page of content.
     public struct Page: Hashable, Sendable {
@@ -20,8 +31,24 @@ public struct Content {
         public var source: String?
         /// The page's rectangle in content pixels.
         public var frame: Rect
-        /// Where the (possibly scaled) image lies inside the content, in content pixels.
-        public var imageFrame: Rect
+    }
+
+    /// How tiled content keeps and makes its tiles.
+    public struct TileOptions: Hashable, Sendable {
+        /// The decoded-tile cache's budget in bytes.
+        public var cacheBytes: Int
+        /// Worker threads making tiles; 0 makes them as frames need them (deterministic:
+        /// replays and tests).
+        public var workers: Int
+
+        /// Creates options.
+        public init(cacheBytes: Int, workers: Int) {
+            self.cacheBytes = cacheBytes
+            self.workers = workers
+        }
+
+        /// 64 MiB, tiles made as frames need them.
+        public static let inline = TileOptions(cacheBytes: 64 << 20, workers: 0)
     }
 
     /// The most bytes one file may have before it is even read (256 MiB).
@@ -30,23 +57,40 @@ public struct Content {
     /// Wraps an image as single-page content.
     public init(image: PixelBuffer, source: String? = nil) {
         let frame = Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
-        self.init(image: image, pages: [Page(source: source, frame: frame, imageFrame: frame)])
+        pixels = .image(image)
+        pages = [Page(source: source, frame: frame)]
+        size = frame.size
     }
 
-    private init(image: PixelBuffer, pages: [Page]) {
-        self.image = image
-        self.pages = pages
+    /// Tiled content; one page covering it unless `pages` are given.
+    public init(tiles: TileStore, pages: [Page]? = nil) {
+        let grid = tiles.source.grid
+        let frame = Rect(x: 0, y: 0, width: Double(grid.width), height: Double(grid.height))
+        pixels = .tiles(tiles)
+        self.pages = pages ?? [Page(source: tiles.source.name, frame: frame)]
+        size = frame.size
     }
 
-    /// The content's size in content pixels (the model's unscaled content size).
-    public var size: Size { Size(width: Double(image.width), height: Double(image.height)) }
-
-    /// The test pattern as content, for demos without configured content.
-    public static func testPattern(_ size: PixelSize) -> Content? {
-        TestPattern.make(size).map { Content(image: $0) }
+    /// The whole image, when the content is one decoded image.
+    public var image: PixelBuffer? {
+        if case .image(let image) = pixels { image } else { nil }
     }
 
-    /// Loads one PNG or JPEG file, recognised by its first bytes.
+    /// The tiles, when the content is tiled.
+    public var tiles: TileStore? {
+        if case .tiles(let tiles) = pixels { tiles } else { nil }
+    }
+
+    /// The test pattern as tiled content, for demos without configured content.
+    /// - Throws: `ContentError` if the size is unusable or the coarsest tiles cannot be made.
+    public static func testPattern(_ size: PixelSize, tiles options: TileOptions = .inline) throws -> Content {
+        guard let source = TestPatternSource(size: size) else {
+            throw ContentError(path: "test pattern", reason: .outOfMemory(width: size.width, height: size.height))
+        }
+        return Content(tiles: try TileStore(source: source, cacheBytes: options.cacheBytes, workers: options.workers))
+    }
+
+    /// Loads one PNG or JPEG file, recognised by its first bytes, decoded whole.
     ///
     /// - Parameters:
     ///   - path: the image file.
@@ -58,20 +102,23 @@ public struct Content {
         Content(image: try decodeImage(at: path, pixelBudget: pixelBudget, maxFileBytes: maxFileBytes), source: path)
     }
 
-    /// Loads every `.png`, `.jpg` and `.jpeg` file of a folder, in file-name order, as pages.
+    /// Loads every `.png`, `.jpg` and `.jpeg` file of a folder, in file-name order, as pages of
+    /// tiles: a page's file is decoded when a tile near the view needs it.
     ///
-    /// Hidden files and other extensions are skipped; a bad image file fails the whole load.
+    /// Hidden files and other extensions are skipped. Each file is opened and its first bytes
+    /// checked here; a file that is corrupt further in is reported when its page is first
+    /// drawn, and its page shows the background.
     /// - Parameters:
     ///   - directory: the folder.
     ///   - pageSize: each page's size, normally the viewport's.
     ///   - background: the colour around images smaller than their page.
-    ///   - pixelBudget: the most pixels of the laid-out content, and of each decoded image.
+    ///   - pixelBudget: the most pixels of each decoded image.
     ///   - direction: pages side by side (`horizontal`) or one under the other (`vertical`).
-    /// - Throws: `ContentError` naming the folder (unreadable, no images, layout over budget) or
-    ///   the file at fault.
+    ///   - tiles: the cache and the workers.
+    /// - Throws: `ContentError` naming the folder (unreadable, no images, too many pages).
     public static func load(directory: String, pageSize: PixelSize, background: Color, pixelBudget: Int,
-                            direction: PageDirection = .horizontal,
-                            maxFileBytes: Int = defaultMaxFileBytes) throws -> Content {
+                            direction: PageDirection = .horizontal, maxFileBytes: Int = defaultMaxFileBytes,
+                            tiles options: TileOptions = .inline) throws -> Content {
         let names: [String]
         switch FileIO.list(directory) {
         case .success(let list): names = list
@@ -82,46 +129,29 @@ public struct Content {
             return !name.hasPrefix(".") && [".png", ".jpg", ".jpeg"].contains { lower.hasSuffix($0) }
         }.sorted().map { directory.hasSuffix("/") ? directory + $0 : directory + "/" + $0 }
         guard !files.isEmpty else { throw ContentError(path: directory, reason: .noImages) }
-        let vertical = direction == .vertical
-        let canvasWidth = vertical ? pageSize.width : pageSize.width * files.count
-        let canvasHeight = vertical ? pageSize.height * files.count : pageSize.height
-        guard pageSize.area > 0, canvasWidth * canvasHeight <= pixelBudget else {
-            throw ContentError(path: directory, reason: .overPixelBudget(width: canvasWidth, height: canvasHeight,
-                                                                         budget: pixelBudget))
+        for file in files { try checkSignature(of: file) }
+        let source = try PageFolderSource(folder: directory, files: files, pageSize: pageSize, background: background,
+                                          direction: direction, pixelBudget: pixelBudget, maxFileBytes: maxFileBytes)
+        let store = try TileStore(source: source, cacheBytes: options.cacheBytes, workers: options.workers)
+        let pages = zip(files, source.pageFrames).map { file, frame in
+            let rect = Rect(x: Double(frame.x0), y: Double(frame.y0), width: Double(frame.width), height: Double(frame.height))
+            return Page(source: file, frame: rect)
         }
-        guard let canvas = PixelBuffer(width: canvasWidth, height: canvasHeight, format: .xrgb8888) else {
-            throw ContentError(path: directory, reason: .outOfMemory(width: canvasWidth, height: canvasHeight))
-        }
-        canvas.fill(background.pixel)
-        var pages: [Page] = []
-        for (index, file) in files.enumerated() {
-            let image = try decodeImage(at: file, pixelBudget: pixelBudget, maxFileBytes: maxFileBytes)
-            let page = Rect(x: vertical ? 0 : Double(index * pageSize.width), y: vertical ? Double(index * pageSize.height) : 0,
-                            width: Double(pageSize.width), height: Double(pageSize.height))
-            let placed = place(image, in: page, on: canvas)
-            pages.append(Page(source: file, frame: page, imageFrame: placed))
-        }
-        return Content(image: canvas, pages: pages)
+        return Content(tiles: store, pages: pages)
     }
 
-    /// Draws `image` centred in `page`, scaled down to fit; returns where it landed.
-    private static func place(_ image: PixelBuffer, in page: Rect, on canvas: PixelBuffer) -> Rect {
-        let scale = min(1, page.size.width / Double(image.width), page.size.height / Double(image.height))
-        let width = scale == 1 ? image.width : max(1, Int((Double(image.width) * scale).rounded()))
-        let height = scale == 1 ? image.height : max(1, Int((Double(image.height) * scale).rounded()))
-        let x = Int(page.minX) + (Int(page.size.width) - width) / 2
-        let y = Int(page.minY) + (Int(page.size.height) - height) / 2
-        if scale != 1 {
-            // Load time only, so the better (slower) downscaling filter is affordable.
-            if var transform = Affine.scale(Double(image.width) / Double(width), Double(image.height) / Double(height)).pixman {
-                pixman_image_set_transform(image.image, &transform)
+    /// Throws what `decodeImage` would for a file that cannot be opened, is empty or is neither
+    /// PNG nor JPEG, reading only its first bytes.
+    static func checkSignature(of path: String) throws {
+        switch FileIO.read(path, limit: 8, truncating: true) {
+        case .success(let bytes):
+            if bytes.isEmpty { throw ContentError(path: path, reason: .empty) }
+            guard bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) || bytes.starts(with: [0xFF, 0xD8, 0xFF]) else {
+                throw ContentError(path: path, reason: .unsupportedFormat)
             }
-            pixman_image_set_filter(image.image, PIXMAN_FILTER_GOOD, nil, 0)
-            pixman_image_set_repeat(image.image, PIXMAN_REPEAT_PAD)
+        case .failure(.errno(let errno)): throw ContentError(path: path, reason: .unreadable(errno))
+        case .failure(.tooLarge): return
         }
-        pixman_image_composite32(PIXMAN_OP_OVER, image.image, nil, canvas.image, 0, 0, 0, 0,
-                                 Int32(x), Int32(y), Int32(width), Int32(height))
-        return Rect(x: Double(x), y: Double(y), width: Double(width), height: Double(height))
     }
 
     /// Reads and decodes one file, choosing the decoder from its signature.
@@ -150,4 +180,15 @@ public enum PageDirection: String, CaseIterable, Hashable, Sendable {
     case horizontal
     /// One under the other, first at the top.
     case vertical
+}
+
+extension Content {
+    /// The size, and for tiled content its levels and cache, as the journal says them.
+    public var summary: String {
+        let size = "\(Int(self.size.width))x\(Int(self.size.height))"
+        guard let tiles else { return "\(size), decoded whole" }
+        let grid = tiles.source.grid
+        return "\(size), \(grid.maxLevel - tiles.source.lowestLevel + 1) levels of \(grid.tileSize) px tiles"
+            + " (overlap \(grid.overlap)), levels up to \(tiles.pinnedLevel) kept"
+    }
 }

@@ -15,7 +15,7 @@ public final class FrameComposer {
     /// The content drawn, if any. Whether the output can scan it out (DRM copies it once into a
     /// scan-out buffer) is settled here, when it is set, not on the frame path.
     public var content: Content? {
-        didSet { scanOutReady = content.map { output.canScanOut($0.image) } ?? false }
+        didSet { scanOutReady = content?.image.map { output.canScanOut($0) } ?? false }
     }
     private var scanOutReady: Bool
     /// Frames committed so far.
@@ -33,7 +33,7 @@ public final class FrameComposer {
         self.output = output
         self.compositor = compositor
         self.content = content
-        scanOutReady = content.map { output.canScanOut($0.image) } ?? false
+        scanOutReady = content?.image.map { output.canScanOut($0) } ?? false
     }
 
     /// The logical view: the panel turned by the panel rotation.
@@ -52,7 +52,7 @@ public final class FrameComposer {
         // Touch marks go over the indicators too, so a frame that shows any is composed whole.
         let planes = planeFailure == nil && output.overlayPlaneCount >= Axis.allCases.count && compositor.rotation == .none
             && state.touchMarks.isEmpty
-        let origin = planes && scanOutReady ? content.flatMap { compositor.scanOutOrigin(state, content: $0.image, panel: panel) } : nil
+        let origin = planes && scanOutReady ? content?.image.flatMap { compositor.scanOutOrigin(state, content: $0, panel: panel) } : nil
         var overlays: [FrameLayers.Overlay]?
         if planes {
             do {
@@ -68,7 +68,8 @@ public final class FrameComposer {
             layers.primary = .content(image, x: origin.x, y: origin.y)
         } else {
             try output.withBackBuffer { buffer in
-                compositor.compose(state, content: content?.image, into: buffer, indicators: overlays == nil)
+                compositor.compose(state, content: content, into: buffer, indicators: overlays == nil,
+                                   restingOffset: state.restingOffset)
             }
         }
         try output.commit(layers, now: now)

@@ -5,7 +5,8 @@ enum FileIO {
     /// Reads a regular file into memory, refusing files larger than `limit` bytes.
     ///
     /// - Returns: the bytes, or why not: `.tooLarge(size)` or an errno.
-    static func read(_ path: String, limit: Int) -> Result<[UInt8], ReadFailure> {
+    /// - Parameter truncating: read the first `limit` bytes of a longer file instead of failing.
+    static func read(_ path: String, limit: Int, truncating: Bool = false) -> Result<[UInt8], ReadFailure> {
         let fd: Int32
         switch valueOrErrno({ open(path, O_RDONLY | O_CLOEXEC) }) {
         case .success(let value): fd = value
@@ -15,8 +16,11 @@ enum FileIO {
         var info = stat()
         if fstat(fd, &info) != 0 { return .failure(.errno(.current)) }
         if (info.st_mode & S_IFMT) == S_IFDIR { return .failure(.errno(SystemErrno(rawValue: EISDIR))) }
-        let size = Int(info.st_size)
-        if size > limit { return .failure(.tooLarge(size)) }
+        var size = Int(info.st_size)
+        if size > limit {
+            guard truncating else { return .failure(.tooLarge(size)) }
+            size = limit
+        }
         var bytes = [UInt8](repeating: 0, count: size)
         var filled = 0
         // The size can change under us (a file being written): stop at EOF, never read past `size`.

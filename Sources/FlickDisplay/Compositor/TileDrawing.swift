@@ -1,0 +1,119 @@
+import CPixman
+import FlickCore
+
+/// Drawing tiled content: each visible tile of the level that suits the zoom, and where a tile
+/// is not in memory yet, the part of a coarser tile that covers it.
+extension Compositor {
+    /// The tiles around the view that the last frame asked to have ready: one ring of tiles
+    /// beyond the view at the frame's level.
+    static let prefetchRing = 1
+
+    /// Draws tiled content; returns the logical rectangle it covers, or `nil` if nothing was drawn.
+    func drawTiles(_ state: RenderState, _ store: TileStore, _ target: PixelBuffer, _ view: PixelRect,
+                   prefetchOffset: Point?) -> PixelRect? {
+        let grid = store.source.grid
+        var zoom = state.zoomScale
+        var offset = state.contentOffset
+        guard zoom.isFinite, zoom > 1e-3, offset.isFinite else { return nil }
+        let whole = Self.wholePixelOffset(state)
+        if let whole {
+            zoom = 1
+            offset = Point(x: whole.x, y: whole.y)
+        }
+        let logicalDest = PixelRect(x0: Self.edge(-offset.x), y0: Self.edge(-offset.y),
+                                    x1: Self.edge(Double(grid.width) * zoom - offset.x),
+                                    y1: Self.edge(Double(grid.height) * zoom - offset.y)).intersection(view)
+        guard !logicalDest.isEmpty else { return nil }
+        let level = max(grid.level(forZoom: zoom), store.source.lowestLevel)
+        let opaque = store.source.isOpaque
+        if !opaque {
+            // Translucent tiles show the background through them.
+            var color = pixmanColor(state.background)
+            let p = rotation.physicalRect(logicalDest, panel: target.size)
+            var box = pixman_box32_t(x1: Int32(p.x0), y1: Int32(p.y0), x2: Int32(p.x1), y2: Int32(p.y1))
+            pixman_image_fill_boxes(PIXMAN_OP_SRC, target.image, &color, 1, &box)
+        }
+        store.beginFrame()
+        let keys = grid.tiles(at: level, covering: Self.levelRect(logicalDest, offset: offset, zoom: zoom,
+                                                                  scale: grid.scale(of: level), margin: 0))
+        for key in keys {
+            let clip = tileDest(key, grid: grid, offset: offset, zoom: zoom).intersection(logicalDest)
+            guard !clip.isEmpty else { continue }
+            if let buffer = store.tile(key) {
+                drawTile(buffer, key, grid: grid, clip: clip, offset: offset, zoom: zoom, exact: whole != nil,
+                         opaque: opaque, into: target)
+            } else if let (cover, buffer) = store.coarser(than: key) {
+                drawTile(buffer, cover, grid: grid, clip: clip, offset: offset, zoom: zoom, exact: false,
+                         opaque: opaque, into: target)
+            } else {
+                var color = pixmanColor(state.background)
+                let p = rotation.physicalRect(clip, panel: target.size)
+                var box = pixman_box32_t(x1: Int32(p.x0), y1: Int32(p.y0), x2: Int32(p.x1), y2: Int32(p.y1))
+                pixman_image_fill_boxes(PIXMAN_OP_SRC, target.image, &color, 1, &box)
+            }
+        }
+        var prefetch = grid.tiles(at: level, covering: Self.levelRect(logicalDest, offset: offset, zoom: zoom,
+                                                                      scale: grid.scale(of: level),
+                                                                      margin: grid.tileSize * Self.prefetchRing))
+        if let rest = prefetchOffset, rest.isFinite {
+            // Where a flick or an animation comes to rest, known from its start: ready before it gets there.
+            prefetch += grid.tiles(at: level, covering: Self.levelRect(view, offset: rest, zoom: zoom,
+                                                                       scale: grid.scale(of: level), margin: 0))
+        }
+        store.endFrame(prefetch: prefetch)
+        return logicalDest
+    }
+
+    /// The part of `level` a logical rectangle shows, grown by `margin` level pixels.
+    private static func levelRect(_ rect: PixelRect, offset: Point, zoom: Double, scale: Double, margin: Int) -> PixelRect {
+        func at(_ v: Double) -> Int { Int(min(max(v, -1e9), 1e9).rounded(.down)) }
+        let k = scale / zoom
+        return PixelRect(x0: at((Double(rect.x0) + offset.x) * k) - 1 - margin, y0: at((Double(rect.y0) + offset.y) * k) - 1 - margin,
+                         x1: at((Double(rect.x1) + offset.x) * k) + 2 + margin, y1: at((Double(rect.y1) + offset.y) * k) + 2 + margin)
+    }
+
+    /// Where a tile's own part (overlap excluded) lands in the logical view; neighbours' edges
+    /// are computed alike, so they meet exactly.
+    private func tileDest(_ key: TileKey, grid: TileGrid, offset: Point, zoom: Double) -> PixelRect {
+        let inner = grid.tileRect(key)
+        let k = zoom / grid.scale(of: key.level)
+        return PixelRect(x0: Self.edge(Double(inner.x0) * k - offset.x), y0: Self.edge(Double(inner.y0) * k - offset.y),
+                         x1: Self.edge(Double(inner.x1) * k - offset.x), y1: Self.edge(Double(inner.y1) * k - offset.y))
+    }
+
+    /// Draws the part of one tile that falls in `clip` (logical pixels): rows copied when the
+    /// frame is the full resolution at a whole-pixel offset, sampled through a transform otherwise.
+    private func drawTile(_ tile: PixelBuffer, _ key: TileKey, grid: TileGrid, clip: PixelRect, offset: Point,
+                          zoom: Double, exact: Bool, opaque: Bool, into target: PixelBuffer) {
+        let stored = grid.storedRect(key)
+        let scale = grid.scale(of: key.level)
+        let dest = rotation.physicalRect(clip, panel: target.size)
+        let op = opaque ? PIXMAN_OP_SRC : PIXMAN_OP_OVER
+        if exact && scale == 1 && rotation == .none {
+            let x = clip.x0 + Int(offset.x) - stored.x0, y = clip.y0 + Int(offset.y) - stored.y0
+            guard x >= 0, y >= 0, x + clip.width <= tile.width, y + clip.height <= tile.height else { return }
+            if opaque && tile.format == .xrgb8888 {
+                target.copy(from: tile, x: x, y: y, width: clip.width, height: clip.height, toX: clip.x0, toY: clip.y0)
+            } else {
+                pixman_image_set_transform(tile.image, nil)
+                pixman_image_set_filter(tile.image, PIXMAN_FILTER_NEAREST, nil, 0)
+                pixman_image_set_repeat(tile.image, PIXMAN_REPEAT_NONE)
+                pixman_image_composite32(op, tile.image, nil, target.image, Int32(x), Int32(y), 0, 0,
+                                         Int32(clip.x0), Int32(clip.y0), Int32(clip.width), Int32(clip.height))
+            }
+            return
+        }
+        let k = scale / zoom
+        let toTile = Affine(a: k, tx: offset.x * k - Double(stored.x0), d: k, ty: offset.y * k - Double(stored.y0))
+        guard var transform = rotation.physicalToLogical(panel: target.size).then(toTile).pixman else { return }
+        pixman_image_set_transform(tile.image, &transform)
+        let unit = exact && scale == 1
+        pixman_image_set_filter(tile.image, unit ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR, nil, 0)
+        pixman_image_set_repeat(tile.image, PIXMAN_REPEAT_PAD)
+        pixman_image_composite32(op, tile.image, nil, target.image, Int32(dest.x0), Int32(dest.y0), 0, 0,
+                                 Int32(dest.x0), Int32(dest.y0), Int32(dest.width), Int32(dest.height))
+    }
+
+    /// A content edge snapped to the nearest pixel boundary, bounded so it fits an `Int`.
+    static func edge(_ v: Double) -> Int { Int(min(max(v.rounded(), -1e9), 1e9)) }
+}

@@ -1,0 +1,143 @@
+import CPixman
+import Glibc
+
+/// A folder of images as pages, side by side or one under the other, as tiles: a page is
+/// decoded only when a tile near the view needs it, so 500 pages cost what the few in view do.
+///
+/// Each page is the page size (the viewport's, normally); its image is centred in it and
+/// scaled down to fit if larger (never up), the rest is the background colour. The last few
+/// decoded pages are kept (`keptPages`), since every tile of a page needs the page.
+public final class PageFolderSource: TileSource {
+    public let grid: TileGrid
+    public var lowestLevel: Int { 0 }
+    public var isOpaque: Bool { true }
+    public let name: String
+    /// The pages' files, in order.
+    public let files: [String]
+    /// The pages' rectangles in content pixels.
+    public let pageFrames: [PixelRect]
+    private let background: Color
+    private let pixelBudget: Int
+    private let maxFileBytes: Int
+    private let decoded = DecodedPages()
+
+    /// How many decoded pages are kept for the tiles still to come.
+    public static let keptPages = 4
+
+    /// Lays out `files` as pages of `pageSize`.
+    /// - Throws: `ContentError` naming `folder` when the layout is too large for a pyramid.
+    public init(folder: String, files: [String], pageSize: PixelSize, background: Color, direction: PageDirection,
+                pixelBudget: Int, maxFileBytes: Int, tileSize: Int = 256) throws {
+        let vertical = direction == .vertical
+        let width = vertical ? pageSize.width : pageSize.width * files.count
+        let height = vertical ? pageSize.height * files.count : pageSize.height
+        guard let grid = TileGrid(width: width, height: height, tileSize: tileSize, overlap: 1) else {
+            throw ContentError(path: folder, reason: .overPixelBudget(width: width, height: height,
+                                                                      budget: TileGrid.maxSide * pageSize.height))
+        }
+        self.grid = grid
+        self.name = folder
+        self.files = files
+        pageFrames = files.indices.map { i in
+            vertical ? PixelRect(x0: 0, y0: i * pageSize.height, x1: pageSize.width, y1: (i + 1) * pageSize.height)
+                : PixelRect(x0: i * pageSize.width, y0: 0, x1: (i + 1) * pageSize.width, y1: pageSize.height)
+        }
+        self.background = background
+        self.pixelBudget = pixelBudget
+        self.maxFileBytes = maxFileBytes
+    }
+
+    /// Where page `index`'s image lies in the content once fitted into its page.
+    public static func imageFrame(of image: PixelSize, in page: PixelRect) -> PixelRect {
+        let scale = min(1, Double(page.width) / Double(image.width), Double(page.height) / Double(image.height))
+        let width = scale == 1 ? image.width : max(1, Int((Double(image.width) * scale).rounded()))
+        let height = scale == 1 ? image.height : max(1, Int((Double(image.height) * scale).rounded()))
+        let x = page.x0 + (page.width - width) / 2, y = page.y0 + (page.height - height) / 2
+        return PixelRect(x0: x, y0: y, x1: x + width, y1: y + height)
+    }
+
+    public func tile(_ key: TileKey) throws -> PixelBuffer {
+        let rect = grid.storedRect(key)
+        guard grid.contains(key), let buffer = PixelBuffer(width: rect.width, height: rect.height) else {
+            throw ContentError(path: "\(name) tile \(key)", reason: .outOfMemory(width: rect.width, height: rect.height))
+        }
+        buffer.fill(background.pixel)
+        let scale = grid.scale(of: key.level)
+        // The tile's part of the content, in content pixels.
+        let x0 = Double(rect.x0) / scale, y0 = Double(rect.y0) / scale
+        let x1 = Double(rect.x1) / scale, y1 = Double(rect.y1) / scale
+        for index in pageFrames.indices {
+            let page = pageFrames[index]
+            guard Double(page.x1) > x0, Double(page.x0) < x1, Double(page.y1) > y0, Double(page.y0) < y1 else { continue }
+            try draw(page: index, into: buffer, at: rect, scale: scale)
+        }
+        return buffer
+    }
+
+    /// Draws page `index`'s image into a tile holding `rect` of a level `scale` times full size.
+    private func draw(page index: Int, into buffer: PixelBuffer, at rect: PixelRect, scale: Double) throws {
+        let image = try decodedPage(index)
+        let frame = Self.imageFrame(of: image.size, in: pageFrames[index])
+        // Image pixels per content pixel (at least 1: images are only ever scaled down).
+        let fx = Double(image.width) / Double(frame.width), fy = Double(image.height) / Double(frame.height)
+        let originX = Double(rect.x0) / scale - Double(frame.x0), originY = Double(rect.y0) / scale - Double(frame.y0)
+        // Tile pixel → content → image pixel.
+        let toImage = Affine(a: fx / scale, tx: originX * fx, d: fy / scale, ty: originY * fy)
+        // Where the image lands in the tile, clipped to it.
+        func edge(_ v: Double) -> Int { Int(min(max(v.rounded(), -1), Double(1 << 24))) }
+        let x0 = max(0, edge(Double(frame.x0) * scale) - rect.x0), y0 = max(0, edge(Double(frame.y0) * scale) - rect.y0)
+        let x1 = min(rect.width, edge(Double(frame.x1) * scale) - rect.x0)
+        let y1 = min(rect.height, edge(Double(frame.y1) * scale) - rect.y0)
+        guard x1 > x0, y1 > y0 else { return }
+        let exact = fx == 1 && fy == 1 && scale == 1
+        // Each tile draws through its own pixman image over the shared pixels: an image carries
+        // its transform, and tiles are made on several threads at once.
+        guard let source = pixman_image_create_bits(image.format.pixman, Int32(image.width), Int32(image.height),
+                                                    image.pixels.assumingMemoryBound(to: UInt32.self),
+                                                    Int32(image.stride)) else { return }
+        defer { pixman_image_unref(source) }
+        if !exact, var transform = toImage.pixman {
+            pixman_image_set_transform(source, &transform)
+            pixman_image_set_filter(source, PIXMAN_FILTER_GOOD, nil, 0)
+        }
+        pixman_image_set_repeat(source, PIXMAN_REPEAT_PAD)
+        let op = image.format == PixelFormat.argb8888 ? PIXMAN_OP_OVER : PIXMAN_OP_SRC
+        let sx = exact ? x0 + rect.x0 - frame.x0 : x0, sy = exact ? y0 + rect.y0 - frame.y0 : y0
+        pixman_image_composite32(op, source, nil, buffer.image, Int32(sx), Int32(sy), 0, 0,
+                                 Int32(x0), Int32(y0), Int32(x1 - x0), Int32(y1 - y0))
+    }
+
+    /// Page `index`'s decoded image, from the kept ones or decoded now.
+    private func decodedPage(_ index: Int) throws -> PixelBuffer {
+        if let image = decoded.find(index) { return image }
+        let image = try Content.decodeImage(at: files[index], pixelBudget: pixelBudget, maxFileBytes: maxFileBytes)
+        decoded.keep(index, image, limit: Self.keptPages)
+        return image
+    }
+}
+
+/// The last few decoded pages, shared by the worker threads.
+private final class DecodedPages: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    private var pages: [(index: Int, image: PixelBuffer)] = []
+
+    init() { pthread_mutex_init(&mutex, nil) }
+    deinit { pthread_mutex_destroy(&mutex) }
+
+    func find(_ index: Int) -> PixelBuffer? {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        guard let at = pages.firstIndex(where: { $0.index == index }) else { return nil }
+        let page = pages.remove(at: at)
+        pages.append(page)
+        return page.image
+    }
+
+    func keep(_ index: Int, _ image: PixelBuffer, limit: Int) {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        guard !pages.contains(where: { $0.index == index }) else { return }
+        pages.append((index, image))
+        if pages.count > limit { pages.removeFirst(pages.count - limit) }
+    }
+}

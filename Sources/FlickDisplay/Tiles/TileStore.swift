@@ -1,0 +1,177 @@
+/// One content's tiles: where they come from, the decoded ones in memory, and the workers that
+/// make the missing ones; the compositor asks it for tiles, the loop feeds it what arrived.
+///
+/// The coarsest levels are made when the store is created and pinned in the cache, so every
+/// frame has something to draw everywhere: a tile not in memory yet is drawn from the best
+/// coarser tile that is, and asked for. With no workers (`workers: 0`: replays and tests, which
+/// must be deterministic) a missing tile is made the moment a frame needs it.
+public final class TileStore {
+    /// Where tiles come from.
+    public let source: any TileSource
+    /// Decoded tiles.
+    public let cache: TileCache
+    /// The workers, or `nil` when tiles are made as frames need them.
+    public let loader: TileLoader?
+    /// The finest pinned level: it and every coarser one stay in memory.
+    public private(set) var pinnedLevel: Int
+    /// Tiles that could not be made, with why: drawn from a coarser level and never asked again.
+    public private(set) var failed: [TileKey: ContentError] = [:]
+    /// Failures not yet taken by `takeFailures()` (each is logged once, not per frame).
+    private var unreported: [ContentError] = []
+    /// Frames drawn so far, and of those, the frames where some part came from a coarser level
+    /// than the frame's own because its tile was not in memory yet.
+    public private(set) var frames = 0
+    /// See `frames`.
+    public private(set) var framesFromCoarser = 0
+    /// Frames where some part of the content had nothing at all to draw (background showed).
+    public private(set) var framesWithHoles = 0
+    private var coarserThisFrame = false
+    private var holeThisFrame = false
+    private var missing: [TileKey] = []
+
+    /// The most pixels the pinned levels may hold together: about one 1080p screen.
+    public static let pinnedPixels = 2 << 20
+
+    /// Creates the store and makes the pinned levels (synchronously: they are small).
+    /// - Parameters:
+    ///   - source: the tiles.
+    ///   - cacheBytes: the cache's budget.
+    ///   - workers: worker threads; 0 makes tiles as frames need them.
+    /// - Throws: `ContentError` when not even the coarsest level can be made.
+    public init(source: any TileSource, cacheBytes: Int, workers: Int) throws {
+        self.source = source
+        cache = TileCache(budgetBytes: cacheBytes)
+        loader = workers > 0 ? TileLoader(source: source, workers: workers) : nil
+        let grid = source.grid
+        var level = source.lowestLevel, pixels = grid.levelSize(level).area
+        while level < grid.maxLevel, pixels + grid.levelSize(level + 1).area <= Self.pinnedPixels {
+            level += 1
+            pixels += grid.levelSize(level).area
+        }
+        pinnedLevel = level
+        var firstError: ContentError?
+        var made = 0
+        for l in source.lowestLevel...pinnedLevel {
+            let count = grid.tileCount(l)
+            for row in 0..<count.rows {
+                for column in 0..<count.columns {
+                    let key = TileKey(level: l, column: column, row: row)
+                    do {
+                        cache.insert(key, try source.tile(key), pinned: true)
+                        made += 1
+                    } catch let error as ContentError {
+                        fail(key, error)
+                        firstError = firstError ?? error
+                    } catch {
+                        fail(key, ContentError(path: source.name, reason: .corrupt(detail: "\(error)")))
+                    }
+                }
+            }
+        }
+        if made == 0, let firstError {
+            loader?.stop()
+            throw firstError
+        }
+    }
+
+    deinit { loader?.stop() }
+
+    /// Stops the workers (also done when the store goes away).
+    public func close() { loader?.stop() }
+
+    /// The fd that is readable when tiles arrived (`nil` without workers).
+    public var fileDescriptor: Int32? { loader?.fileDescriptor }
+
+    /// Tiles wanted or being made.
+    public var pendingCount: Int { loader?.pendingCount ?? 0 }
+
+    /// Puts the tiles that arrived into the cache.
+    /// - Returns: how many arrived (each may change what a frame shows).
+    @discardableResult
+    public func takeArrivals() -> Int {
+        guard let loader else { return 0 }
+        let arrivals = loader.takeArrivals()
+        for arrival in arrivals {
+            switch arrival.result {
+            case .success(let buffer): cache.insert(arrival.key, buffer)
+            case .failure(let error): fail(arrival.key, error)
+            }
+        }
+        return arrivals.count
+    }
+
+    /// Tiles that failed since the last call, each reported once.
+    public func takeFailures() -> [ContentError] {
+        defer { unreported.removeAll() }
+        return unreported
+    }
+
+    // MARK: The compositor's side
+
+    /// Starts drawing a frame.
+    func beginFrame() {
+        cache.beginFrame()
+        coarserThisFrame = false
+        holeThisFrame = false
+        missing.removeAll(keepingCapacity: true)
+    }
+
+    /// The tile if it is in memory (made now, without workers); otherwise `nil`, and the
+    /// tile is asked for at the end of the frame.
+    func tile(_ key: TileKey) -> PixelBuffer? {
+        if let buffer = cache.tile(key) { return buffer }
+        guard failed[key] == nil else { return nil }
+        guard loader != nil else {
+            do {
+                let buffer = try source.tile(key)
+                cache.insert(key, buffer)
+                return cache.tile(key)
+            } catch let error as ContentError {
+                fail(key, error)
+            } catch {
+                fail(key, ContentError(path: source.name, reason: .corrupt(detail: "\(error)")))
+            }
+            return nil
+        }
+        missing.append(key)
+        return nil
+    }
+
+    /// The best coarser tile in memory holding `key`'s part of the content, and its key.
+    func coarser(than key: TileKey) -> (TileKey, PixelBuffer)? {
+        var level = key.level - 1
+        while level >= source.lowestLevel {
+            let shift = key.level - level
+            let cover = TileKey(level: level, column: key.column >> shift, row: key.row >> shift)
+            if let buffer = cache.tile(cover) {
+                coarserThisFrame = true
+                return (cover, buffer)
+            }
+            level -= 1
+        }
+        holeThisFrame = true
+        return nil
+    }
+
+    /// Ends the frame: counts it, and asks the workers for its missing tiles first, then for
+    /// `prefetch` (the ring around the view, where a motion is going).
+    func endFrame(prefetch: [TileKey]) {
+        frames += 1
+        if coarserThisFrame { framesFromCoarser += 1 }
+        if holeThisFrame { framesWithHoles += 1 }
+        guard let loader else { return }
+        var seen = Set(missing)
+        var wanted = missing
+        for key in prefetch where source.grid.contains(key) && !cache.contains(key) && failed[key] == nil
+            && seen.insert(key).inserted {
+            wanted.append(key)
+        }
+        loader.want(wanted)
+    }
+
+    private func fail(_ key: TileKey, _ error: ContentError) {
+        guard failed[key] == nil else { return }
+        failed[key] = error
+        unreported.append(error)
+    }
+}

@@ -1,0 +1,262 @@
+import FlickCore
+@testable import FlickDisplay
+import Glibc
+import Testing
+
+/// A pyramid held in memory, cut from one image: each level is the one above averaged 2×2
+/// (edges repeated), as a Deep Zoom writer makes it. Tiles can be held back (`blocked`) to
+/// play a slow disk, or fail (`broken`).
+final class MemoryPyramid: TileSource, @unchecked Sendable {
+    let grid: TileGrid
+    var lowestLevel: Int { 0 }
+    let isOpaque = true
+    var name: String { "memory pyramid" }
+    let levels: [PixelBuffer]
+    private var mutex = pthread_mutex_t()
+    private var blocked = false
+    private var broken: Set<TileKey> = []
+    private(set) var made = 0
+
+    init(_ image: PixelBuffer, tileSize: Int, overlap: Int) throws {
+        grid = try #require(TileGrid(width: image.width, height: image.height, tileSize: tileSize, overlap: overlap))
+        var levels = [image]
+        for level in stride(from: grid.maxLevel - 1, through: 0, by: -1) {
+            let above = levels[0], size = grid.levelSize(level)
+            let next = try #require(PixelBuffer(width: size.width, height: size.height))
+            for y in 0..<size.height {
+                for x in 0..<size.width {
+                    var sums = [UInt32](repeating: 0, count: 3)
+                    for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                        let p = above[min(2 * x + dx, above.width - 1), min(2 * y + dy, above.height - 1)]
+                        for c in 0..<3 { sums[c] += (p >> UInt32(8 * c)) & 0xFF }
+                    }
+                    next[x, y] = 0xFF00_0000 | (0..<3).reduce(0) { $0 | ((sums[$1] + 2) / 4) << UInt32(8 * $1) }
+                }
+            }
+            levels.insert(next, at: 0)
+        }
+        self.levels = levels
+        pthread_mutex_init(&mutex, nil)
+    }
+
+    func hold(_ on: Bool) { locked { blocked = on } }
+    func breakTile(_ key: TileKey) { locked { _ = broken.insert(key) } }
+
+    func tile(_ key: TileKey) throws -> PixelBuffer {
+        while locked({ blocked }) { usleep(200) }
+        if locked({ broken.contains(key) }) {
+            throw ContentError(path: "tile \(key)", reason: .corrupt(detail: "broken on purpose"))
+        }
+        locked { made += 1 }
+        let rect = grid.storedRect(key), level = levels[key.level]
+        let buffer = try #require(PixelBuffer(width: rect.width, height: rect.height))
+        buffer.copy(from: level, x: rect.x0, y: rect.y0, width: rect.width, height: rect.height)
+        return buffer
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return body()
+    }
+}
+
+/// An image with detail everywhere (the test pattern with noise), so any misplaced pixel shows.
+func detailedImage(_ size: PixelSize) throws -> PixelBuffer {
+    let image = try #require(TestPattern.make(size))
+    var seed: UInt32 = 12345
+    for y in 0..<size.height {
+        for x in 0..<size.width {
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            image[x, y] ^= (seed >> 8) & 0x0007_0707
+        }
+    }
+    return image
+}
+
+private func pixelMismatches(_ a: PixelBuffer, _ b: PixelBuffer) -> Int {
+    var count = 0
+    for y in 0..<a.height { for x in 0..<a.width where a[x, y] & 0xFF_FFFF != b[x, y] & 0xFF_FFFF { count += 1 } }
+    return count
+}
+
+/// The mean and largest difference of any colour channel between two frames.
+private func channelDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> (mean: Double, max: UInt32) {
+    var total = 0.0, largest: UInt32 = 0
+    for y in 0..<a.height {
+        for x in 0..<a.width {
+            for c in 0..<3 {
+                let u = (a[x, y] >> UInt32(8 * c)) & 0xFF, v = (b[x, y] >> UInt32(8 * c)) & 0xFF
+                let d = u > v ? u - v : v - u
+                total += Double(d)
+                largest = max(largest, d)
+            }
+        }
+    }
+    return (total / Double(a.width * a.height * 3), largest)
+}
+
+private let view = PixelSize(width: 320, height: 200)
+
+@Suite struct TiledContentTests {
+    @Test(arguments: [(64, 0), (64, 1), (100, 1), (254, 1), (37, 0)])
+    func atZoomOneTheTiledFrameIsTheWholeImagePixelForPixel(tileSize: Int, overlap: Int) throws {
+        // 1001×613: edge tiles of odd sizes at every tile size.
+        let image = try detailedImage(PixelSize(width: 1001, height: 613))
+        let content = Content(tiles: try TileStore(source: try MemoryPyramid(image, tileSize: tileSize, overlap: overlap),
+                                                    cacheBytes: 64 << 20, workers: 0))
+        for (x, y) in [(0.0, 0.0), (37.0, 91.0), (250.4, 300.6), (681, 413), (63, 64), (-20, 30), (700, 500)] {
+            let state = RenderState(boundsSize: view.size, contentOffset: Point(x: x, y: y), contentSize: content.size)
+            let tiled = try renderOnce(state, content: content, panel: view)
+            let whole = try renderOnce(state, content: image, panel: view)
+            #expect(pixelMismatches(tiled, whole) == 0, "offset (\(x), \(y))")
+        }
+    }
+
+    @Test func zoomedInTheTiledFrameStaysWithinOneLevelOfTheWholeImage() throws {
+        // With overlap 1 a bilinear sample at a seam finds its neighbour in the tile: equal to
+        // sampling the whole image. Without it the edge pixel is repeated: a seam differs a little.
+        let image = try detailedImage(PixelSize(width: 700, height: 500))
+        for (overlap, tolerance) in [(1, 0.0), (0, 1.0)] {
+            let content = Content(tiles: try TileStore(source: try MemoryPyramid(image, tileSize: 64, overlap: overlap),
+                                                        cacheBytes: 64 << 20, workers: 0))
+            for (zoom, x, y) in [(1.5, 100.0, 80.0), (2.0, 333.3, 121.7), (3.7, 900, 700)] {
+                var state = RenderState(boundsSize: view.size, contentOffset: Point(x: x, y: y), contentSize: content.size)
+                state.zoomScale = zoom
+                let diff = channelDifference(try renderOnce(state, content: content, panel: view),
+                                             try renderOnce(state, content: image, panel: view))
+                #expect(diff.mean <= tolerance, "zoom \(zoom), overlap \(overlap): mean \(diff.mean), max \(diff.max)")
+            }
+        }
+    }
+
+    @Test func zoomedOutTheFrameIsDrawnFromAReducedLevelCloseToTheFullResolution() throws {
+        // A smooth image: a reduced level and a filtered full resolution agree closely on it.
+        let size = PixelSize(width: 1600, height: 1200)
+        let image = try #require(PixelBuffer(width: size.width, height: size.height))
+        for y in 0..<size.height {
+            for x in 0..<size.width {
+                image[x, y] = 0xFF00_0000 | UInt32(x * 255 / size.width) << 16 | UInt32(y * 255 / size.height) << 8 | 0x40
+            }
+        }
+        let pyramid = try MemoryPyramid(image, tileSize: 128, overlap: 1)
+        let store = try TileStore(source: pyramid, cacheBytes: 64 << 20, workers: 0)
+        let content = Content(tiles: store)
+        var state = RenderState(boundsSize: view.size, contentOffset: Point(x: 30, y: 20), contentSize: content.size)
+        state.zoomScale = 0.3
+        let diff = channelDifference(try renderOnce(state, content: content, panel: view),
+                                     try renderOnce(state, content: image, panel: view))
+        #expect(diff.mean <= 1.0 && diff.max <= 4, "mean \(diff.mean), max \(diff.max)")
+        // 0.3 is drawn from the half-size level's… no: from the smallest level at least 0.3 (0.5).
+        #expect(pyramid.grid.level(forZoom: 0.3) == pyramid.grid.maxLevel - 1)
+        #expect(pyramid.grid.level(forZoom: 0.25) == pyramid.grid.maxLevel - 2)
+        #expect(pyramid.grid.level(forZoom: 4) == pyramid.grid.maxLevel)
+    }
+
+    @Test func aMissingTileIsDrawnFromACoarserLevelThenReplacedWhenItArrives() throws {
+        let image = try detailedImage(PixelSize(width: 2000, height: 1500))
+        let pyramid = try MemoryPyramid(image, tileSize: 128, overlap: 1)
+        let store = try TileStore(source: pyramid, cacheBytes: 64 << 20, workers: 2)
+        defer { store.close() }
+        let content = Content(tiles: store)
+        pyramid.hold(true)
+        let state = RenderState(boundsSize: view.size, contentOffset: Point(x: 900, y: 700), contentSize: content.size)
+        let early = try renderOnce(state, content: content, panel: view)
+        // Nothing of the full resolution yet: all of it from the pinned levels, no hole.
+        #expect(store.framesFromCoarser == 1 && store.framesWithHoles == 0)
+        #expect(store.pendingCount > 0)
+        let background = early.size.area - (0..<view.height).reduce(0) { n, y in
+            n + (0..<view.width).filter { early[$0, y] & 0xFF_FFFF != 0 }.count
+        }
+        #expect(background < view.area / 100)
+        pyramid.hold(false)
+        store.loader?.waitUntilIdle()
+        #expect(store.takeArrivals() > 0)
+        let late = try renderOnce(state, content: content, panel: view)
+        #expect(store.framesFromCoarser == 1)
+        #expect(pixelMismatches(late, try renderOnce(state, content: image, panel: view)) == 0)
+    }
+
+    @Test func aBrokenTileIsReportedOnceAndDrawnFromACoarserLevel() throws {
+        let image = try detailedImage(PixelSize(width: 1000, height: 800))
+        let pyramid = try MemoryPyramid(image, tileSize: 128, overlap: 0)
+        let broken = TileKey(level: pyramid.grid.maxLevel, column: 1, row: 1)
+        pyramid.breakTile(broken)
+        let store = try TileStore(source: pyramid, cacheBytes: 64 << 20, workers: 0)
+        let content = Content(tiles: store)
+        let state = RenderState(boundsSize: view.size, contentOffset: Point(x: 100, y: 100), contentSize: content.size)
+        for _ in 0..<3 { _ = try renderOnce(state, content: content, panel: view) }
+        #expect(store.takeFailures().map(\.path) == ["tile \(broken)"])
+        #expect(store.takeFailures().isEmpty)
+        #expect(store.framesFromCoarser == 3 && store.framesWithHoles == 0)
+    }
+
+    @Test func theTestPatternIsDrawnPerTileAndEqualsItsFormula() throws {
+        let size = PixelSize(width: 1280 * 4, height: 800 * 4)
+        let content = try Content.testPattern(size)
+        let store = try #require(content.tiles)
+        for (x, y) in [(0.0, 0.0), (1234.0, 777.0), (Double(size.width - 320), Double(size.height - 200))] {
+            let state = RenderState(boundsSize: view.size, contentOffset: Point(x: x, y: y), contentSize: content.size)
+            let frame = try renderOnce(state, content: content, panel: view)
+            var wrong = 0
+            for fy in 0..<view.height {
+                for fx in 0..<view.width where frame[fx, fy] != TestPattern.pixel(x: fx + Int(x), y: fy + Int(y), size: size) {
+                    wrong += 1
+                }
+            }
+            #expect(wrong == 0, "offset (\(x), \(y))")
+        }
+        // What is in memory is the tiles drawn and the pinned levels, not 5120×3200×4 bytes.
+        #expect(store.cache.usedBytes < 12 << 20)
+    }
+}
+
+@Suite struct TileCacheTests {
+    private func tile() throws -> PixelBuffer { try #require(PixelBuffer(width: 16, height: 16)) }   // 1 KiB
+
+    @Test func theLeastRecentlyDrawnTileGoesFirstAndPinnedOnesNever() throws {
+        let cache = TileCache(budgetBytes: 3 << 10)
+        let pinned = TileKey(level: 0, column: 0, row: 0)
+        let a = TileKey(level: 5, column: 0, row: 0), b = TileKey(level: 5, column: 1, row: 0), c = TileKey(level: 5, column: 2, row: 0)
+        cache.insert(pinned, try tile(), pinned: true)
+        cache.beginFrame()
+        cache.insert(a, try tile())
+        cache.beginFrame()
+        cache.insert(b, try tile())
+        cache.beginFrame()
+        _ = cache.tile(a)                   // a drawn again: b is now the least recent
+        cache.beginFrame()
+        cache.insert(c, try tile())
+        #expect(cache.contains(pinned) && cache.contains(a) && !cache.contains(b) && cache.contains(c))
+        #expect(cache.usedBytes == 3 << 10 && cache.pinnedBytes == 1 << 10 && cache.evictions == 1)
+        cache.removeUnpinned()
+        #expect(cache.count == 1 && cache.usedBytes == 1 << 10)
+    }
+
+    @Test func tilesOfTheFrameBeingDrawnAreNotEvictedEvenOverBudget() throws {
+        let cache = TileCache(budgetBytes: 1 << 10)
+        cache.beginFrame()
+        for column in 0..<4 { cache.insert(TileKey(level: 3, column: column, row: 0), try tile()) }
+        #expect(cache.count == 4)
+        cache.beginFrame()
+        cache.insert(TileKey(level: 3, column: 9, row: 0), try tile())
+        #expect(cache.count == 1)
+    }
+}
+
+@Suite struct TileGridTests {
+    @Test func levelsAreHalvedRoundingUpDownToOnePixel() throws {
+        let grid = try #require(TileGrid(width: 1001, height: 613, tileSize: 254, overlap: 1))
+        #expect(grid.maxLevel == 10)
+        #expect(grid.levelSize(10) == PixelSize(width: 1001, height: 613))
+        #expect(grid.levelSize(9) == PixelSize(width: 501, height: 307))
+        #expect(grid.levelSize(0) == PixelSize(width: 1, height: 1))
+        #expect(grid.tileCount(10) == (4, 3) )
+        // Stored tiles carry a neighbour's pixel on each side that has one.
+        #expect(grid.storedRect(TileKey(level: 10, column: 0, row: 0)) == PixelRect(x0: 0, y0: 0, x1: 255, y1: 255))
+        #expect(grid.storedRect(TileKey(level: 10, column: 1, row: 2)) == PixelRect(x0: 253, y0: 507, x1: 509, y1: 613))
+        #expect(grid.storedRect(TileKey(level: 10, column: 3, row: 0)) == PixelRect(x0: 761, y0: 0, x1: 1001, y1: 255))
+        #expect(TileGrid(width: 10, height: 10, tileSize: 8, overlap: 8) == nil)
+        #expect(TileGrid(width: 1 << 30, height: 10, tileSize: 256) == nil)
+    }
+}
