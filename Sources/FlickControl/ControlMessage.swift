@@ -126,6 +126,42 @@ public struct ControlMessage: Codable, Hashable, Sendable {
     }()
 }
 
+/// Tiled content as `status` reports it.
+public struct ControlTileStatus: Codable, Hashable, Sendable {
+    /// Levels of detail the content has, the finest first being the full resolution.
+    public var levels: Int
+    /// The side of a tile, without overlap.
+    public var tileSize: Int
+    /// Bytes of decoded tiles in memory, and the cache's budget (`content.cache_mb`).
+    public var cacheBytes: Int
+    /// See `cacheBytes`.
+    public var cacheBudgetBytes: Int
+    /// Tiles in memory.
+    public var cached: Int
+    /// Tiles wanted or being decoded.
+    public var pending: Int
+    /// Tiles that could not be made (drawn from a coarser level).
+    public var failed: Int
+    /// Frames drawn, and of those, frames where some part came from a coarser level.
+    public var frames: Int
+    /// See `frames`.
+    public var framesFromCoarser: Int
+
+    /// Creates a tile status.
+    public init(levels: Int, tileSize: Int, cacheBytes: Int, cacheBudgetBytes: Int, cached: Int, pending: Int,
+                failed: Int, frames: Int, framesFromCoarser: Int) {
+        self.levels = levels
+        self.tileSize = tileSize
+        self.cacheBytes = cacheBytes
+        self.cacheBudgetBytes = cacheBudgetBytes
+        self.cached = cached
+        self.pending = pending
+        self.failed = failed
+        self.frames = frames
+        self.framesFromCoarser = framesFromCoarser
+    }
+}
+
 /// The daemon's state as `status` reports it.
 public struct ControlStatus: Codable, Hashable, Sendable {
     /// The control protocol the daemon speaks (`controlProtocolVersion`; absent: 1).
@@ -149,6 +185,8 @@ public struct ControlStatus: Codable, Hashable, Sendable {
     public var display: String?
     /// Frames composed and queued since start: a monitor's proof that frames flow.
     public var frames: Int?
+    /// Tiled content's levels, cache and pending tiles (absent for an image decoded whole).
+    public var tiles: ControlTileStatus?
 
     /// Creates a status.
     public init(offset: [Double], zoomScale: Double, contentSize: [Double], boundsSize: [Double], tracking: Bool,

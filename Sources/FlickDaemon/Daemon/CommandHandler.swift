@@ -159,7 +159,7 @@ public final class CommandHandler {
     /// The view's state, the page in view and what is in use.
     public func status() -> ControlStatus {
         let v = pipeline.scrollView
-        return ControlStatus(
+        var status = ControlStatus(
             offset: [v.contentOffset.x, v.contentOffset.y], zoomScale: v.zoomScale,
             contentSize: [v.contentSize.width, v.contentSize.height],
             boundsSize: [v.boundsSize.width, v.boundsSize.height],
@@ -167,6 +167,15 @@ public final class CommandHandler {
             zooming: v.isZooming, scrolling: v.isScrolling, zoomBouncing: v.isZoomBouncing, page: currentPage(v),
             device: context?.deviceName, content: context?.contentName,
             display: context?.displayName, frames: pipeline.presenter.composer.committedFrameCount)
+        if let tiles = pipeline.tiles {
+            let grid = tiles.source.grid
+            status.tiles = ControlTileStatus(levels: grid.maxLevel - tiles.source.lowestLevel + 1, tileSize: grid.tileSize,
+                                             cacheBytes: tiles.cache.usedBytes, cacheBudgetBytes: tiles.cache.budgetBytes,
+                                             cached: tiles.cache.count, pending: tiles.pendingCount,
+                                             failed: tiles.failed.count, frames: tiles.frames,
+                                             framesFromCoarser: tiles.framesFromCoarser)
+        }
+        return status
     }
 
     /// The page whose frame holds the viewport's centre, if the content has pages.

@@ -95,7 +95,7 @@ public final class Pipeline {
     }
 
     /// The content's tiles, when it is tiled.
-    var tiles: TileStore? { presenter.composer.content?.tiles }
+    public var tiles: TileStore? { presenter.composer.content?.tiles }
 
     /// When the loop must call `dispatch(now:)` next without an fd, if ever: a recording's next
     /// event, a virtual vblank, a frame the model asked for, a gesture timer, attract mode. Nil

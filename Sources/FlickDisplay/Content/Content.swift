@@ -189,6 +189,7 @@ extension Content {
         guard let tiles else { return "\(size), decoded whole" }
         let grid = tiles.source.grid
         return "\(size), \(grid.maxLevel - tiles.source.lowestLevel + 1) levels of \(grid.tileSize) px tiles"
-            + " (overlap \(grid.overlap)), levels up to \(tiles.pinnedLevel) kept"
+            + " (overlap \(grid.overlap)), "
+            + (tiles.pinnedLevel >= tiles.source.lowestLevel ? "levels up to \(tiles.pinnedLevel) kept" : "made as needed")
     }
 }

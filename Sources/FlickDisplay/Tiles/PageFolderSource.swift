@@ -11,6 +11,8 @@ public final class PageFolderSource: TileSource {
     public let grid: TileGrid
     public var lowestLevel: Int { 0 }
     public var isOpaque: Bool { true }
+    /// Every coarse tile shows many pages: made when asked, never all at open.
+    public var pinsCoarseLevels: Bool { false }
     public let name: String
     /// The pages' files, in order.
     public let files: [String]

@@ -14,7 +14,15 @@ public protocol TileSource: AnyObject, Sendable {
     var isOpaque: Bool { get }
     /// A name for status and logs: the descriptor's path, "test pattern", ….
     var name: String { get }
+    /// Whether the coarsest levels are made and pinned when the content opens. A source whose
+    /// coarse tiles each need many files (a folder of pages: the coarsest tile shows every page)
+    /// says no, and its coarse tiles are made when asked like any other.
+    var pinsCoarseLevels: Bool { get }
     /// Makes one tile, `grid.storedRect(key)`-sized.
     /// - Throws: `ContentError` naming the tile's file (missing, truncated, corrupt, wrong size).
     func tile(_ key: TileKey) throws -> PixelBuffer
+}
+
+extension TileSource {
+    public var pinsCoarseLevels: Bool { true }
 }

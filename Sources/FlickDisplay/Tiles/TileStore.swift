@@ -12,7 +12,8 @@ public final class TileStore {
     public let cache: TileCache
     /// The workers, or `nil` when tiles are made as frames need them.
     public let loader: TileLoader?
-    /// The finest pinned level: it and every coarser one stay in memory.
+    /// The finest pinned level: it and every coarser one stay in memory (below `lowestLevel`:
+    /// none is pinned).
     public private(set) var pinnedLevel: Int
     /// Tiles that could not be made, with why: drawn from a coarser level and never asked again.
     public private(set) var failed: [TileKey: ContentError] = [:]
@@ -48,10 +49,10 @@ public final class TileStore {
             level += 1
             pixels += grid.levelSize(level).area
         }
-        pinnedLevel = level
+        pinnedLevel = source.pinsCoarseLevels ? level : source.lowestLevel - 1
         var firstError: ContentError?
         var made = 0
-        for l in source.lowestLevel...pinnedLevel {
+        for l in stride(from: source.lowestLevel, through: pinnedLevel, by: 1) {
             let count = grid.tileCount(l)
             for row in 0..<count.rows {
                 for column in 0..<count.columns {
@@ -68,7 +69,7 @@ public final class TileStore {
                 }
             }
         }
-        if made == 0, let firstError {
+        if made == 0 && pinnedLevel >= source.lowestLevel, let firstError {
             loader?.stop()
             throw firstError
         }

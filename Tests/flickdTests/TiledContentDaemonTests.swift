@@ -1,0 +1,58 @@
+import FlickControl
+import FlickDisplay
+import Foundation
+import Glibc
+import Testing
+
+/// The real daemon showing tiled content: a folder of 500 pages, decoded as the view comes near.
+@Suite struct TiledContentDaemonTests {
+    /// Starts the daemon on a folder of `count` pages (links to three 800×480 images) and jumps
+    /// to page `count / 2`; returns the frame shown there and the tile status.
+    private func showMiddlePage(of count: Int) throws -> (frame: PixelBuffer, status: ControlTileStatus, page: UInt32) {
+        let dir = try FlickdProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/pages", withIntermediateDirectories: true)
+        for image in 0..<3 {
+            let buffer = try #require(PixelBuffer(width: 800, height: 480))
+            buffer.fill(0xFF00_0000 | UInt32(image + 1) * 0x40)
+            try PNGCodec.write(buffer, to: dir + "/image\(image).png")
+        }
+        for page in 0..<count {
+            #expect(symlink(dir + "/image\(page % 3).png", dir + String(format: "/pages/%04d.png", page)) == 0)
+        }
+        try FlickdProcess.config(directory: dir, extra: "[content]\ncache_mb = 16\n")
+            .write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
+        let daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless", "--content", dir + "/pages"])
+        try daemon.waitUntilReady()
+        let client = try daemon.client()
+        let middle = count / 2
+        #expect(try client.call(ControlRequest(cmd: "set-offset", x: Double(middle * 800), y: 0, animated: false)).ok == true)
+        var frame: PixelBuffer?
+        var status: ControlTileStatus?
+        let path = dir + "/snapshots/page.png"
+        try daemon.waitUntil("page \(middle) shown from its own tiles", timeout: 10) {
+            guard (try? client.call(ControlRequest(cmd: "snapshot", path: "page.png")))?.ok == true,
+                  let bytes = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path))),
+                  let decoded = try? PNGCodec.decode(bytes, path: path, pixelBudget: 1 << 22),
+                  let tiles = try? client.call(ControlRequest(cmd: "status")).status?.tiles else { return false }
+            frame = decoded
+            status = tiles
+            return tiles.pending == 0 && decoded[400, 240] == 0xFF00_0000 | UInt32(middle % 3 + 1) * 0x40
+        }
+        return (try #require(frame), try #require(status), UInt32(middle % 3 + 1) * 0x40)
+    }
+
+    @Test func fiveHundredPagesCostWhatFiveDo() throws {
+        let many = try showMiddlePage(of: 500)
+        let few = try showMiddlePage(of: 5)
+        for shown in [many, few] {
+            // The whole frame is the page's image, drawn from its own tiles.
+            #expect((0..<480).allSatisfy { y in (0..<800).allSatisfy { shown.frame[$0, y] & 0xFF_FFFF == shown.page } })
+            #expect(shown.status.cacheBytes <= shown.status.cacheBudgetBytes && shown.status.failed == 0)
+        }
+        // 500 pages of 800×480 decoded whole would be 730 MiB; in tiles the two differ by the
+        // few coarse levels kept (500 pages make them wider), not by the pages.
+        #expect(many.status.cacheBytes <= few.status.cacheBytes + (4 << 20), "\(many.status) vs \(few.status)")
+        #expect(many.status.levels > few.status.levels)
+    }
+}
