@@ -40,6 +40,6 @@ public final class LiveRunner {
     /// Watches the pipeline's fds, which change when devices come and go (`FileWatches` makes
     /// them anew when the input's files changed).
     private func watch() throws(SystemError) {
-        try watches?.update(pipeline.fileDescriptors, generation: pipeline.input.descriptorGeneration)
+        try watches?.update(pipeline.fileDescriptors, generation: pipeline.descriptorGeneration)
     }
 }

@@ -91,7 +91,12 @@ public final class Pipeline {
     /// Fds the loop watches for readability: the input devices (and their hotplug watch) and
     /// the display's (DRM). They may change after `dispatch(now:)`.
     public var fileDescriptors: [Int32] {
-        input.fileDescriptors + [presenter.fileDescriptor, tiles?.fileDescriptor].compactMap { $0 }
+        input.fileDescriptors + [presenter.fileDescriptor, tiles?.fileDescriptor, presenter.composer.fileDescriptor].compactMap { $0 }
+    }
+
+    /// Changes whenever the files behind `fileDescriptors` may have: devices, content, band.
+    public var descriptorGeneration: Int {
+        input.descriptorGeneration &* 1_000_003 &+ presenter.composer.descriptorGeneration
     }
 
     /// The content's tiles, when it is tiled.
@@ -131,7 +136,8 @@ public final class Pipeline {
         }
         // Tiles that arrived change the picture, not the model: one redraw for all of them.
         let arrived = tiles?.takeArrivals() ?? 0
-        presenter.setNeedsDisplay(at: now, redraw: arrived > 0)
+        let banded = presenter.composer.takeBandFill()
+        presenter.setNeedsDisplay(at: now, redraw: arrived > 0 || banded)
         for failure in tiles?.takeFailures() ?? [] { sink?.pipeline(self, noted: .tile("\(failure)")) }
         flush()
     }

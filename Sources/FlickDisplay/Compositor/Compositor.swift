@@ -89,9 +89,16 @@ public final class Compositor {
     /// whole panel at the whole-pixel offset `compose` would draw. `nil` otherwise (zoomed,
     /// rotated, rubber-banded past an edge, content smaller than the panel).
     public func scanOutOrigin(_ state: RenderState, content: PixelBuffer, panel: PixelSize) -> (x: Int, y: Int)? {
-        guard rotation == .none, content.format == .xrgb8888, let (x, y) = Self.wholePixelOffset(state) else { return nil }
-        guard x >= 0, y >= 0, x + Double(panel.width) <= Double(content.width),
-              y + Double(panel.height) <= Double(content.height) else { return nil }
+        guard content.format == .xrgb8888 else { return nil }
+        return scanOutOrigin(state, contentSize: content.size, panel: panel)
+    }
+
+    /// `scanOutOrigin(_:content:panel:)` for opaque content of `contentSize` held in parts
+    /// (tiled content's scan-out band).
+    public func scanOutOrigin(_ state: RenderState, contentSize: PixelSize, panel: PixelSize) -> (x: Int, y: Int)? {
+        guard rotation == .none, let (x, y) = Self.wholePixelOffset(state) else { return nil }
+        guard x >= 0, y >= 0, x + Double(panel.width) <= Double(contentSize.width),
+              y + Double(panel.height) <= Double(contentSize.height) else { return nil }
         return (Int(x), Int(y))
     }
 

@@ -91,6 +91,9 @@ public final class DRMOutput: Output {
     private var pending: Frame?
     /// The content's scan-out copy, made on first use.
     private var scanout: ContentScanout?
+    /// Buffers drawn into directly (`makeScanOutBuffer`): the last two made (a band on screen
+    /// and the one being drawn). An older one stays alive while a frame on screen shows it.
+    private var drawable: [ContentScanout] = []
     /// Content the driver would not scan out (compared by identity), so it is not retried.
     private weak var refusedContent: PixelBuffer?
     private var events: [OutputEvent] = []
@@ -196,6 +199,14 @@ public final class DRMOutput: Output {
         guard usesPlanes, !isClosed, content.format == .xrgb8888, refusedContent !== content,
               content.width >= size.width, content.height >= size.height else { return false }
         if let scanout, scanout.source === content { return true }
+        if let own = drawable.first(where: { $0.source === content }) {
+            // Drawn into directly: nothing to copy, only whether the driver shows it.
+            guard testScanOut(own) else {
+                refusedContent = content
+                return false
+            }
+            return true
+        }
         do {
             let copy = try ContentScanout(card: card, content: content)
             let view = try ContentViewFramebuffer(content: copy, x: 0, y: 0, size: size)
@@ -210,6 +221,25 @@ public final class DRMOutput: Output {
             refusedContent = content
             return false
         }
+    }
+
+    /// A mapped dumb buffer of the card's, shown through views at offsets like the content.
+    public func makeScanOutBuffer(_ size: PixelSize) -> PixelBuffer? {
+        guard usesPlanes, !isClosed, let own = try? ContentScanout(card: card, drawable: size) else { return nil }
+        drawable.append(own)
+        if drawable.count > 2 { drawable.removeFirst(drawable.count - 2) }
+        return own.source
+    }
+
+    /// Whether a test commit of the primary plane showing `scanout` from its corner passes.
+    private func testScanOut(_ scanout: ContentScanout) -> Bool {
+        guard let view = try? ContentViewFramebuffer(content: scanout, x: 0, y: 0, size: size),
+              let planes, let request = LibDRM.AtomicRequest() else { return false }
+        DRMPlanes.set(planes.primary, framebuffer: view.id, crtc: crtc, x: 0, y: 0, size: size, in: request)
+        if case .failure = request.commit(card.fd, flipEvent: false, nonBlocking: false, testOnly: true, userData: nil) {
+            return false
+        }
+        return true
     }
 
     public func commit(now: Instant) throws {
@@ -241,8 +271,10 @@ public final class DRMOutput: Output {
             objects.append(buffers[1 - front])
             DRMPlanes.set(planes.primary, framebuffer: buffers[1 - front].framebuffer, crtc: crtc, x: 0, y: 0, size: size, in: request)
         case .content(let content, let x, let y):
-            guard let scanout, scanout.source === content else { throw OutputError.unsupported }
-            let view = try reusedView(x: x, y: y) ?? ContentViewFramebuffer(content: scanout, x: x, y: y, size: size)
+            let shownFrom = scanout.flatMap { $0.source === content ? $0 : nil }
+                ?? drawable.first { $0.source === content }
+            guard let shownFrom else { throw OutputError.unsupported }
+            let view = try reusedView(shownFrom, x: x, y: y) ?? ContentViewFramebuffer(content: shownFrom, x: x, y: y, size: size)
             objects.append(view)
             DRMPlanes.set(planes.primary, framebuffer: view.id, crtc: crtc, x: 0, y: 0, size: size, in: request)
         }
@@ -271,9 +303,9 @@ public final class DRMOutput: Output {
     }
 
     /// The view on screen when the corner has not moved (a frame where only the indicators fade).
-    private func reusedView(x: Int, y: Int) -> ContentViewFramebuffer? {
+    private func reusedView(_ content: ContentScanout, x: Int, y: Int) -> ContentViewFramebuffer? {
         guard let view = shown.objects.first as? ContentViewFramebuffer, view.x == x, view.y == y,
-              view.content === scanout else { return nil }
+              view.content === content else { return nil }
         return view
     }
 

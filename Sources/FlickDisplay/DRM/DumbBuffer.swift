@@ -118,6 +118,13 @@ final class ContentScanout {
         self.source = content
         self.buffer = buffer
     }
+
+    /// A dumb buffer kept mapped, drawn into directly: its own pixels are the source.
+    init(card: DRMCard, drawable size: PixelSize) throws {
+        let buffer = try DumbBuffer(card: card, width: size.width, height: size.height, use: .content)
+        self.source = buffer.pixels
+        self.buffer = buffer
+    }
 }
 
 /// A panel-sized framebuffer viewing the content from one corner: the content's buffer at a

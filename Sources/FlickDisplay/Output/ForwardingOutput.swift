@@ -20,6 +20,7 @@ open class ForwardingOutput: Output {
     open func commit(now: Instant) throws { try commit(.composed, now: now) }
     open func makeLayerBuffer(_ size: PixelSize) throws -> LayerBuffer { try inner.makeLayerBuffer(size) }
     open func canScanOut(_ content: PixelBuffer) -> Bool { inner.canScanOut(content) }
+    open func makeScanOutBuffer(_ size: PixelSize) -> PixelBuffer? { inner.makeScanOutBuffer(size) }
     open func commit(_ layers: FrameLayers, now: Instant) throws { try inner.commit(layers, now: now) }
     open func dispatch(now: Instant) throws -> [OutputEvent] { try inner.dispatch(now: now) }
     open func close() { inner.close() }

@@ -137,6 +137,11 @@ public final class HeadlessOutput: Output {
         content.format == .xrgb8888 && !isClosed
     }
 
+    /// Plain memory, as any opaque content here.
+    public func makeScanOutBuffer(_ size: PixelSize) -> PixelBuffer? {
+        isClosed ? nil : PixelBuffer(width: size.width, height: size.height)
+    }
+
     public func commit(now: Instant) throws {
         try commit(.composed, now: now)
     }

@@ -81,6 +81,12 @@ public protocol Output: AnyObject {
     /// backend cannot, or the preparation failed: the caller composes instead.
     func canScanOut(_ content: PixelBuffer) -> Bool
 
+    /// A buffer the primary plane can scan out from any corner (`FrameLayers.Primary.content`)
+    /// and that is drawn into directly, with no copy (DRM: a dumb buffer kept mapped), for
+    /// content drawn in parts (tiled content's scan-out band). `nil` when the backend has none;
+    /// it lives as long as the caller keeps it.
+    func makeScanOutBuffer(_ size: PixelSize) -> PixelBuffer?
+
     /// Queues a frame made of layers to be shown at the next vblank. `FrameLayers.composed` is the
     /// same as `commit(now:)`.
     ///
@@ -111,6 +117,8 @@ extension Output {
     public func makeLayerBuffer(_ size: PixelSize) throws -> LayerBuffer { throw OutputError.unsupported }
     /// The primary plane shows composed frames only.
     public func canScanOut(_ content: PixelBuffer) -> Bool { false }
+    /// The primary plane shows composed frames only.
+    public func makeScanOutBuffer(_ size: PixelSize) -> PixelBuffer? { nil }
     /// Composed frames only.
     public func commit(_ layers: FrameLayers, now: Instant) throws {
         guard layers.isComposedOnly else { throw OutputError.unsupported }

@@ -15,9 +15,20 @@ public final class FrameComposer {
     /// The content drawn, if any. Whether the output can scan it out (DRM copies it once into a
     /// scan-out buffer) is settled here, when it is set, not on the frame path.
     public var content: Content? {
-        didSet { scanOutReady = content?.image.map { output.canScanOut($0) } ?? false }
+        didSet {
+            scanOutReady = content?.image.map { output.canScanOut($0) } ?? false
+            descriptorGeneration &+= 1
+        }
     }
+    /// Changes whenever the files behind the content's and the band's descriptors may have: a
+    /// loop watching them watches anew (a new pipe may reuse a closed one's number).
+    public private(set) var descriptorGeneration = 0
     private var scanOutReady: Bool
+    /// Tiled content's scan-out band, made at its first frame at zoom 1, and the tiles it is for.
+    private var band: ScanOutBand?
+    private weak var bandStore: TileStore?
+    /// Bands drawn so far (tiled content scanned out at zoom 1).
+    public var bandFills: Int { band?.fills ?? 0 }
     /// Frames committed so far.
     public private(set) var committedFrameCount = 0
     /// Of those, the frames whose primary plane scanned out the content (nothing composed).
@@ -64,8 +75,11 @@ public final class FrameComposer {
             }
         }
         var layers = FrameLayers(primary: .composed, overlays: overlays ?? [])
+        let banded = overlays != nil ? bandSource(for: state, panel: panel) : nil
         if overlays != nil, let image = content?.image, let origin {
             layers.primary = .content(image, x: origin.x, y: origin.y)
+        } else if let banded {
+            layers.primary = .content(banded.buffer, x: banded.x, y: banded.y)
         } else {
             try output.withBackBuffer { buffer in
                 compositor.compose(state, content: content, into: buffer, indicators: overlays == nil,
@@ -73,8 +87,50 @@ public final class FrameComposer {
             }
         }
         try output.commit(layers, now: now)
+        band?.onScreen = banded?.index
         stripBuffer ^= 1
         committedFrameCount += 1
         if case .content = layers.primary { scannedOutFrameCount += 1 }
+    }
+
+    // MARK: Tiled content at zoom 1
+
+    /// The fd readable when a scan-out band finished drawing (`takeBandFill()`).
+    public var fileDescriptor: Int32? { band?.fileDescriptor }
+
+    /// Takes a finished scan-out band: `true` if frames can now be scanned out from it (worth a
+    /// redraw).
+    public func takeBandFill() -> Bool { band?.takeFinished() ?? false }
+
+    /// Waits for the band being drawn (tests and benchmarks; never the loop).
+    public func finishBandFill() -> Bool { band?.finishFilling() ?? false }
+
+    /// Where a frame of tiled content can be scanned out from, planning the next band on the way.
+    private func bandSource(for state: RenderState, panel: PixelSize) -> (buffer: PixelBuffer, index: Int, x: Int, y: Int)? {
+        guard let store = content?.tiles, store.source.isOpaque,
+              let (x, y) = compositor.scanOutOrigin(state, contentSize: store.source.grid.size, panel: panel),
+              let band = band(for: store, panel: panel) else { return nil }
+        band.plan(x: x, y: y, view: panel, resting: state.restingOffset, store: store)
+        return band.source(x: x, y: y, view: panel)
+    }
+
+    /// The band for `store`, made the first time when the output has scan-out buffers and the
+    /// cache's budget leaves room for it: its two buffers come out of `content.cache_mb`, and
+    /// at least two screens' worth of tiles must remain.
+    private func band(for store: TileStore, panel: PixelSize) -> ScanOutBand? {
+        if bandStore === store { return band }
+        band = nil
+        bandStore = store
+        let margin = ScanOutBand.defaultMargin(view: panel)
+        let bandBytes = 2 * 4 * min(store.source.grid.width, panel.width + 2 * margin)
+            * min(store.source.grid.height, panel.height + 2 * margin)
+        guard store.cache.budgetBytes - bandBytes >= 2 * 4 * panel.area + store.cache.pinnedBytes,
+              let made = ScanOutBand(output: output, view: panel, content: store.source.grid.size, margin: margin) else {
+            return nil
+        }
+        store.cache.budgetBytes -= made.bytes
+        band = made
+        descriptorGeneration &+= 1
+        return made
     }
 }

@@ -5,8 +5,9 @@
 /// evicted either, so a budget smaller than one frame's tiles overruns for that frame instead of
 /// evicting what it is drawing. Used from the event loop's thread only.
 public final class TileCache {
-    /// The most bytes of decoded tiles kept, pinned ones included.
-    public let budgetBytes: Int
+    /// The most bytes of decoded tiles kept, pinned ones included (less what a scan-out band
+    /// takes of `content.cache_mb`).
+    public internal(set) var budgetBytes: Int
     /// Bytes held now.
     public private(set) var usedBytes = 0
     /// Of those, bytes of pinned tiles.

@@ -170,6 +170,23 @@ public final class TileStore {
         loader.want(wanted)
     }
 
+    /// Asks the workers for `keys` that are not in memory, most wanted first, on a frame that
+    /// draws no tile (scanned out): the tiles the scan-out band will need next.
+    func want(_ keys: [TileKey]) {
+        guard let loader else { return }
+        var seen = Set<TileKey>()
+        loader.want(keys.filter { source.grid.contains($0) && !cache.contains($0) && failed[$0] == nil && seen.insert($0).inserted })
+    }
+
+    /// The tiles, all in memory, or `nil` (and the missing ones asked for) if any is not.
+    func tilesInMemory(_ keys: [TileKey]) -> [PixelBuffer]? {
+        // Without workers, made now (`tile(_:)`), as a frame's tiles are.
+        let found = keys.map { loader == nil ? tile($0) : cache.tile($0) }
+        if found.allSatisfy({ $0 != nil }) { return found.map { $0! } }
+        want(zip(keys, found).filter { $0.1 == nil }.map(\.0))
+        return nil
+    }
+
     private func fail(_ key: TileKey, _ error: ContentError) {
         guard failed[key] == nil else { return }
         failed[key] = error

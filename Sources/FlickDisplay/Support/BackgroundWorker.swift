@@ -1,0 +1,113 @@
+import Glibc
+
+/// One thread running one job at a time off the event loop; `fileDescriptor` (a pipe) turns
+/// readable when a job finished, so the loop learns of it without polling.
+///
+/// States: idle → busy (`submit`) → done (the job returned; readable) → idle (`takeDone`).
+final class BackgroundWorker: @unchecked Sendable {
+    /// Readable while a finished job waits to be taken.
+    let fileDescriptor: Int32
+    private let writeEnd: Int32
+    private var mutex = pthread_mutex_t()
+    private var wake = pthread_cond_t()
+    private var job: (@Sendable () -> Void)?
+    private var busy = false
+    private var done = false
+    private var stopping = false
+    private var thread = pthread_t()
+    private var started = false
+
+    /// Starts the thread; `nil` if the pipe or the thread cannot be made.
+    init?() {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return nil }
+        for fd in ends {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        fileDescriptor = ends[0]
+        writeEnd = ends[1]
+        pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&wake, nil)
+        let context = Unmanaged.passRetained(self).toOpaque()
+        guard pthread_create(&thread, nil, { context in
+            Unmanaged<BackgroundWorker>.fromOpaque(context!).takeRetainedValue().run()
+            return nil
+        }, context) == 0 else {
+            Unmanaged<BackgroundWorker>.fromOpaque(context).release()
+            return nil
+        }
+        started = true
+    }
+
+    /// Whether a job is running or finished and not yet taken.
+    var isBusy: Bool { locked { busy || done } }
+
+    /// Runs `job` on the thread; `false` (and nothing runs) while another is busy or done.
+    func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
+        locked {
+            guard !busy, !done, !stopping else { return false }
+            self.job = job
+            busy = true
+            pthread_cond_signal(&wake)
+            return true
+        }
+    }
+
+    /// Whether a job finished since the last call; makes the worker idle again.
+    func takeDone() -> Bool {
+        locked {
+            var bytes = [UInt8](repeating: 0, count: 16)
+            while read(fileDescriptor, &bytes, bytes.count) > 0 {}
+            defer { done = false }
+            return done
+        }
+    }
+
+    /// Waits until the job running (if any) has finished (tests and benchmarks; never the loop).
+    func waitUntilDone() {
+        while locked({ busy }) { usleep(200) }
+    }
+
+    /// Stops the thread after its job and waits for it.
+    func stop() {
+        let join: Bool = locked {
+            defer { started = false }
+            stopping = true
+            pthread_cond_signal(&wake)
+            return started
+        }
+        if join { pthread_join(thread, nil) }
+    }
+
+    deinit {
+        pthread_cond_destroy(&wake)
+        pthread_mutex_destroy(&mutex)
+        close(fileDescriptor)
+        close(writeEnd)
+    }
+
+    private func run() {
+        while true {
+            let next: (@Sendable () -> Void)? = locked {
+                while !stopping && job == nil { pthread_cond_wait(&wake, &mutex) }
+                defer { job = nil }
+                return stopping ? nil : job
+            }
+            guard let next else { return }
+            next()
+            locked {
+                busy = false
+                done = true
+            }
+            var one: UInt8 = 1
+            _ = write(writeEnd, &one, 1)
+        }
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return body()
+    }
+}

@@ -1,0 +1,94 @@
+import FlickCore
+@testable import FlickDisplay
+import Testing
+
+/// Tiled content at zoom 1 is scanned out from a band drawn from its tiles, never composed per
+/// frame once the band holds the view, and shows exactly what composing would.
+@Suite struct ScanOutBandTests {
+    let panel = PixelSize(width: 320, height: 200)
+
+    private func state(_ x: Double, _ y: Double, zoom: Double = 1, resting: Point? = nil) -> RenderState {
+        var s = RenderState(boundsSize: panel.size, contentOffset: Point(x: x, y: y), zoomScale: zoom,
+                            contentSize: Size(width: 3000, height: 2000), indicatorOpacity: 1, background: Color(rgb: 0x203040))
+        s.restingOffset = resting
+        return s
+    }
+
+    private func show(_ state: RenderState, _ composer: FrameComposer, _ output: HeadlessOutput, at now: inout Instant) throws {
+        try composer.commit(state, now: now)
+        now = try #require(output.nextDeadline)
+        _ = try output.dispatch(now: now)
+    }
+
+    /// What composing the whole image draws for `state`, indicators included.
+    private func reference(_ state: RenderState, _ image: PixelBuffer) throws -> PixelBuffer {
+        let target = try #require(PixelBuffer(width: panel.width, height: panel.height))
+        Compositor().compose(state, content: image, into: target)
+        return target
+    }
+
+    private func mismatches(_ a: PixelBuffer, _ b: PixelBuffer) -> Int {
+        var count = 0
+        for y in 0..<a.height { for x in 0..<a.width where a[x, y] != b[x, y] { count += 1 } }
+        return count
+    }
+
+    @Test func framesAtZoomOneAreScannedOutFromABandEqualToComposing() throws {
+        let image = try detailedImage(PixelSize(width: 3000, height: 2000))
+        let store = try TileStore(source: try MemoryPyramid(image, tileSize: 128, overlap: 1), cacheBytes: 64 << 20, workers: 0)
+        let output = try #require(HeadlessOutput(size: panel))
+        let composer = FrameComposer(output: output, compositor: Compositor(), content: Content(tiles: store))
+        var now = Instant.zero
+        // Along a flick to the right and down, then a jump far away, then zoomed, then back.
+        let frames = [state(0, 0), state(10, 0), state(20, 3), state(30, 6),
+                      state(60, 20, resting: Point(x: 900, y: 300)),
+                      state(400, 130, resting: Point(x: 900, y: 300)), state(900, 300), state(2600, 1700),
+                      state(2600, 1700, zoom: 1.5), state(1234, 567)]
+        var scanned: [Bool] = []
+        for frame in frames {
+            try show(frame, composer, output, at: &now)
+            scanned.append(output.isScanningOutContent)
+            #expect(mismatches(output.frontBuffer, try reference(frame, image)) == 0, "\(frame.contentOffset) × \(frame.zoomScale)")
+        }
+        #expect(scanned == [true, true, true, true, true, true, true, true, false, true])
+        // A band covers a margin beyond the view: the first small steps needed no new one, the
+        // jumps each did (a zoomed frame needs none).
+        #expect(composer.bandFills == 1 + 5)
+        // The band's two buffers come out of the cache's budget.
+        #expect(store.cache.budgetBytes < 64 << 20)
+    }
+
+    @Test func withWorkersTheFirstFramesAreComposedUntilTheBandIsDrawn() throws {
+        let image = try detailedImage(PixelSize(width: 3000, height: 2000))
+        let store = try TileStore(source: try MemoryPyramid(image, tileSize: 128, overlap: 1), cacheBytes: 64 << 20, workers: 2)
+        defer { store.close() }
+        let output = try #require(HeadlessOutput(size: panel))
+        let composer = FrameComposer(output: output, compositor: Compositor(), content: Content(tiles: store))
+        var now = Instant.zero
+        let frame = state(700, 500)
+        try show(frame, composer, output, at: &now)
+        #expect(!output.isScanningOutContent)
+        // The tiles arrive; the next frame starts the band, which a worker draws.
+        store.loader?.waitUntilIdle()
+        store.takeArrivals()
+        try show(frame, composer, output, at: &now)
+        store.loader?.waitUntilIdle()
+        store.takeArrivals()
+        try show(state(701, 500), composer, output, at: &now)
+        #expect(composer.finishBandFill())
+        try show(state(702, 500), composer, output, at: &now)
+        #expect(output.isScanningOutContent)
+        #expect(mismatches(output.frontBuffer, try reference(state(702, 500), image)) == 0)
+    }
+
+    @Test func theBandIsPlacedAheadOfTheMotionWithinTheContent() throws {
+        let output = try #require(HeadlessOutput(size: panel))
+        let band = try #require(ScanOutBand(output: output, view: panel, content: PixelSize(width: 3000, height: 2000), margin: 100))
+        #expect(band.size == PixelSize(width: 520, height: 400))
+        // At rest: centred. Heading right and down: the view at the band's trailing corner.
+        #expect(band.placement(x: 1000, y: 1000, view: panel, resting: nil) == (900, 900))
+        #expect(band.placement(x: 1000, y: 1000, view: panel, resting: Point(x: 5000, y: 1030)) == (1000, 930))
+        // Never past the content's edges.
+        #expect(band.placement(x: 10, y: 1790, view: panel, resting: Point(x: 0, y: 1800)) == (0, 1600))
+    }
+}
