@@ -31,6 +31,22 @@ let plan = quick
     : Plan(gestureSeconds: 600, gestureRepeats: 15, composeFrames: 200, latencyMoves: 1000, idleSeconds: 10, startups: 10, hostilePairs: 10)
 
 print("flickd-bench (\(quick ? "quick" : "full")) on \(Machine.description)")
+
+/// Section 8: tiled content, in process.
+func tiledSection() {
+    section("8. tiled content: compose from tiles, levels of detail, a flick at 8000 px/s (headless 1920×1080)")
+    TiledBench.report(quick: quick)
+    // Every tile drawn when first asked, by the workers, as the daemon's would be decoded.
+    TiledBench.reportFlick(name: "a 30000×30000 test pattern drawn per tile") {
+        try Content.testPattern(PixelSize(width: 30_000, height: 30_000),
+                                tiles: .init(cacheBytes: 64 << 20, workers: TileLoader.defaultWorkers))
+    }
+}
+if arguments.contains("--tiled") {
+    tiledSection()
+    for line in Verdicts.lines { print(line) }
+    exit(0)
+}
 if arguments.contains("--feel") {
     // Section 6 alone (make bench-feel): it runs on virtual time, in seconds.
     section(FeelBench.title)
@@ -140,6 +156,8 @@ do {
     print("flickd-bench: hostile clients: \(error)")
     exit(1)
 }
+
+tiledSection()
 
 section("summary")
 for line in Verdicts.lines { print(line) }

@@ -81,7 +81,7 @@ private func pixelMismatches(_ a: PixelBuffer, _ b: PixelBuffer) -> Int {
 }
 
 /// The mean and largest difference of any colour channel between two frames.
-private func channelDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> (mean: Double, max: UInt32) {
+func channelDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> (mean: Double, max: UInt32) {
     var total = 0.0, largest: UInt32 = 0
     for y in 0..<a.height {
         for x in 0..<a.width {
@@ -258,5 +258,32 @@ private let view = PixelSize(width: 320, height: 200)
         #expect(grid.storedRect(TileKey(level: 10, column: 3, row: 0)) == PixelRect(x0: 761, y0: 0, x1: 1001, y1: 255))
         #expect(TileGrid(width: 10, height: 10, tileSize: 8, overlap: 8) == nil)
         #expect(TileGrid(width: 1 << 30, height: 10, tileSize: 256) == nil)
+    }
+}
+
+@Suite struct ResampledTileTests {
+    /// Equal up to pixman's fixed-point rounding: the same sample positions reached through a
+    /// different translation may round a bilinear weight the other way (one step of 1/128).
+    @Test func framesAtAHeldZoomAreCopiedFromResampledTilesAndEqualDrawingDirectly() throws {
+        let image = try detailedImage(PixelSize(width: 2000, height: 1500))
+        let pyramid = try MemoryPyramid(image, tileSize: 128, overlap: 1)
+        let store = try TileStore(source: pyramid, cacheBytes: 64 << 20, workers: 0)
+        let content = Content(tiles: store)
+        let output = try #require(HeadlessOutput(size: PixelSize(width: 320, height: 200), overlayPlanes: 0))
+        let held = Compositor()
+        for (zoom, x, y) in [(0.3, 20.0, 31.0), (0.3, 57.0, 44.0), (0.3, 90.0, 12.0), (1.7, 800.0, 600.0), (1.7, 811.0, 640.0)] {
+            var state = RenderState(boundsSize: Size(width: 320, height: 200), contentOffset: Point(x: x, y: y),
+                                    contentSize: content.size)
+            state.zoomScale = zoom
+            let before = store.cache.count
+            try output.withBackBuffer { held.compose(state, content: content, into: $0) }
+            let fromResampled = try #require(PixelBuffer(width: 320, height: 200))
+            try output.withBackBuffer { fromResampled.copy(from: $0) }
+            // A fresh compositor draws the same frame directly (its first frame at this zoom).
+            let direct = try renderOnce(state, content: content, panel: PixelSize(width: 320, height: 200))
+            let diff = channelDifference(fromResampled, direct)
+            #expect(diff.max <= 2 && diff.mean < 0.05, "zoom \(zoom) at (\(x), \(y)): mean \(diff.mean), max \(diff.max)")
+            if x == 57 || x == 811 { #expect(store.cache.count > before) }   // the second frame made resampled tiles
+        }
     }
 }

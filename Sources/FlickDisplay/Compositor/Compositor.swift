@@ -21,6 +21,9 @@ public final class Compositor {
     /// The scroll indicators' look.
     public var indicatorStyle: IndicatorStyle
     private var window: SourceWindow?
+    /// The zoom scale of the last frame of tiled content: a frame at the same zoom is drawn
+    /// from tiles resampled to it once (`TileDrawing`), not resampled again.
+    var lastTiledZoom: Double?
 
     /// Creates a compositor.
     public init(rotation: PanelRotation = .none, indicatorStyle: IndicatorStyle = IndicatorStyle()) {

@@ -20,6 +20,11 @@ extension Compositor {
             zoom = 1
             offset = Point(x: whole.x, y: whole.y)
         }
+        // A zoom held since the last frame (scrolling zoomed in or out, not pinching): drawn
+        // from tiles resampled to it once and then copied, at a whole-pixel offset as at zoom 1.
+        let settled = whole == nil && lastTiledZoom == zoom && rotation == .none && store.source.isOpaque
+        lastTiledZoom = zoom
+        if settled { offset = Point(x: offset.x.rounded(), y: offset.y.rounded()) }
         let logicalDest = PixelRect(x0: Self.edge(-offset.x), y0: Self.edge(-offset.y),
                                     x1: Self.edge(Double(grid.width) * zoom - offset.x),
                                     y1: Self.edge(Double(grid.height) * zoom - offset.y)).intersection(view)
@@ -39,7 +44,9 @@ extension Compositor {
         for key in keys {
             let clip = tileDest(key, grid: grid, offset: offset, zoom: zoom).intersection(logicalDest)
             guard !clip.isEmpty else { continue }
-            if let buffer = store.tile(key) {
+            if settled, let scaled = store.tile(key, resampledTo: zoom, render: { resample($0, key, grid: grid, zoom: zoom) }) {
+                copyScaled(scaled, key, grid: grid, clip: clip, offset: offset, zoom: zoom, into: target)
+            } else if let buffer = store.tile(key) {
                 drawTile(buffer, key, grid: grid, clip: clip, offset: offset, zoom: zoom, exact: whole != nil,
                          opaque: opaque, into: target)
             } else if let (cover, buffer) = store.coarser(than: key) {
@@ -112,6 +119,37 @@ extension Compositor {
         pixman_image_set_repeat(tile.image, PIXMAN_REPEAT_PAD)
         pixman_image_composite32(op, tile.image, nil, target.image, Int32(dest.x0), Int32(dest.y0), 0, 0,
                                  Int32(dest.x0), Int32(dest.y0), Int32(dest.width), Int32(dest.height))
+    }
+
+    /// Where a tile's own part lies in the content scaled by `zoom` (the view at offset 0).
+    private func scaledRect(_ key: TileKey, grid: TileGrid, zoom: Double) -> PixelRect {
+        tileDest(key, grid: grid, offset: .zero, zoom: zoom)
+    }
+
+    /// The tile's own part resampled to `zoom`: the pixels `drawTile` draws for it at any
+    /// whole-pixel offset (same transform, same filter), made once for every frame at that zoom.
+    private func resample(_ tile: PixelBuffer, _ key: TileKey, grid: TileGrid, zoom: Double) -> PixelBuffer? {
+        let rect = scaledRect(key, grid: grid, zoom: zoom)
+        guard !rect.isEmpty, let scaled = PixelBuffer(width: rect.width, height: rect.height) else { return nil }
+        let stored = grid.storedRect(key)
+        let k = grid.scale(of: key.level) / zoom
+        guard var transform = Affine(a: k, tx: Double(rect.x0) * k - Double(stored.x0),
+                                     d: k, ty: Double(rect.y0) * k - Double(stored.y0)).pixman else { return nil }
+        pixman_image_set_transform(tile.image, &transform)
+        pixman_image_set_filter(tile.image, PIXMAN_FILTER_BILINEAR, nil, 0)
+        pixman_image_set_repeat(tile.image, PIXMAN_REPEAT_PAD)
+        pixman_image_composite32(PIXMAN_OP_SRC, tile.image, nil, scaled.image, 0, 0, 0, 0, 0, 0,
+                                 Int32(rect.width), Int32(rect.height))
+        return scaled
+    }
+
+    /// Copies the part of a resampled tile that falls in `clip` (whole-pixel offset, no rotation).
+    private func copyScaled(_ scaled: PixelBuffer, _ key: TileKey, grid: TileGrid, clip: PixelRect, offset: Point,
+                            zoom: Double, into target: PixelBuffer) {
+        let rect = scaledRect(key, grid: grid, zoom: zoom)
+        let x = clip.x0 + Int(offset.x) - rect.x0, y = clip.y0 + Int(offset.y) - rect.y0
+        guard x >= 0, y >= 0, x + clip.width <= scaled.width, y + clip.height <= scaled.height else { return }
+        target.copy(from: scaled, x: x, y: y, width: clip.width, height: clip.height, toX: clip.x0, toY: clip.y0)
     }
 
     /// A content edge snapped to the nearest pixel boundary, bounded so it fits an `Int`.

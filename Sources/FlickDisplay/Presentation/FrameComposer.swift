@@ -119,6 +119,8 @@ public final class FrameComposer {
     /// at least two screens' worth of tiles must remain.
     private func band(for store: TileStore, panel: PixelSize) -> ScanOutBand? {
         if bandStore === store { return band }
+        // The content changed: the old band's share goes back to its cache.
+        if let band, let old = bandStore { old.cache.budgetBytes += band.bytes }
         band = nil
         bandStore = store
         let margin = ScanOutBand.defaultMargin(view: panel)

@@ -9,15 +9,19 @@ public struct TileKey: Hashable, Sendable, CustomStringConvertible {
     public var column: Int
     /// The row, from the top.
     public var row: Int
+    /// For a tile resampled to a zoom scale (drawn from the level's tile once, then copied
+    /// each frame at that zoom): the scale; `nil` for the level's own tile.
+    public var zoom: Double?
 
     /// Creates a key.
-    public init(level: Int, column: Int, row: Int) {
+    public init(level: Int, column: Int, row: Int, zoom: Double? = nil) {
         self.level = level
         self.column = column
         self.row = row
+        self.zoom = zoom
     }
 
-    public var description: String { "\(level)/\(column)_\(row)" }
+    public var description: String { "\(level)/\(column)_\(row)" + (zoom.map { " at zoom \($0)" } ?? "") }
 }
 
 /// The geometry of a Deep Zoom pyramid: the full image's size, the tile size and the overlap.

@@ -29,6 +29,9 @@ public final class TileStore {
     private var coarserThisFrame = false
     private var holeThisFrame = false
     private var missing: [TileKey] = []
+    /// What the scan-out band asked for since the last frame was drawn: kept in the next
+    /// frame's list, after its own missing tiles.
+    private var bandWanted: [TileKey] = []
 
     /// The most pixels the pinned levels may hold together: about one 1080p screen.
     public static let pinnedPixels = 2 << 20
@@ -138,6 +141,17 @@ public final class TileStore {
         return nil
     }
 
+    /// The tile resampled to `zoom`, made now by `render` from the level's tile if that is in
+    /// memory (or, without workers, made now); `nil` when the level's tile is not there yet.
+    func tile(_ key: TileKey, resampledTo zoom: Double, render: (PixelBuffer) -> PixelBuffer?) -> PixelBuffer? {
+        var scaledKey = key
+        scaledKey.zoom = zoom
+        if let scaled = cache.tile(scaledKey) { return scaled }
+        guard let tile = tile(key), let scaled = render(tile) else { return nil }
+        cache.insert(scaledKey, scaled)
+        return scaled
+    }
+
     /// The best coarser tile in memory holding `key`'s part of the content, and its key.
     func coarser(than key: TileKey) -> (TileKey, PixelBuffer)? {
         var level = key.level - 1
@@ -163,7 +177,8 @@ public final class TileStore {
         guard let loader else { return }
         var seen = Set(missing)
         var wanted = missing
-        for key in prefetch where source.grid.contains(key) && !cache.contains(key) && failed[key] == nil
+        defer { bandWanted.removeAll() }
+        for key in bandWanted + prefetch where source.grid.contains(key) && !cache.contains(key) && failed[key] == nil
             && seen.insert(key).inserted {
             wanted.append(key)
         }
@@ -175,7 +190,8 @@ public final class TileStore {
     func want(_ keys: [TileKey]) {
         guard let loader else { return }
         var seen = Set<TileKey>()
-        loader.want(keys.filter { source.grid.contains($0) && !cache.contains($0) && failed[$0] == nil && seen.insert($0).inserted })
+        bandWanted = keys.filter { source.grid.contains($0) && !cache.contains($0) && failed[$0] == nil && seen.insert($0).inserted }
+        loader.want(bandWanted)
     }
 
     /// The tiles, all in memory, or `nil` (and the missing ones asked for) if any is not.
