@@ -21,10 +21,10 @@ enum MapGenerator {
         let texture = Octave(cell: 13, seed: 3, width: width)
         var row = [UInt8](repeating: 0, count: width * 3)
         for y in 0..<height {
-            let cy = coarse.rowWeights(y), fy = fine.rowWeights(y), ty = texture.rowWeights(y)
+            coarse.prepare(y); fine.prepare(y); texture.prepare(y)
             row.withUnsafeMutableBufferPointer { out in
                 for x in 0..<width {
-                    let base = coarse.value(x: x, row: cy), detail = fine.value(x: x, row: fy)
+                    let base = coarse.value(x), detail = fine.value(x)
                     let elevation = min(0.9999, max(0, 0.75 * base + 0.25 * detail))
                     let scaled = elevation * 12
                     let band = Int(scaled), within = scaled - Double(band)
@@ -35,7 +35,7 @@ enum MapGenerator {
                     } else {
                         // Hill shade from the coarse height, and a fine ground texture (fields,
                         // woods) that keeps every band from being flat.
-                        let shade = Int(base * 40) - 20 + Int(texture.value(x: x, row: ty) * 24) - 12
+                        let shade = Int(base * 40) - 20 + Int(texture.value(x) * 24) - 12
                         r = clamp(r + shade); g = clamp(g + shade); b = clamp(b + shade)
                     }
                     if x % 1000 < 3 || y % 1000 < 3 {
@@ -107,28 +107,34 @@ enum MapGenerator {
 }
 
 /// One octave of value noise: hashed lattice values every `cell` pixels, smoothly interpolated.
-private struct Octave {
+/// Per row, the lattice is first interpolated down the column (`prepare`), so each pixel costs
+/// one horizontal interpolation, not four hashes.
+private final class Octave {
     let cell: Int
     let seed: UInt64
-    /// Per column: the lattice column and the smoothed weight of the next one.
+    /// Per pixel column: the lattice column and the smoothed weight of the next one.
     private let columns: [(Int, Double)]
+    /// The current row's values at each lattice column.
+    private var along: [Double]
 
     init(cell: Int, seed: UInt64, width: Int) {
         self.cell = cell
         self.seed = seed
         columns = (0..<width).map { x in (x / cell, Self.smooth(Double(x % cell) / Double(cell))) }
+        along = [Double](repeating: 0, count: width / cell + 2)
     }
 
-    /// The lattice row and the smoothed weight of the next one for pixel row `y`.
-    func rowWeights(_ y: Int) -> (Int, Double) { (y / cell, Self.smooth(Double(y % cell) / Double(cell))) }
+    /// Readies row `y`.
+    func prepare(_ y: Int) {
+        let j = y / cell, wy = Self.smooth(Double(y % cell) / Double(cell))
+        for i in along.indices { along[i] = lattice(i, j) * (1 - wy) + lattice(i, j + 1) * wy }
+    }
 
-    /// The noise at column `x` of a row, 0…1.
+    /// The noise at column `x` of the prepared row, 0…1.
     @inline(__always)
-    func value(x: Int, row: (Int, Double)) -> Double {
-        let (i, wx) = columns[x], (j, wy) = row
-        let top = lattice(i, j) * (1 - wx) + lattice(i + 1, j) * wx
-        let bottom = lattice(i, j + 1) * (1 - wx) + lattice(i + 1, j + 1) * wx
-        return top * (1 - wy) + bottom * wy
+    func value(_ x: Int) -> Double {
+        let (i, wx) = columns[x]
+        return along[i] * (1 - wx) + along[i + 1] * wx
     }
 
     @inline(__always)

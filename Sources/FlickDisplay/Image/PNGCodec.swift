@@ -194,6 +194,7 @@ public enum PNGCodec {
     /// - Returns: the PNG file's bytes.
     /// - Throws: `PNGWriteError` with `path` `"<memory>"` when libspng fails.
     static func encodeRows(width: Int, height: Int, alpha: Bool, compressionLevel: Int32,
+                           filters: Int32 = Int32(SPNG_FILTER_CHOICE_ALL.rawValue),
                            row: (Int) -> UnsafeRawPointer) throws -> [UInt8] {
         guard let ctx = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else {
             throw PNGWriteError(path: "<memory>", reason: .encode("out of memory"))
@@ -204,6 +205,7 @@ public enum PNGCodec {
         }
         try check(spng_set_option(ctx, SPNG_ENCODE_TO_BUFFER, 1))
         try check(spng_set_option(ctx, SPNG_IMG_COMPRESSION_LEVEL, compressionLevel))
+        try check(spng_set_option(ctx, SPNG_FILTER_CHOICE, filters))
         var ihdr = spng_ihdr(width: UInt32(width), height: UInt32(height), bit_depth: 8,
                              color_type: UInt8(alpha ? SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue : SPNG_COLOR_TYPE_TRUECOLOR.rawValue),
                              compression_method: 0, filter_method: 0, interlace_method: 0)

@@ -1,4 +1,6 @@
+import Dispatch
 import Glibc
+import Synchronization
 
 /// One level of a pyramid being built, fed its rows from the top.
 ///
@@ -30,11 +32,11 @@ final class LevelStream {
     /// The level below (half the size), nil at level 0.
     private let next: LevelStream?
     /// Writes one finished tile: its key, and the stored rect's rows as (row index → bytes).
-    private let emit: (TileKey, _ size: PixelSize, _ row: (Int) -> UnsafeRawPointer) throws -> Void
+    private let emit: @Sendable (TileKey, _ size: PixelSize, _ row: (Int) -> UnsafeRawPointer) throws -> Void
 
     /// Makes this level and every smaller one below it.
     init(grid: TileGrid, level: Int, channels: Int,
-         emit: @escaping (TileKey, PixelSize, (Int) -> UnsafeRawPointer) throws -> Void) {
+         emit: @escaping @Sendable (TileKey, PixelSize, (Int) -> UnsafeRawPointer) throws -> Void) {
         self.grid = grid
         self.level = level
         self.channels = channels
@@ -99,16 +101,28 @@ final class LevelStream {
         try next.finish()
     }
 
+    /// Encodes and writes the current tile row's tiles, in parallel (one task per tile, as
+    /// many threads as CPUs): encoding is most of a build, and the band stays untouched until
+    /// every tile of the row is written.
     private func writeTileRow() throws {
         let columns = grid.tileCount(level).columns
-        for column in 0..<columns {
+        let firstError = Mutex<(any Error)?>(nil)
+        let (band, bandTop, rowBytes, channels) = (SendablePointer(band), bandTop, rowBytes, channels)
+        let (emit, grid, level, tileRow) = (emit, grid, level, tileRow)
+        DispatchQueue.concurrentPerform(iterations: columns) { column in
+            guard firstError.withLock({ $0 == nil }) else { return }
             let key = TileKey(level: level, column: column, row: tileRow)
             let rect = grid.storedRect(key)
-            let origin = band + (rect.y0 - bandTop) * rowBytes + rect.x0 * channels
-            try emit(key, PixelSize(width: rect.x1 - rect.x0, height: rect.y1 - rect.y0)) { y in
-                UnsafeRawPointer(origin + y * self.rowBytes)
+            let origin = band.pointer + (rect.y0 - bandTop) * rowBytes + rect.x0 * channels
+            do {
+                try emit(key, PixelSize(width: rect.x1 - rect.x0, height: rect.y1 - rect.y0)) { y in
+                    UnsafeRawPointer(origin + y * rowBytes)
+                }
+            } catch {
+                firstError.withLock { if $0 == nil { $0 = error } }
             }
         }
+        if let error = firstError.withLock({ $0 }) { throw error }
     }
 
     /// One row of the level below from two rows here: each pixel the rounded mean of a 2×2
@@ -131,4 +145,10 @@ final class LevelStream {
             }
         }
     }
+}
+
+/// The band's address, handed to the tile tasks, which only read it while the band waits.
+private struct SendablePointer: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<UInt8>
+    init(_ pointer: UnsafeMutablePointer<UInt8>) { self.pointer = pointer }
 }

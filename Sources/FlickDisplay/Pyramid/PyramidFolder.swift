@@ -2,8 +2,9 @@ import Glibc
 
 /// Where a pyramid is written: a temporary folder beside its final one, renamed into place only
 /// when every tile and the descriptor are on disk, so a crash or a failure never leaves a
-/// half pyramid that looks done. Any failure removes the temporary folder.
-final class PyramidFolder {
+/// half pyramid that looks done. Any failure removes the temporary folder. Tiles are written
+/// from several threads at once; `discard` and `publish` only from the builder's, after them.
+final class PyramidFolder: @unchecked Sendable {
     /// The cache folder that holds every pyramid.
     let cacheDirectory: String
     /// The folder being written, `cacheDirectory/.FOLDER.partial-PID-XXXXXX`.
@@ -109,10 +110,9 @@ final class PyramidFolder {
         if case .failure(let error) = FileIO.write(bytes, to: path) { throw failure(step, error, path: path) }
     }
 
-    /// A write failure's error; the temporary folder is removed first, so the caller need
-    /// only throw it.
+    /// A write failure's error. The builder removes the temporary folder once every tile task
+    /// has stopped (removing it here would race with the others).
     private func failure(_ step: String, _ error: SystemErrno, path: String) -> ContentError {
-        discard()
-        return ContentError(path: path, reason: .cacheWriteFailed(step: step, errno: error))
+        ContentError(path: path, reason: .cacheWriteFailed(step: step, errno: error))
     }
 }
