@@ -32,15 +32,6 @@ let plan = quick
     ? Plan(gestureSeconds: 60, gestureRepeats: 5, composeFrames: 20, latencyMoves: 60, idleSeconds: 2, startups: 3, hostilePairs: 3)
     : Plan(gestureSeconds: 600, gestureRepeats: 15, composeFrames: 200, latencyMoves: 1000, idleSeconds: 10, startups: 10, hostilePairs: 10)
 
-print("flickd-bench (\(quick ? "quick" : "full")) on \(Machine.description)")
-if arguments.contains("--feel") {
-    // Section 6 alone (make bench-feel): it runs on virtual time, in seconds.
-    section(FeelBench.title)
-    FeelBench.report(arguments: arguments)
-    for line in Verdicts.lines { print(line) }
-    exit(0)   // figures, never asserted (as the full run)
-}
-
 if let i = arguments.firstIndex(of: "--write-map"), i + 1 < arguments.count {
     // The generated map alone, for the e2e and by hand: a .png path, else a folder for a DZI.
     let side = arguments.firstIndex(of: "--side").flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil } ?? 30000
@@ -58,6 +49,16 @@ if let i = arguments.firstIndex(of: "--write-map"), i + 1 < arguments.count {
     }
     exit(0)
 }
+
+print("flickd-bench (\(quick ? "quick" : "full")) on \(Machine.description)")
+if arguments.contains("--feel") {
+    // Section 6 alone (make bench-feel): it runs on virtual time, in seconds.
+    section(FeelBench.title)
+    FeelBench.report(arguments: arguments)
+    for line in Verdicts.lines { print(line) }
+    exit(0)   // figures, never asserted (as the full run)
+}
+
 if arguments.contains("--pyramid") {
     // Section 8 alone: flickd-bench --pyramid [--quick] [--side N] [--flickd PATH].
     section(PyramidBench.title)

@@ -4,7 +4,8 @@ import Synchronization
 
 /// Builds a Deep Zoom pyramid from one PNG or JPEG of any size, streaming: the image is decoded
 /// row by row and every level is made and written as its rows complete, so memory is a band of
-/// rows per level (tens of MiB for a 30000×30000 image), not the image.
+/// rows per level (tens of MiB for a 30000×30000 image), not the image. Decoding and averaging
+/// run on the caller's thread; the tiles of each completed tile row are encoded in parallel.
 ///
 /// The output is what `vips dzsave` writes with PNG tiles: `NAME.dzi` and
 /// `NAME_files/LEVEL/COLUMN_ROW.png`, every level down to 1×1, each level the one above averaged
