@@ -43,9 +43,11 @@ enum PyramidBench {
             let run = ChildRun([flickd, "pyramid", png, "--cache-directory", a], log: "\(directory)/flickd-\(i).log")
             print("  flickd pyramid  #\(i + 1): \(run.summary)")
             let ourLevels = run.status == 0 ? levelCounts(under: a) : []
-            removeTree(a)
             ours.append(run)
-            guard let vips else { continue }
+            guard let vips else {
+                removeTree(a)
+                continue
+            }
             let b = "\(directory)/vips-\(i)"
             mkdir(b, 0o755)
             let peer = ChildRun([vips, "dzsave", png, "\(b)/map", "--suffix", ".png[compression=1]"],
@@ -55,7 +57,13 @@ enum PyramidBench {
                 let same = ourLevels == levelCounts(under: b)
                 print("  layout (levels and tiles per level) \(same ? "identical to" : "DIFFERS from") vips's: "
                       + "\(ourLevels.count) levels, \(ourLevels.reduce(0, +)) tiles")
+                if let ours = filesFolder(under: a), let theirs = filesFolder(under: b) {
+                    let (compared, differing) = compareCorners(ours, theirs, levels: ourLevels.count)
+                    print("  pixels: \(compared - differing) of \(compared) sampled tiles (first and last of each level) "
+                          + "identical to vips's")
+                }
             }
+            removeTree(a)
             removeTree(b)
             theirs.append(peer)
         }
@@ -86,12 +94,45 @@ enum PyramidBench {
         return access(path, X_OK) == 0 ? path : nil
     }
 
-    /// Tiles per level of the one `*_files` folder under `directory` (any depth up to 2).
+    /// The one `*_files` folder under `directory`.
+    private static func filesFolder(under directory: String) -> String? {
+        FileManager.default.enumerator(atPath: directory)?.compactMap({ $0 as? String })
+            .first(where: { $0.hasSuffix("_files") }).map { "\(directory)/\($0)" }
+    }
+
+    /// Decodes the first and the last tile of each level from both folders and compares their
+    /// pixels. - Returns: tiles compared, and how many of them differ (or are missing).
+    private static func compareCorners(_ ours: String, _ theirs: String, levels: Int) -> (Int, Int) {
+        var compared = 0, differing = 0
+        for level in 0..<levels {
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: "\(ours)/\(level)")) ?? [])
+                .filter { $0.hasSuffix(".png") }.sorted { tileOrder($0) < tileOrder($1) }
+            for name in Set([names.first, names.last].compactMap { $0 }) {
+                compared += 1
+                guard let a = decode("\(ours)/\(level)/\(name)"), let b = decode("\(theirs)/\(level)/\(name)"),
+                      a.width == b.width, a.height == b.height,
+                      (0..<a.height).allSatisfy({ y in (0..<a.width).allSatisfy { x in a[x, y] == b[x, y] } })
+                else { differing += 1; continue }
+            }
+        }
+        return (compared, differing)
+    }
+
+    /// "COLUMN_ROW.png" in row-major order, to find the first and last tile.
+    private static func tileOrder(_ name: String) -> Int {
+        let numbers = name.dropLast(4).split(separator: "_").compactMap { Int($0) }
+        return numbers.count == 2 ? numbers[1] << 32 | numbers[0] : 0
+    }
+
+    private static func decode(_ path: String) -> PixelBuffer? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return try? PNGCodec.decode(Array(data), path: path, pixelBudget: 1 << 20)
+    }
+
+    /// Tiles per level of the one `*_files` folder under `directory`.
     private static func levelCounts(under directory: String) -> [Int] {
         let fm = FileManager.default
-        guard let found = fm.enumerator(atPath: directory)?.compactMap({ $0 as? String }).first(where: { $0.hasSuffix("_files") })
-        else { return [] }
-        let files = "\(directory)/\(found)"
+        guard let files = filesFolder(under: directory) else { return [] }
         let levels = ((try? fm.contentsOfDirectory(atPath: files)) ?? []).compactMap(Int.init).sorted()
         return levels.map { ((try? fm.contentsOfDirectory(atPath: "\(files)/\($0)")) ?? []).count }
     }
