@@ -35,6 +35,10 @@ let package = Package(
         systemLibrary("CPixman", pkgConfig: "pixman-1", apt: "libpixman-1-dev"),
         systemLibrary("CSpng", pkgConfig: "spng", apt: "libspng-dev"),
         systemLibrary("CTurboJPEG", pkgConfig: "libturbojpeg", apt: "libturbojpeg0-dev"),
+        // libjpeg's scanline API, for JPEGs too big to decode whole (the pyramid builder reads
+        // them in row bands); CJPEGRows keeps libjpeg's longjmp error handling in C.
+        systemLibrary("CJPEG", pkgConfig: "libjpeg", apt: "libjpeg62-turbo-dev"),
+        .target(name: "CJPEGRows", dependencies: ["CJPEG"]),
         systemLibrary("CSystemd", pkgConfig: "libsystemd", apt: "libsystemd-dev"),
         // toml++ (Debian's libtomlplusplus-dev, installed by scripts/deps.sh) behind a small C API
         // that owns what it returns. Header-only: compiled into this target, so the fuzz build
@@ -50,7 +54,7 @@ let package = Package(
         // libevdev devices and evemu recordings → TouchFrame (sd-device only for udev properties).
         .target(name: "FlickInput", dependencies: ["FlickCore", "CEvdev", "CSystemd"]),
         // Output backends (DRM/KMS, fbdev, headless), pixman compositor, image content.
-        .target(name: "FlickDisplay", dependencies: ["FlickCore", "CDRM", "CPixman", "CSpng", "CTurboJPEG"]),
+        .target(name: "FlickDisplay", dependencies: ["FlickCore", "CDRM", "CPixman", "CSpng", "CTurboJPEG", "CJPEGRows"]),
 
         // The control protocol's messages, shared by the daemon and flickctl.
         .target(name: "FlickControl", dependencies: ["FlickCore"]),

@@ -4,6 +4,8 @@
 //
 //     make bench [BENCH_ARGS="--quick --flickd PATH"]   # builds flickd and this, release, static
 //     .build/release/flickd-bench [--quick] [--flickd PATH]
+//     .build/release/flickd-bench --pyramid [--quick] [--side N]   # section 8 alone
+//     .build/release/flickd-bench --write-map FILE.png|FOLDER [--side N]   # the generated map, PNG or DZI
 
 import FlickCore
 import FlickDisplay
@@ -30,6 +32,24 @@ let plan = quick
     ? Plan(gestureSeconds: 60, gestureRepeats: 5, composeFrames: 20, latencyMoves: 60, idleSeconds: 2, startups: 3, hostilePairs: 3)
     : Plan(gestureSeconds: 600, gestureRepeats: 15, composeFrames: 200, latencyMoves: 1000, idleSeconds: 10, startups: 10, hostilePairs: 10)
 
+if let i = arguments.firstIndex(of: "--write-map"), i + 1 < arguments.count {
+    // The generated map alone, for the e2e and by hand: a .png path, else a folder for a DZI.
+    let side = arguments.firstIndex(of: "--side").flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil } ?? 30000
+    let target = arguments[i + 1]
+    do {
+        if target.hasSuffix(".png") {
+            try MapGenerator.writePNG(width: side, height: side, to: target)
+            print(target)
+        } else {
+            print(try MapGenerator.writeDZI(width: side, height: side, directory: target))
+        }
+    } catch {
+        print("flickd-bench: \(error)")
+        exit(1)
+    }
+    exit(0)
+}
+
 print("flickd-bench (\(quick ? "quick" : "full")) on \(Machine.description)")
 
 /// Section 8: tiled content, in process.
@@ -52,6 +72,15 @@ if arguments.contains("--feel") {
     section(FeelBench.title)
     FeelBench.report(arguments: arguments)
     for line in Verdicts.lines { print(line) }
+    exit(0)   // figures, never asserted (as the full run)
+}
+
+if arguments.contains("--pyramid") {
+    // Section 9 alone: flickd-bench --pyramid [--quick] [--side N] [--flickd PATH].
+    section(PyramidBench.title)
+    PyramidBench.report(quick: quick)
+    for line in Verdicts.lines { print(line) }
+    try? FileManager.default.removeItem(atPath: DaemonBench.directory)
     exit(0)   // figures, never asserted (as the full run)
 }
 
@@ -158,6 +187,9 @@ do {
 }
 
 tiledSection()
+
+section(PyramidBench.title)
+PyramidBench.report(quick: quick)
 
 section("summary")
 for line in Verdicts.lines { print(line) }

@@ -14,7 +14,7 @@ struct Flickd: ParsableCommand {
         abstract: "Touch scrolling and zooming for kiosk panels: evdev → gestures → scroll physics → DRM/KMS.",
         version: flickVersion,
         subcommands: [Run.self, ReplayCommand.self, CheckConfig.self, ListDevices.self, EventsCommand.self, Calibrate.self,
-                      RecordCommand.self],
+                      RecordCommand.self, PyramidCommand.self],
         defaultSubcommand: Run.self
     )
 }

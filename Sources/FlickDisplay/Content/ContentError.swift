@@ -35,6 +35,14 @@ public struct ContentError: FlickError, Hashable, Sendable {
         case outOfMemory(width: Int, height: Int)
         /// The path may not be opened from where it was asked for (the control socket's allow-list).
         case notAllowed(String)
+        /// The source image changed (size, modification time or inode) while its pyramid was
+        /// being built; the partial pyramid was discarded.
+        case changedWhileBuilding(before: String, after: String)
+        /// A pyramid's cache folder or one of its files could not be written (`step` says which
+        /// call: mkdir, open, write, rename…); the partial pyramid was removed.
+        case cacheWriteFailed(step: String, errno: SystemErrno)
+        /// The image cannot be read row by row (an interlaced PNG, a huge progressive JPEG).
+        case notStreamable(String)
 
         public var description: String {
             switch self {
@@ -49,6 +57,11 @@ public struct ContentError: FlickError, Hashable, Sendable {
             case .noImages: "no .png, .jpg or .jpeg files in the folder"
             case .outOfMemory(let w, let h): "cannot allocate \(w)x\(h) pixels"
             case .notAllowed(let why): "refused: \(why)"
+            case .changedWhileBuilding(let before, let after):
+                "the file changed while its pyramid was being built (\(before) → \(after)); the partial pyramid was discarded, build again once the file is complete"
+            case .cacheWriteFailed(let step, let errno):
+                "cannot write the pyramid cache (\(step)): \(errno); nothing partial was left behind"
+            case .notStreamable(let why): "cannot be read row by row: \(why)"
             }
         }
     }
@@ -59,7 +72,9 @@ public struct ContentError: FlickError, Hashable, Sendable {
         switch reason {
         case .unreadable: .noInput
         case .outOfMemory: .unavailable
-        case .empty, .fileTooLarge, .unsupportedFormat, .truncated, .corrupt, .overPixelBudget, .noImages, .notAllowed: .data
+        case .cacheWriteFailed: .io
+        case .empty, .fileTooLarge, .unsupportedFormat, .truncated, .corrupt, .overPixelBudget, .noImages, .notAllowed,
+             .changedWhileBuilding, .notStreamable: .data
         }
     }
 }

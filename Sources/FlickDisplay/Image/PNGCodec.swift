@@ -179,6 +179,23 @@ public enum PNGCodec {
                 i += channels
             }
         }
+        return try rows.withUnsafeBytes { bytes in
+            try encodeRows(width: buffer.width, height: buffer.height, alpha: alpha, compressionLevel: compressionLevel) { y in
+                UnsafeRawPointer(bytes.baseAddress! + y * buffer.width * channels)
+            }
+        }
+    }
+
+    /// Encodes 8-bit RGB (or straight RGBA) rows, asked for one at a time from the top, as a
+    /// PNG in memory; the rows need not be contiguous (the pyramid builder's tiles are windows
+    /// of a wider band).
+    ///
+    /// - Parameter row: the bytes of row `y`, `width × 3` (× 4 with `alpha`).
+    /// - Returns: the PNG file's bytes.
+    /// - Throws: `PNGWriteError` with `path` `"<memory>"` when libspng fails.
+    static func encodeRows(width: Int, height: Int, alpha: Bool, compressionLevel: Int32,
+                           filters: Int32 = Int32(SPNG_FILTER_CHOICE_ALL.rawValue),
+                           row: (Int) -> UnsafeRawPointer) throws -> [UInt8] {
         guard let ctx = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else {
             throw PNGWriteError(path: "<memory>", reason: .encode("out of memory"))
         }
@@ -188,12 +205,19 @@ public enum PNGCodec {
         }
         try check(spng_set_option(ctx, SPNG_ENCODE_TO_BUFFER, 1))
         try check(spng_set_option(ctx, SPNG_IMG_COMPRESSION_LEVEL, compressionLevel))
-        var ihdr = spng_ihdr(width: UInt32(buffer.width), height: UInt32(buffer.height), bit_depth: 8,
+        try check(spng_set_option(ctx, SPNG_FILTER_CHOICE, filters))
+        var ihdr = spng_ihdr(width: UInt32(width), height: UInt32(height), bit_depth: 8,
                              color_type: UInt8(alpha ? SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue : SPNG_COLOR_TYPE_TRUECOLOR.rawValue),
                              compression_method: 0, filter_method: 0, interlace_method: 0)
         try check(spng_set_ihdr(ctx, &ihdr))
-        try check(rows.withUnsafeBytes { spng_encode_image(ctx, $0.baseAddress, $0.count, Int32(SPNG_FMT_PNG.rawValue),
-                                                           Int32(SPNG_ENCODE_FINALIZE.rawValue)) })
+        try check(spng_encode_image(ctx, nil, 0, Int32(SPNG_FMT_PNG.rawValue),
+                                    Int32(SPNG_ENCODE_PROGRESSIVE.rawValue | SPNG_ENCODE_FINALIZE.rawValue)))
+        let rowBytes = width * (alpha ? 4 : 3)
+        for y in 0..<height {
+            let code = spng_encode_row(ctx, row(y), rowBytes)
+            // The last row ends the image: libspng says so with SPNG_EOI.
+            guard code == 0 || (code == Int32(SPNG_EOI.rawValue) && y == height - 1) else { try check(code); return [] }
+        }
         var length = 0
         var error: Int32 = 0
         guard let png = spng_get_png_buffer(ctx, &length, &error) else {

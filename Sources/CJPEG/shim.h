@@ -1,0 +1,4 @@
+#pragma once
+// jpeglib.h uses FILE and size_t without including their headers.
+#include <stdio.h>
+#include <jpeglib.h>

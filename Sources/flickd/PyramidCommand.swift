@@ -1,0 +1,67 @@
+import ArgumentParser
+import FlickDaemon
+import FlickDisplay
+import FoundationEssentials
+
+/// `flickd pyramid`: builds the Deep Zoom pyramid of a big image ahead of time, as the daemon
+/// would on first load, so an integrator can prebuild it and the benchmark can measure it.
+struct PyramidCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pyramid",
+        abstract: "Build the Deep Zoom pyramid (PNG tiles) of a PNG or JPEG of any size into the cache folder.",
+        discussion: """
+            Streams the image row by row: memory stays tens of MiB whatever its size. Progress goes to standard \
+            error (`rows R/N (P %), T tiles, S s`, then `built WxH in L levels, T tiles in S s`), the .dzi's path to \
+            standard output. A pyramid already built for this version of the file (same path, size and \
+            modification time) is reused: `already built` on standard error, its path on standard output.
+            """)
+
+    @Argument(help: "The PNG (not interlaced) or JPEG.")
+    var image: String
+
+    @Option(name: .customLong("cache-directory"),
+            help: "An existing, writable folder (default: $CACHE_DIRECTORY as systemd sets it, else /var/cache/flickd).")
+    var cacheDirectory: String?
+
+    @Option(name: .customLong("tile-size"), help: "The tile side without overlap, 1 to 8192.")
+    var tileSize = PyramidBuilder.defaultTileSize
+
+    @Option(help: "Pixels of each neighbour a tile carries, 0 to the tile size − 1.")
+    var overlap = PyramidBuilder.defaultOverlap
+
+    func validate() throws {
+        guard (1...8192).contains(tileSize) else { throw ValidationError("--tile-size must be from 1 to 8192, not \(tileSize).") }
+        guard overlap >= 0 && overlap < tileSize else {
+            throw ValidationError("--overlap must be from 0 to the tile size − 1 (\(tileSize - 1)), not \(overlap).")
+        }
+    }
+
+    func run() throws {
+        // systemd's CacheDirectory= sets $CACHE_DIRECTORY, colon-separated when it names several.
+        let directory = cacheDirectory
+            ?? ProcessInfo.processInfo.environment["CACHE_DIRECTORY"]?.split(separator: ":").first.map(String.init)
+            ?? "/var/cache/flickd"
+        do {
+            let existing = try PyramidBuilder.cachedDescriptor(for: image, cacheDirectory: directory,
+                                                               tileSize: tileSize, overlap: overlap)
+            if FileManager.default.fileExists(atPath: existing) {
+                writeStandardError("already built\n")
+                writeStandardOutput(existing + "\n")
+                return
+            }
+            var lastTenth = -1
+            let path = try PyramidBuilder.build(image: image, cacheDirectory: directory, tileSize: tileSize,
+                                                overlap: overlap) { progress in
+                // A line per tenth of the rows, not per tile row: a 30000-row image has 118 of those.
+                let tenth = Int(progress.fraction * 10)
+                if progress.finished || tenth > lastTenth {
+                    lastTenth = tenth
+                    writeStandardError("\(progress)\n")
+                }
+            }
+            writeStandardOutput(path + "\n")
+        } catch {
+            throw failure(error)
+        }
+    }
+}
