@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 #endif
 
-/// Section 8: building the Deep Zoom pyramid of one big PNG, `flickd pyramid` against
+/// Section 9: building the Deep Zoom pyramid of one big PNG, `flickd pyramid` against
 /// `vips dzsave` on the same file, each a child process timed and its peak RSS read from
 /// `wait4` (ru_maxrss), interleaved A B A B so a noisy neighbour slows both.
 enum PyramidBench {

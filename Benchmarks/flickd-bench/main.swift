@@ -4,7 +4,8 @@
 //
 //     make bench [BENCH_ARGS="--quick --flickd PATH"]   # builds flickd and this, release, static
 //     .build/release/flickd-bench [--quick] [--flickd PATH]
-//     .build/release/flickd-bench --pyramid [--quick] [--side N]   # section 8 alone
+//     .build/release/flickd-bench --pyramid [--quick] [--side N]   # section 9 alone
+//     .build/release/flickd-bench --tiled [--quick]   # section 8 alone
 //     .build/release/flickd-bench --write-map FILE.png|FOLDER [--side N]   # the generated map, PNG or DZI
 
 import FlickCore
