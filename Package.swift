@@ -36,6 +36,7 @@ let package = Package(
         systemLibrary("CSpng", pkgConfig: "spng", apt: "libspng-dev"),
         systemLibrary("CTurboJPEG", pkgConfig: "libturbojpeg", apt: "libturbojpeg0-dev"),
         systemLibrary("CSystemd", pkgConfig: "libsystemd", apt: "libsystemd-dev"),
+        systemLibrary("CExpat", pkgConfig: "expat", apt: "libexpat1-dev"),
         // toml++ (Debian's libtomlplusplus-dev, installed by scripts/deps.sh) behind a small C API
         // that owns what it returns. Header-only: compiled into this target, so the fuzz build
         // instruments the parser and flickd needs no toml++ library at run time.
@@ -49,8 +50,9 @@ let package = Package(
         ),
         // libevdev devices and evemu recordings → TouchFrame (sd-device only for udev properties).
         .target(name: "FlickInput", dependencies: ["FlickCore", "CEvdev", "CSystemd"]),
-        // Output backends (DRM/KMS, fbdev, headless), pixman compositor, image content.
-        .target(name: "FlickDisplay", dependencies: ["FlickCore", "CDRM", "CPixman", "CSpng", "CTurboJPEG"]),
+        // Output backends (DRM/KMS, fbdev, headless), pixman compositor, image content, tiles
+        // (expat reads Deep Zoom descriptors).
+        .target(name: "FlickDisplay", dependencies: ["FlickCore", "CDRM", "CPixman", "CSpng", "CTurboJPEG", "CExpat"]),
 
         // The control protocol's messages, shared by the daemon and flickctl.
         .target(name: "FlickControl", dependencies: ["FlickCore"]),
