@@ -1,4 +1,5 @@
 import FlickCore
+import Foundation
 import Glibc
 import Testing
 @testable import FlickDisplay
@@ -248,5 +249,66 @@ private func failure(naming path: String, sourceLocation: SourceLocation = #_sou
         }
         for (index, values) in sums { #expect(values == Array(repeating: expected[index], count: 4), "\(keys[index])") }
         #expect(sums.count == keys.count)
+    }
+}
+
+/// What fuzzing the dzi target found (RELIABILITY.md, "Fuzzing"), and its whole corpus
+/// (Fuzz/Corpus/dzi, Fuzz/Regressions/dzi) through the descriptor parser and the tile decoder.
+@Suite struct DZIFuzzCorpusTests {
+    static let fuzz = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fuzz")
+
+    /// A JPEG of tables only (no frame before the data ends) has a 0x0 header: it was refused
+    /// as "cannot allocate 0x0 pixels", out of memory, not as the corrupt file it is.
+    @Test func aJPEGOfTablesOnlyIsCorrupt() throws {
+        let input = try Data(contentsOf: Self.fuzz.appendingPathComponent("Regressions/dzi/jpeg-tables-only-0x0.bin"))
+        let grid = try #require(TileGrid(width: 77, height: 45, tileSize: 16, overlap: 0))
+        let error = try #require(throws: ContentError.self) {
+            try DZISource.decodeTile(Array(input.dropFirst()), for: TileKey(level: 5, column: 1, row: 0), in: grid,
+                                     opaque: false, path: "1_0.jpg")
+        }
+        #expect(error.description == "1_0.jpg: the image is corrupt (no image in the JPEG data (0x0 pixels))")
+        #expect(error.kind == .data)
+    }
+
+    /// Every seed and every input the fuzzer kept: a descriptor is read or refused at a line of
+    /// the file; a tile decodes to its stored size or is refused naming its file.
+    @Test func everyCorpusFileKeepsTheContract() throws {
+        let tiles: [(TileGrid, TileKey)] = [
+            (TileGrid(width: 300, height: 200, tileSize: 64, overlap: 1)!, TileKey(level: 9, column: 1, row: 1)),
+            (TileGrid(width: 300, height: 200, tileSize: 64, overlap: 1)!, TileKey(level: 9, column: 4, row: 3)),
+            (TileGrid(width: 77, height: 45, tileSize: 16, overlap: 0)!, TileKey(level: 5, column: 1, row: 0)),
+            (TileGrid(width: 5, height: 3, tileSize: 254, overlap: 1)!, TileKey(level: 3, column: 0, row: 0)),
+        ]
+        var descriptors = 0, decoded = 0
+        for folder in ["Corpus/dzi", "Regressions/dzi"] {
+            let dir = Self.fuzz.appendingPathComponent(folder).path
+            for name in try FileManager.default.contentsOfDirectory(atPath: dir).sorted() where !name.hasPrefix(".") {
+                let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name)))
+                guard let selector = bytes.first else { continue }
+                let rest = Array(bytes.dropFirst())
+                if selector < 0x80 {
+                    descriptors += 1
+                    do {
+                        _ = try DZIDescriptor.parse(rest, path: name)
+                    } catch let error as ContentError {
+                        let ends = rest.filter { $0 == 0x0A || $0 == 0x0D }.count
+                        #expect(error.reason.line.map { (1...ends + 1).contains($0) } ?? true, "\(name): \(error)")
+                    }
+                } else {
+                    let (grid, key) = tiles[Int(selector) % tiles.count]
+                    let stored = grid.storedRect(key)
+                    do {
+                        let tile = try DZISource.decodeTile(rest, for: key, in: grid, opaque: false, path: name)
+                        #expect(tile.size == PixelSize(width: stored.width, height: stored.height), "\(name)")
+                        decoded += 1
+                    } catch let error as ContentError {
+                        #expect(error.path == name)
+                        if case .outOfMemory = error.reason { Issue.record("\(name): \(error)") }
+                    }
+                }
+            }
+        }
+        #expect(descriptors >= 20 && decoded >= 8)
     }
 }
