@@ -69,8 +69,8 @@ public struct DZIDescriptor: Hashable, Sendable {
                                         expected: "an overlap from 0 to \(tileSize - 1) pixels, less than TileSize=\"\(tileSize)\"")
         let format = try image.attribute("Format", expected: "Format=\"jpeg\", \"jpg\" or \"png\"")
         guard formats.contains(format.lowercased()) else {
-            throw DescriptorProblem(.descriptorValue(line: image.line, element: "Image", attribute: "Format", value: format,
-                                   expected: "jpeg, jpg or png"))
+            throw DescriptorProblem(.descriptorValue(line: image.line, element: "Image", attribute: "Format",
+                                                     value: format, expected: "jpeg, jpg or png"))
         }
         guard let size = elements.size else {
             throw DescriptorProblem(.descriptorStructure(line: image.line, problem:
@@ -116,14 +116,13 @@ struct DescriptorElement {
     /// An attribute holding a whole number within `range`: decimal digits, spaces around allowed.
     func integer(_ key: String, in range: ClosedRange<Int>, expected: String) throws(DescriptorProblem) -> Int {
         let text = try attribute(key, expected: "\(key)=\"…\", \(expected)")
-        let digits = text.utf8.drop { $0 == 0x20 }.reversed().drop { $0 == 0x20 }.reversed()
-        let number = digits.isEmpty || !digits.allSatisfy({ (0x30...0x39).contains($0) })
-            ? nil : Int(String(decoding: digits, as: UTF8.self))
-        // All digits but no Int: more than 19 of them, out of range as surely as any.
-        let tooLarge = number == nil && !digits.isEmpty && digits.allSatisfy { (0x30...0x39).contains($0) }
+        let digits = Array(text.utf8.drop { $0 == 0x20 }.reversed().drop { $0 == 0x20 }.reversed())
+        let isWhole = !digits.isEmpty && digits.allSatisfy { (0x30...0x39).contains($0) }
+        // More digits than an Int holds is out of range as surely as any other large number.
+        let number = isWhole ? Int(String(decoding: digits, as: UTF8.self)) ?? .max : nil
         guard let number, range.contains(number) else {
             throw DescriptorProblem(.descriptorValue(line: line, element: name, attribute: key, value: text,
-                                   expected: number == nil && !tooLarge ? "a whole number: \(expected)" : expected))
+                                                     expected: isWhole ? expected : "a whole number: \(expected)"))
         }
         return number
     }
@@ -153,8 +152,8 @@ final class DescriptorReader {
     }
 
     /// Parses `bytes` (at most `DZIDescriptor.maxFileBytes`) in one go.
-    /// - Throws: `ContentError.Reason`: malformed XML, a DOCTYPE, a root other than `<Image>`,
-    ///   a second `<Size>`.
+    /// - Throws: `DescriptorProblem`: malformed XML, a DOCTYPE, a root other than `<Image>` in
+    ///   a Deep Zoom namespace or none, a second `<Size>`.
     static func read(_ bytes: [UInt8]) throws(DescriptorProblem) -> Elements {
         // "|" separates a namespace from a local name: "http://…/2008|Image".
         guard let parser = XML_ParserCreateNS(nil, CChar(UInt8(ascii: "|"))) else {
@@ -190,12 +189,15 @@ final class DescriptorReader {
             if status != XML_STATUS_OK {
                 let code = XML_GetErrorCode(parser)
                 let message = XML_ErrorString(code).map { String(cString: $0) } ?? "error \(code.rawValue)"
-                throw DescriptorProblem(.malformedXML(line: Int(XML_GetCurrentLineNumber(parser)), column: Int(XML_GetCurrentColumnNumber(parser)) + 1,
-                                    message: message, expected: hint(for: code)))
+                throw DescriptorProblem(.malformedXML(line: Int(XML_GetCurrentLineNumber(parser)),
+                                                      column: Int(XML_GetCurrentColumnNumber(parser)) + 1,
+                                                      message: message, expected: hint(for: code)))
             }
         }
         // expat refuses a document without a root element, and the root's handler sets `image`.
-        guard let image = reader.image else { throw DescriptorProblem(.malformedXML(line: 1, column: 1, message: "no element found", expected: nil)) }
+        guard let image = reader.image else {
+            throw DescriptorProblem(.malformedXML(line: 1, column: 1, message: "no element found", expected: hint(for: XML_ERROR_NO_ELEMENTS)))
+        }
         return Elements(image: image, size: reader.size)
     }
 
