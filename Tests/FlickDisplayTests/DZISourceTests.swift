@@ -16,6 +16,8 @@ private struct TestPyramid {
     var format = "png"
     /// Levels below this one get no folder (`--depth onetile`).
     var lowest = 0
+    /// Folders numbered from `lowest`, as `vips dzsave --depth onetile` numbers them.
+    var onetile = false
     /// Tiles with alpha (PNG only): every other pixel transparent.
     var alpha = false
 
@@ -54,13 +56,14 @@ private struct TestPyramid {
         let folder = DZISource.tilesFolder(of: descriptor)
         mkdir(folder, 0o755)
         for level in lowest...grid.maxLevel {
-            mkdir("\(folder)/\(level)", 0o755)
+            let number = onetile ? level - lowest : level
+            mkdir("\(folder)/\(number)", 0o755)
             let count = grid.tileCount(level)
             for row in 0..<count.rows {
                 for column in 0..<count.columns {
                     let key = TileKey(level: level, column: column, row: row)
                     let bytes = format == "png" ? try PNGCodec.encode(image(key)) : try jpegBytes(of: image(key))
-                    writeBytes(bytes, to: "\(folder)/\(level)/\(column)_\(row).\(format)")
+                    writeBytes(bytes, to: "\(folder)/\(number)/\(column)_\(row).\(format)")
                 }
             }
         }
@@ -141,12 +144,44 @@ private func failure(naming path: String, sourceLocation: SourceLocation = #_sou
         #expect(flat[3, 4] & 0xFF_FFFF == 0 && flat[3, 5] & 0xFF_FFFF == pyramid.image(key)[3, 5] & 0xFF_FFFF)
     }
 
-    @Test func depthOnetileStartsAtTheLevelOfOneTile() throws {
-        // vips --depth onetile: the smallest level written is the first that fits in one tile.
+    @Test func vipsDepthOnetileNumbersFoldersFromTheOneTileLevel() throws {
+        // vips 8.14 `dzsave --depth onetile` on 1001x703: folders 0, 1, 2 hold levels 8, 9, 10.
+        let grid = try #require(TileGrid(width: 1001, height: 703, tileSize: 254, overlap: 1))
+        let source = try DZISource(descriptor: try TestPyramid(grid: grid, lowest: 8, onetile: true).write())
+        #expect(source.lowestLevel == 8 && source.folderShift == 8)
+        #expect(source.path(of: TileKey(level: 10, column: 3, row: 2)) == source.tilesFolder + "/2/3_2.png")
+        for level in 8...10 {
+            for key in grid.tiles(at: level, covering: PixelRect(x0: 0, y0: 0, x1: 1001, y1: 703)) {
+                let rect = grid.storedRect(key)
+                let tile = try source.tile(key)
+                #expect(tile.size == PixelSize(width: rect.width, height: rect.height))
+                #expect(tile[0, 0] & 0xFF_FFFF == pixel(level: level, x: rect.x0, y: rect.y0) & 0xFF_FFFF)
+            }
+        }
+        #expect(try source.tile(TileKey(level: 8, column: 0, row: 0)).size == PixelSize(width: 251, height: 176))
+        let below = TileKey(level: 7, column: 0, row: 0)
+        #expect(failure(naming: source.path(of: below)) { _ = try source.tile(below) }
+                == "\(source.tilesFolder)/-1/0_0.png: cannot read: No such file or directory (errno 2)")
+    }
+
+    @Test func onetileNumberingNeedsItsFullResolutionTiles() throws {
+        let grid = try #require(TileGrid(width: 1001, height: 703, tileSize: 254, overlap: 1))
+        let path = try TestPyramid(grid: grid, lowest: 8, onetile: true).write()
+        let folder = DZISource.tilesFolder(of: path)
+        // Without the last full-resolution tile, folder 2 is not level 10: nothing fits.
+        unlink(folder + "/2/3_2.png")
+        #expect(failure(naming: path) { _ = try DZISource(descriptor: path) }.contains("no folder \(folder)/10 for the full-resolution level 10"))
+        // Nor does a folder beyond the full-resolution one.
+        let other = try TestPyramid(grid: grid, lowest: 8, onetile: true).write()
+        mkdir(DZISource.tilesFolder(of: other) + "/3", 0o755)
+        #expect(throws: ContentError.self) { try DZISource(descriptor: other) }
+    }
+
+    @Test func smallLevelsLeftOutOfDeepZoomNumbering() throws {
         let grid = try #require(TileGrid(width: 300, height: 200, tileSize: 64, overlap: 1))
         let onetile = grid.maxLevel - 3  // 38x25
         let source = try DZISource(descriptor: try TestPyramid(grid: grid, lowest: onetile).write())
-        #expect(source.lowestLevel == onetile)
+        #expect(source.lowestLevel == onetile && source.folderShift == 0)
         #expect(try source.tile(TileKey(level: onetile, column: 0, row: 0)).size == PixelSize(width: 38, height: 25))
         let below = TileKey(level: onetile - 1, column: 0, row: 0)
         #expect(failure(naming: source.path(of: below)) { _ = try source.tile(below) }

@@ -76,6 +76,12 @@ enum FileIO {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
+    /// Whether `path` names anything (following symbolic links).
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
     /// The names in a directory (without `.` and `..`), or the errno of `opendir`.
     static func list(_ path: String) -> Result<[String], SystemErrno> {
         guard let dir = opendir(path) else { return .failure(.current) }

@@ -1,6 +1,11 @@
 /// A Deep Zoom pyramid on disk: a descriptor (`NAME.dzi` or `NAME.xml`) and its tiles beside it,
 /// `NAME_files/LEVEL/COLUMN_ROW.EXT`, as `vips dzsave` and deepzoom.py write them.
 ///
+/// `vips dzsave --depth onetile` leaves out the levels smaller than one tile and numbers its
+/// folders from the one-tile level (folder 0 holds Deep Zoom level 8 of a 1001×703 image), which
+/// no Deep Zoom viewer reads; flickd recognises that numbering (`folderShift`). Folders left out
+/// of Deep Zoom's own numbering (removed by hand) are found too (`lowestLevel`).
+///
 /// Immutable after `init`, so `tile(_:)` may run on several threads at once: each call reads and
 /// decodes its own file into its own buffer.
 ///
@@ -19,6 +24,9 @@ public final class DZISource: TileSource {
     public let tilesFolder: String
     /// The smallest level such that it and every level above it have a folder.
     public let lowestLevel: Int
+    /// How far the folders' numbers are below Deep Zoom's levels: 0, or for `vips dzsave
+    /// --depth onetile` the one-tile level, which that numbering calls folder 0.
+    public let folderShift: Int
     /// Whether the tiles are JPEG (`Format` jpeg or jpg).
     public let isOpaque: Bool
 
@@ -29,7 +37,7 @@ public final class DZISource: TileSource {
     /// - Parameter path: the `.dzi` (or `.xml`) descriptor.
     /// - Throws: `ContentError` naming the descriptor: unreadable, over
     ///   `DZIDescriptor.maxFileBytes`, refused by `DZIDescriptor.parse`, or without a folder for
-    ///   its full-resolution level.
+    ///   its full-resolution level (in Deep Zoom's numbering or onetile's).
     public init(descriptor path: String) throws {
         let bytes: [UInt8]
         switch FileIO.read(path, limit: DZIDescriptor.maxFileBytes) {
@@ -42,22 +50,41 @@ public final class DZISource: TileSource {
         name = path
         tilesFolder = Self.tilesFolder(of: path)
         isOpaque = descriptor.isJPEG
-        let top = descriptor.grid.maxLevel
-        guard FileIO.isDirectory("\(tilesFolder)/\(top)") else {
+        guard let levels = Self.levels(of: descriptor.grid, in: tilesFolder, format: descriptor.format) else {
+            let top = descriptor.grid.maxLevel
             throw ContentError(path: path, reason: .missingLevelFolder(
                 folder: "\(tilesFolder)/\(top)", level: top,
                 pattern: "\(tilesFolder)/LEVEL/COLUMN_ROW.\(descriptor.format)"))
         }
-        // `--depth onetile` (and onepixel) leaves out the smallest levels; a gap further up
-        // would leave levels the compositor cannot fall back to, so the scan stops at the first.
-        var lowest = top
-        while lowest > 0 && FileIO.isDirectory("\(tilesFolder)/\(lowest - 1)") { lowest -= 1 }
-        lowestLevel = lowest
+        (lowestLevel, folderShift) = levels
     }
 
-    /// Where `key`'s tile is: `NAME_files/LEVEL/COLUMN_ROW.EXT`.
+    /// The levels a pyramid's folders hold: Deep Zoom's numbering, the lowest folders perhaps
+    /// missing, or `vips dzsave --depth onetile`'s; `nil` when neither fits.
+    static func levels(of grid: TileGrid, in folder: String, format: String) -> (lowest: Int, shift: Int)? {
+        let top = grid.maxLevel
+        if FileIO.isDirectory("\(folder)/\(top)") {
+            // A gap would leave levels under it the compositor could not fall back to through it,
+            // so the scan stops at the first.
+            var lowest = top
+            while lowest > 0 && FileIO.isDirectory("\(folder)/\(lowest - 1)") { lowest -= 1 }
+            return (lowest, 0)
+        }
+        // onetile's folder 0 is the largest level that fits in one tile.
+        var oneTile = top
+        while oneTile > 0 && grid.tileCount(oneTile) != (1, 1) { oneTile -= 1 }
+        let fullResolution = top - oneTile
+        guard oneTile > 0, (0...fullResolution).allSatisfy({ FileIO.isDirectory("\(folder)/\($0)") }),
+              !FileIO.isDirectory("\(folder)/\(fullResolution + 1)") else { return nil }
+        // Full resolution's last tile in the top folder confirms the numbering.
+        let count = grid.tileCount(top)
+        guard FileIO.exists("\(folder)/\(fullResolution)/\(count.columns - 1)_\(count.rows - 1).\(format)") else { return nil }
+        return (oneTile, oneTile)
+    }
+
+    /// Where `key`'s tile is: `NAME_files/LEVEL/COLUMN_ROW.EXT` (LEVEL less `folderShift`).
     public func path(of key: TileKey) -> String {
-        "\(tilesFolder)/\(key.level)/\(key.column)_\(key.row).\(descriptor.format)"
+        "\(tilesFolder)/\(key.level - folderShift)/\(key.column)_\(key.row).\(descriptor.format)"
     }
 
     /// Reads and decodes one tile.
