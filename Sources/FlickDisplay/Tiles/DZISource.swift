@@ -64,8 +64,7 @@ public final class DZISource: TileSource {
     static func levels(of grid: TileGrid, in folder: String, format: String) -> (lowest: Int, shift: Int)? {
         let top = grid.maxLevel
         if FileIO.isDirectory("\(folder)/\(top)") {
-            // A gap would leave levels under it the compositor could not fall back to through it,
-            // so the scan stops at the first.
+            // Levels under a gap are left out: the source promises every level from the lowest up.
             var lowest = top
             while lowest > 0 && FileIO.isDirectory("\(folder)/\(lowest - 1)") { lowest -= 1 }
             return (lowest, 0)
