@@ -40,6 +40,7 @@ let package = Package(
         systemLibrary("CJPEG", pkgConfig: "libjpeg", apt: "libjpeg62-turbo-dev"),
         .target(name: "CJPEGRows", dependencies: ["CJPEG"]),
         systemLibrary("CSystemd", pkgConfig: "libsystemd", apt: "libsystemd-dev"),
+        systemLibrary("CExpat", pkgConfig: "expat", apt: "libexpat1-dev"),
         // toml++ (Debian's libtomlplusplus-dev, installed by scripts/deps.sh) behind a small C API
         // that owns what it returns. Header-only: compiled into this target, so the fuzz build
         // instruments the parser and flickd needs no toml++ library at run time.
@@ -53,8 +54,9 @@ let package = Package(
         ),
         // libevdev devices and evemu recordings → TouchFrame (sd-device only for udev properties).
         .target(name: "FlickInput", dependencies: ["FlickCore", "CEvdev", "CSystemd"]),
-        // Output backends (DRM/KMS, fbdev, headless), pixman compositor, image content.
-        .target(name: "FlickDisplay", dependencies: ["FlickCore", "CDRM", "CPixman", "CSpng", "CTurboJPEG", "CJPEGRows"]),
+        // Output backends (DRM/KMS, fbdev, headless), pixman compositor, image content, tiles
+        // (expat reads Deep Zoom descriptors; libjpeg's scanline API streams JPEGs into pyramids).
+        .target(name: "FlickDisplay", dependencies: ["FlickCore", "CDRM", "CPixman", "CSpng", "CTurboJPEG", "CJPEGRows", "CExpat"]),
 
         // The control protocol's messages, shared by the daemon and flickctl.
         .target(name: "FlickControl", dependencies: ["FlickCore"]),

@@ -13,7 +13,7 @@ let package = Package(
     name: "flickd-fuzz",
     dependencies: [.package(path: "..")],
     targets: [
-        // The four targets and their seed makers: plain Swift over flickd's public API.
+        // The targets and their seed makers: plain Swift over flickd's public API.
         .target(
             name: "FuzzTargets",
             dependencies: [
@@ -21,6 +21,7 @@ let package = Package(
                 .product(name: "FlickInput", package: flickd),
                 .product(name: "FlickControl", package: flickd),
                 .product(name: "FlickDaemon", package: flickd),
+                .product(name: "FlickDisplay", package: flickd),
             ]
         ),
         // `flickd-fuzz TARGET [libFuzzer flags] [CORPUS…]` and `flickd-fuzz seeds DIR`; libFuzzer's

@@ -1,4 +1,4 @@
-/// The four fuzz targets: what each feeds the fuzzer's bytes to, and the seeds it starts from.
+/// The fuzz targets: what each feeds the fuzzer's bytes to, and the seeds it starts from.
 public enum FuzzTarget: String, CaseIterable, Sendable {
     /// Evemu text through `EvemuRecording.parse`, then replayed through the decoder and the
     /// daemon path (recogniser, model, frames, journal, events).
@@ -10,6 +10,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case control
     /// A device and raw (type, code, value) triples through `TouchDecoder` (`EventTriples`).
     case evdev
+    /// A Deep Zoom descriptor through `DZIDescriptor.parse`, or a tile file through
+    /// `DZISource.decodeTile` (the first byte chooses).
+    case dzi
 
     /// Runs one input. A contract broken is a crash (`FuzzCheck`), so libFuzzer keeps the input.
     public func run(_ bytes: UnsafeRawBufferPointer) {
@@ -18,6 +21,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .config: ConfigTarget.run(bytes)
         case .control: ControlTarget.run(bytes)
         case .evdev: EvdevTarget.run(bytes)
+        case .dzi: DZITarget.run(bytes)
         }
     }
 
@@ -28,6 +32,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .config: ConfigTarget.seeds()
         case .control: ControlTarget.seeds()
         case .evdev: EvdevTarget.seeds()
+        case .dzi: DZITarget.seeds()
         }
     }
 }

@@ -1,9 +1,9 @@
-// flickd-fuzz: the four targets behind libFuzzer's own main, chosen by name, plus the seed maker.
+// flickd-fuzz: the targets behind libFuzzer's own main, chosen by name, plus the seed maker.
 //
 //     flickd-fuzz TARGET [libFuzzer flags] [CORPUS_DIR… | INPUT…]
 //     flickd-fuzz seeds DIR        writes DIR/TARGET/NAME for every target's seeds
 //
-// One binary for the four targets keeps the sanitised build to one link. `-sanitize=fuzzer`
+// One binary for all the targets keeps the sanitised build to one link. `-sanitize=fuzzer`
 // links libFuzzer's main whole, so the program cannot keep a main of its own (SwiftPM also
 // compiles it with `-parse-as-library`): it reads its arguments in `LLVMFuzzerInitialize`, which
 // libFuzzer calls before it parses its flags, and removes the target name from them.

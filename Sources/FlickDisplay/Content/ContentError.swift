@@ -43,6 +43,22 @@ public struct ContentError: FlickError, Hashable, Sendable {
         case cacheWriteFailed(step: String, errno: SystemErrno)
         /// The image cannot be read row by row (an interlaced PNG, a huge progressive JPEG).
         case notStreamable(String)
+        /// A descriptor (XML) that is not well-formed: where expat stopped, its message, and what
+        /// would have been well-formed there when that can be said.
+        case malformedXML(line: Int, column: Int, message: String, expected: String?)
+        /// A Deep Zoom descriptor missing an element or attribute, or holding what none holds
+        /// (a DOCTYPE, another root): the line of the element at fault.
+        case descriptorStructure(line: Int, problem: String)
+        /// A Deep Zoom descriptor's attribute with a value out of what the format allows.
+        case descriptorValue(line: Int, element: String, attribute: String, value: String, expected: String)
+        /// A declared image with more pixels than a pyramid may have.
+        case pyramidTooLarge(line: Int, width: Int, height: Int, limit: Int)
+        /// A Deep Zoom pyramid without the folder of its full-resolution level.
+        case missingLevelFolder(folder: String, level: Int, pattern: String)
+        /// A tile whose image is not the size of its place in the pyramid.
+        case wrongTileSize(expected: PixelSize, found: PixelSize)
+        /// A tile asked for that the pyramid does not have.
+        case tileOutsidePyramid(TileKey, levels: Int)
 
         public var description: String {
             switch self {
@@ -62,19 +78,51 @@ public struct ContentError: FlickError, Hashable, Sendable {
             case .cacheWriteFailed(let step, let errno):
                 "cannot write the pyramid cache (\(step)): \(errno); nothing partial was left behind"
             case .notStreamable(let why): "cannot be read row by row: \(why)"
+            case .malformedXML(_, let column, let message, let expected):
+                "malformed XML at column \(column): \(message)" + (expected.map { "; expected \($0)" } ?? "")
+            case .descriptorStructure(_, let problem): problem
+            case .descriptorValue(_, let element, let attribute, let value, let expected):
+                "<\(element)> \(attribute)=\"\(Self.clip(value))\": expected \(expected)"
+            case .pyramidTooLarge(_, let w, let h, let limit):
+                "<Size> declares \(w)x\(h) = \(w * h) pixels, more than the \(limit) a pyramid may have"
+            case .missingLevelFolder(let folder, let level, let pattern):
+                "no folder \(folder) for the full-resolution level \(level); expected the tiles beside the descriptor, as \(pattern)"
+            case .wrongTileSize(let expected, let found):
+                "the tile is \(found) pixels; expected \(expected), its place in the pyramid with the overlap"
+            case .tileOutsidePyramid(let key, let levels):
+                "no tile \(key) in the pyramid; expected a level from 0 to \(levels - 1) and a column and row inside it"
             }
+        }
+
+        /// The line of the file at fault, for errors inside a descriptor.
+        public var line: Int? {
+            switch self {
+            case .malformedXML(let line, _, _, _), .descriptorStructure(let line, _), .descriptorValue(let line, _, _, _, _),
+                 .pyramidTooLarge(let line, _, _, _):
+                line
+            default: nil
+            }
+        }
+
+        /// A value from a file, shortened for a message: at most 40 characters, control
+        /// characters escaped.
+        static func clip(_ text: String) -> String {
+            let shown = text.count <= 40 ? text : String(text.prefix(40)) + "…"
+            return shown.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? $0.escaped(asASCII: true) : String($0) }.joined()
         }
     }
 
-    public var context: ErrorContext { ErrorContext(source: path, reason: reason.description) }
+    public var context: ErrorContext { ErrorContext(source: path, line: reason.line, reason: reason.description) }
 
     public var kind: ErrorKind {
         switch reason {
         case .unreadable: .noInput
         case .outOfMemory: .unavailable
         case .cacheWriteFailed: .io
+        case .missingLevelFolder: .noInput
         case .empty, .fileTooLarge, .unsupportedFormat, .truncated, .corrupt, .overPixelBudget, .noImages, .notAllowed,
-             .changedWhileBuilding, .notStreamable: .data
+             .changedWhileBuilding, .notStreamable, .malformedXML, .descriptorStructure, .descriptorValue, .pyramidTooLarge,
+             .wrongTileSize, .tileOutsidePyramid: .data
         }
     }
 }

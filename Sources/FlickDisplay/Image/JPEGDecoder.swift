@@ -23,6 +23,10 @@ public enum JPEGDecoder {
             guard tjDecompressHeader3(handle, source, UInt(raw.count), &width, &height, &subsampling, &colorspace) == 0 else {
                 throw ContentError(path: path, reason: classify(message()))
             }
+            // A datastream of tables only (no frame header before the end) reads as 0x0.
+            guard width > 0, height > 0 else {
+                throw ContentError(path: path, reason: .corrupt(detail: "no image in the JPEG data (\(width)x\(height) pixels)"))
+            }
             guard Int(width) * Int(height) <= pixelBudget else {
                 throw ContentError(path: path, reason: .overPixelBudget(width: Int(width), height: Int(height), budget: pixelBudget))
             }

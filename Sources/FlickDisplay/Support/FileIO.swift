@@ -74,6 +74,18 @@ enum FileIO {
         return .success(())
     }
 
+    /// Whether `path` is a directory (following symbolic links); false when it cannot be stat'ed.
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Whether `path` names anything (following symbolic links).
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
     /// The names in a directory (without `.` and `..`), or the errno of `opendir`.
     static func list(_ path: String) -> Result<[String], SystemErrno> {
         guard let dir = opendir(path) else { return .failure(.current) }
