@@ -126,6 +126,20 @@ public struct ControlMessage: Codable, Hashable, Sendable {
     }()
 }
 
+/// A pyramid being built as `status` reports it.
+public struct ControlPyramidStatus: Codable, Hashable, Sendable {
+    /// The image.
+    public var image: String
+    /// How far the build is, 0…100.
+    public var percent: Int
+
+    /// Creates a build status.
+    public init(image: String, percent: Int) {
+        self.image = image
+        self.percent = percent
+    }
+}
+
 /// Tiled content as `status` reports it.
 public struct ControlTileStatus: Codable, Hashable, Sendable {
     /// Levels of detail the content has, the finest first being the full resolution.
@@ -187,6 +201,8 @@ public struct ControlStatus: Codable, Hashable, Sendable {
     public var frames: Int?
     /// Tiled content's levels, cache and pending tiles (absent for an image decoded whole).
     public var tiles: ControlTileStatus?
+    /// The image whose pyramid is being built, to be shown when it is (absent otherwise).
+    public var building: ControlPyramidStatus?
 
     /// Creates a status.
     public init(offset: [Double], zoomScale: Double, contentSize: [Double], boundsSize: [Double], tracking: Bool,

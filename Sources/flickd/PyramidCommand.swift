@@ -26,7 +26,7 @@ struct PyramidCommand: ParsableCommand {
     @Option(name: .customLong("tile-size"), help: "The tile side without overlap, 1 to 8192.")
     var tileSize = PyramidBuilder.defaultTileSize
 
-    @Option(help: "Pixels of each neighbour a tile carries, 0 to the tile size − 1.")
+    @Option(help: "Pixels of each neighbour a tile carries, from 0 to the tile size minus 1.")
     var overlap = PyramidBuilder.defaultOverlap
 
     func validate() throws {

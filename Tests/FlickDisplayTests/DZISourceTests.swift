@@ -98,7 +98,8 @@ private func failure(naming path: String, sourceLocation: SourceLocation = #_sou
     func readsBackEveryTile(grid: TileGrid) throws {
         let path = try TestPyramid(grid: grid).write()
         let source = try DZISource(descriptor: path)
-        #expect(source.grid == grid && source.lowestLevel == 0 && !source.isOpaque && source.name == path)
+        // Opaque PNG tiles (RGB): an opaque pyramid.
+        #expect(source.grid == grid && source.lowestLevel == 0 && source.isOpaque && source.name == path)
         for level in 0...grid.maxLevel {
             let count = grid.tileCount(level)
             for row in 0..<count.rows {
@@ -134,6 +135,8 @@ private func failure(naming path: String, sourceLocation: SourceLocation = #_sou
         let grid = try #require(TileGrid(width: 20, height: 10, tileSize: 16, overlap: 0))
         let pyramid = TestPyramid(grid: grid, alpha: true)
         let source = try DZISource(descriptor: try pyramid.write())
+        // RGBA tiles (the coarsest one told): not opaque.
+        #expect(!source.isOpaque)
         let key = TileKey(level: grid.maxLevel, column: 0, row: 0)
         let tile = try source.tile(key)
         #expect(tile.format == .argb8888 && tile[3, 4] == 0 && tile[3, 5] == pyramid.image(key)[3, 5])

@@ -59,3 +59,42 @@ import Testing
         #expect(many.status.levels > few.status.levels)
     }
 }
+
+/// An image too big to decode whole: its pyramid is built off the loop, once, then shown from tiles.
+@Suite struct PyramidContentDaemonTests {
+    @Test func aBigImageIsShownFromItsPyramidBuiltOnceAndADZIOverTheSocket() throws {
+        let dir = try FlickdProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/allowed", withIntermediateDirectories: true)
+        try ControlTests.writePattern(to: dir + "/allowed/map.png", width: 1600, height: 1200)
+        // 1600×1200 is over a budget of 65536 pixels: a pyramid, in the configured cache folder.
+        let extra = "[content]\npixel_budget = 65536\ncache_directory = \"\(dir)/cache\"\nload_directories = [\"\(dir)/allowed\"]\n"
+        try FlickdProcess.config(directory: dir, extra: extra).write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
+        for run in 0..<2 {
+            let daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless", "--content", dir + "/allowed/map.png"])
+            try daemon.waitUntilReady()
+            let client = try daemon.client()
+            try daemon.waitUntil("the map shown from its tiles", timeout: 20) {
+                (try? client.call(ControlRequest(cmd: "status")).status?.tiles?.levels) == 12
+            }
+            #expect(try client.call(ControlRequest(cmd: "set-offset", x: 700, y: 500, animated: false)).ok == true)
+            let frame = try ControlTests.snapshot(daemon, client, "map-\(run).png", showing: (700, 500))
+            #expect(ControlTests.contentPoint(frame[799, 479]) == (1499, 979))
+            let log = daemon.stderr
+            #expect(log.contains("building its pyramid") == (run == 0), "\(log)")
+            if run == 1 {
+                // The built pyramid, loaded over the socket as a Deep Zoom descriptor (copied into
+                // the allowed folder, as an integrator's would be).
+                let built = try #require(try FileManager.default.subpathsOfDirectory(atPath: dir + "/cache").first { $0.hasSuffix(".dzi") })
+                let folder = (built as NSString).deletingLastPathComponent
+                try FileManager.default.copyItem(atPath: dir + "/cache/" + folder, toPath: dir + "/allowed/pyramid")
+                let dzi = dir + "/allowed/pyramid/" + (built as NSString).lastPathComponent
+                #expect(try client.call(ControlRequest(cmd: "load", path: dzi)).ok == true)
+                #expect(try client.call(ControlRequest(cmd: "set-offset", x: 100, y: 650, animated: false)).ok == true)
+                _ = try ControlTests.snapshot(daemon, client, "dzi.png", showing: (100, 650))
+                #expect(try client.call(ControlRequest(cmd: "status")).status?.content == dzi)
+            }
+            #expect(try daemon.terminate() == 0)
+        }
+    }
+}

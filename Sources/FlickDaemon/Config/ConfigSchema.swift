@@ -153,6 +153,10 @@ enum ConfigSchema {
             }
             c.cacheMegabytes = n
         }
+        k["content.cache_directory"] = { v, c throws in
+            guard let s = v.string, s.hasPrefix("/") else { throw ValueProblem(expected: "an absolute folder path", found: show(v)) }
+            c.cacheDirectory = s
+        }
         k["content.load_directories"] = { v, c throws in
             let expected = "a list of absolute folder paths, such as [\"/srv/kiosk\"]"
             guard let a = v.array else { throw ValueProblem(expected: expected, found: show(v)) }

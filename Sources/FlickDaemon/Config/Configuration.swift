@@ -71,6 +71,9 @@ public struct Configuration: Hashable, Sendable {
     public var pixelBudget = 32 << 20
     /// The decoded-tile cache of tiled content, in MiB.
     public var cacheMegabytes = 64
+    /// Where pyramids of images too big to decode whole are built (systemd's `CacheDirectory=`
+    /// when left at this default).
+    public var cacheDirectory = "/var/cache/flickd"
     /// Where the control socket's `load` may take content from (absolute folders).
     public var loadDirectories: [String] = []
 
@@ -130,9 +133,10 @@ public struct Configuration: Hashable, Sendable {
         return style
     }
 
-    /// The config with the control socket and the state file moved into the folders systemd made
-    /// for the service (`RuntimeDirectory=`, `StateDirectory=`, passed as `$RUNTIME_DIRECTORY` and
-    /// `$STATE_DIRECTORY`), where the file leaves them at their defaults.
+    /// The config with the control socket, the state file and the pyramid cache moved into the
+    /// folders systemd made for the service (`RuntimeDirectory=`, `StateDirectory=`,
+    /// `CacheDirectory=`, passed as `$RUNTIME_DIRECTORY`, `$STATE_DIRECTORY` and
+    /// `$CACHE_DIRECTORY`), where the file leaves them at their defaults.
     public func placed(in environment: [String: String]) -> Configuration {
         var c = self
         let defaults = Configuration()
@@ -141,6 +145,7 @@ public struct Configuration: Hashable, Sendable {
         }
         if c.controlSocket == defaults.controlSocket, let dir = first("RUNTIME_DIRECTORY") { c.controlSocket = dir + "/control.sock" }
         if c.statePath == defaults.statePath, let dir = first("STATE_DIRECTORY") { c.statePath = dir + "/state.json" }
+        if c.cacheDirectory == defaults.cacheDirectory, let dir = first("CACHE_DIRECTORY") { c.cacheDirectory = dir }
         return c
     }
 

@@ -15,6 +15,8 @@ public protocol CommandContext: AnyObject {
     var displayName: String? { get }
     /// The content's name.
     var contentName: String? { get }
+    /// The image whose pyramid is being built to be shown next, and how far it is.
+    var pyramidBuilding: ControlPyramidStatus? { get }
     /// Re-reads the config file; throws what is wrong with it (the config in force stays).
     func reload() throws
     /// Shows other content from a path; throws why not (the content on screen stays).
@@ -167,6 +169,7 @@ public final class CommandHandler {
             zooming: v.isZooming, scrolling: v.isScrolling, zoomBouncing: v.isZoomBouncing, page: currentPage(v),
             device: context?.deviceName, content: context?.contentName,
             display: context?.displayName, frames: pipeline.presenter.composer.committedFrameCount)
+        status.building = context?.pyramidBuilding
         if let tiles = pipeline.tiles {
             let grid = tiles.source.grid
             status.tiles = ControlTileStatus(levels: grid.maxLevel - tiles.source.lowestLevel + 1, tileSize: grid.tileSize,
@@ -188,4 +191,8 @@ public final class CommandHandler {
             return centre.x >= f.minX && centre.x < f.maxX && centre.y >= f.minY && centre.y < f.maxY
         }
     }
+}
+
+extension CommandContext {
+    public var pyramidBuilding: ControlPyramidStatus? { nil }
 }

@@ -2,8 +2,10 @@ import FlickDisplay
 import FoundationEssentials
 import Glibc
 
-/// Loads what the panel shows: a PNG/JPEG file, a folder of them as pages, or — when no path is
-/// configured — a test pattern, so a fresh install shows something that proves it scrolls.
+/// Loads what the panel shows: a PNG/JPEG file (an image too big to decode whole is shown from
+/// a pyramid built once in the cache folder), a Deep Zoom pyramid, a folder of images as pages,
+/// or — when no path is configured — a test pattern, so a fresh install shows something that
+/// proves it scrolls.
 public enum ContentLoader {
     /// Content and a name for `status` and logs.
     public struct Loaded {
@@ -38,26 +40,71 @@ public enum ContentLoader {
         throw ContentError(path: path, reason: .notAllowed("outside the allowed folders (\(directories.joined(separator: ", ")))"))
     }
 
-    /// Loads `path` (empty: the test pattern) for a view of `view` pixels.
+    /// What showing a path takes: content ready now, or a pyramid to build first (an image
+    /// over `content.pixel_budget` seen for the first time).
+    public enum Plan {
+        /// Ready to show.
+        case ready(Loaded)
+        /// `image` needs its pyramid built into `cacheDirectory` (`PyramidBuilder.build`), then
+        /// `prepare` again.
+        case pyramid(image: String, cacheDirectory: String)
+    }
+
+    /// Loads `path` (empty: the test pattern) for a view of `view` pixels, building an image's
+    /// pyramid first when it needs one (`flickd replay`; the daemon builds off its loop).
     /// - Parameters:
     ///   - workers: threads making tiles; 0 makes them as frames need them (replays: the same
     ///     frames every run).
     /// - Throws: `ContentError` naming the file and the reason.
     public static func load(path: String, view: PixelSize, configuration: Configuration,
                             workers: Int = TileLoader.defaultWorkers) throws -> Loaded {
+        switch try prepare(path: path, view: view, configuration: configuration, workers: workers) {
+        case .ready(let loaded):
+            return loaded
+        case .pyramid(let image, let cacheDirectory):
+            _ = try PyramidBuilder.build(image: image, cacheDirectory: cacheDirectory)
+            guard case .ready(let loaded) = try prepare(path: path, view: view, configuration: configuration,
+                                                       workers: workers) else {
+                throw ContentError(path: image, reason: .corrupt(detail: "its pyramid was built but cannot be found"))
+            }
+            return loaded
+        }
+    }
+
+    /// What `path` is and what showing it takes: a folder of pages, a Deep Zoom descriptor
+    /// (`.dzi`, `.xml`), an image decoded whole (up to `content.pixel_budget` pixels) or shown
+    /// from its pyramid in the cache folder (`content.cache_directory`), built once.
+    /// - Throws: `ContentError` naming the file and the reason.
+    public static func prepare(path: String, view: PixelSize, configuration: Configuration,
+                               workers: Int = TileLoader.defaultWorkers) throws -> Plan {
         let tiles = Content.TileOptions(cacheBytes: configuration.cacheMegabytes << 20, workers: workers)
         if path.isEmpty {
             // Four screens each way: room to flick, pinch and page.
             let size = PixelSize(width: view.width * 4, height: view.height * 4)
-            return Loaded(content: try Content.testPattern(size, tiles: tiles), name: "test pattern")
+            return .ready(Loaded(content: try Content.testPattern(size, tiles: tiles), name: "test pattern"))
         }
         var info = stat()
-        let isDirectory = stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
-        let content = isDirectory
-            ? try Content.load(directory: path, pageSize: view, background: configuration.background,
-                               pixelBudget: configuration.pixelBudget, direction: configuration.pageDirection,
-                               tiles: tiles)
-            : try Content.load(file: path, pixelBudget: configuration.pixelBudget)
-        return Loaded(content: content, name: path)
+        if stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
+            return .ready(Loaded(content: try Content.load(directory: path, pageSize: view, background: configuration.background,
+                                                           pixelBudget: configuration.pixelBudget,
+                                                           direction: configuration.pageDirection, tiles: tiles),
+                                 name: path))
+        }
+        let lower = path.lowercased()
+        if lower.hasSuffix(".dzi") || lower.hasSuffix(".xml") {
+            return .ready(Loaded(content: try Content.load(deepZoom: path, tiles: tiles), name: path))
+        }
+        let size = try PyramidBuilder.imageSize(of: path)
+        if size.area <= configuration.pixelBudget {
+            return .ready(Loaded(content: try Content.load(file: path, pixelBudget: configuration.pixelBudget), name: path))
+        }
+        let cache = configuration.cacheDirectory
+        let descriptor = try PyramidBuilder.cachedDescriptor(for: path, cacheDirectory: cache)
+        if access(descriptor, F_OK) == 0 {
+            return .ready(Loaded(content: try Content.load(deepZoom: descriptor, tiles: tiles), name: path))
+        }
+        // A folder systemd did not make (a run outside the unit): made here, as the state's is.
+        if access(cache, F_OK) != 0 { _ = mkdir(cache, 0o755) }
+        return .pyramid(image: path, cacheDirectory: cache)
     }
 }

@@ -55,6 +55,14 @@ public final class Daemon: PipelineSink, CommandContext {
     private let display: String
     /// The content's name (its path, or "test pattern").
     public private(set) var contentName: String?
+    /// The image whose pyramid is being built, for `status`.
+    public var pyramidBuilding: ControlPyramidStatus? {
+        building.map { ControlPyramidStatus(image: $0.image, percent: $0.percent) }
+    }
+    /// The pyramid being built off the loop, its fd's watch, and the next one asked for.
+    private var building: PyramidBuild?
+    private var buildWatch: IOSource?
+    private var nextPyramid: (image: String, cacheDirectory: String)?
     private var contentIdentity: String
     private var ready = false
     private var stateDirty = false
@@ -96,8 +104,16 @@ public final class Daemon: PipelineSink, CommandContext {
         // asked for on the command line; from the config, the test pattern stands in.
         let path = options.content ?? configuration.contentPath
         let loaded: ContentLoader.Loaded
+        var pyramid: (image: String, cacheDirectory: String)?
         do {
-            loaded = try ContentLoader.load(path: path, view: logical, configuration: configuration)
+            switch try ContentLoader.prepare(path: path, view: logical, configuration: configuration) {
+            case .ready(let ready):
+                loaded = ready
+            case .pyramid(let image, let cacheDirectory):
+                // Built off the loop (minutes for a huge map); the test pattern meanwhile.
+                pyramid = (image, cacheDirectory)
+                loaded = try ContentLoader.load(path: "", view: logical, configuration: configuration)
+            }
         } catch where options.content == nil {
             logger.report(.error, "content: ", error)
             logger.notice("content: showing the test pattern")
@@ -132,6 +148,7 @@ public final class Daemon: PipelineSink, CommandContext {
             .build(output: opened.output, content: loaded.content, input: input, at: loop.now, restore: restore)
         logger.info("input: \(pipeline.input.name)")
         try wire()
+        if let pyramid { buildPyramid(of: pyramid.image, into: pyramid.cacheDirectory) }
     }
 
     /// Connects the pipeline to the loop, the socket and the signals.
@@ -332,11 +349,19 @@ public final class Daemon: PipelineSink, CommandContext {
     }
 
     /// Loads content and shows it from its home position. On a problem the content on screen
-    /// stays, and the problem is logged and thrown.
+    /// stays, and the problem is logged and thrown. An image that needs its pyramid built is
+    /// shown once it is (the content on screen stays meanwhile).
     private func show(path: String, configuration: Configuration) throws {
         do {
-            let loaded = try ContentLoader.load(path: path, view: PixelSize(size: pipeline.presenter.viewSize),
-                                                configuration: configuration)
+            let loaded: ContentLoader.Loaded
+            switch try ContentLoader.prepare(path: path, view: PixelSize(size: pipeline.presenter.viewSize),
+                                             configuration: configuration) {
+            case .ready(let ready):
+                loaded = ready
+            case .pyramid(let image, let cacheDirectory):
+                buildPyramid(of: image, into: cacheDirectory)
+                return
+            }
             pipeline.show(loaded.content, at: loop.now)
             try pipeline.update(at: loop.now) { v throws in
                 try v.setContentSize(loaded.content.size)
@@ -349,6 +374,53 @@ public final class Daemon: PipelineSink, CommandContext {
         } catch {
             logger.report(.error, "content rejected, keeping \(contentName ?? "no content"): ", error)
             throw error
+        }
+    }
+
+    // MARK: Pyramids
+
+    /// Builds `image`'s pyramid off the loop and shows the image when it is done; a build under
+    /// way for another image finishes first, then this one starts.
+    private func buildPyramid(of image: String, into cacheDirectory: String) {
+        if let building {
+            if building.image != image { nextPyramid = (image, cacheDirectory) }
+            return
+        }
+        let size = (try? PyramidBuilder.imageSize(of: image)).map { "\($0)" } ?? "?"
+        guard let build = PyramidBuild(image: image, cacheDirectory: cacheDirectory, logger: logger) else {
+            logger.error("content: cannot start a thread to build the pyramid of \(image)")
+            return
+        }
+        do {
+            buildWatch = try loop.addIO(fd: build.fileDescriptor, events: .readable, context: "pyramid of \(image)") {
+                [unowned self] _ in self.pyramidBuilt()
+            }
+        } catch {
+            logger.report(.error, "content: cannot watch the pyramid build of \(image): ", error)
+            return
+        }
+        building = build
+        let shown = contentName ?? "nothing"
+        logger.notice("content: \(image) is \(size), over content.pixel_budget: building its pyramid in \(cacheDirectory) (once; \(shown) is shown meanwhile)")
+    }
+
+    /// The build ended: the image is shown, or why not is logged and the content on screen stays.
+    private func pyramidBuilt() {
+        guard let build = building, let result = build.takeResult() else { return }
+        building = nil
+        buildWatch = nil
+        switch result {
+        case .success(let descriptor):
+            let progress = build.progress
+            logger.info("content: pyramid of \(build.image) built in \(descriptor): \(progress.map { "\($0)" } ?? "")")
+            try? show(path: build.image, configuration: configuration)
+            runner.rearm()
+        case .failure(let error):
+            logger.report(.error, "content: the pyramid of \(build.image) could not be built, keeping \(contentName ?? "no content"): ", error)
+        }
+        if let next = nextPyramid {
+            nextPyramid = nil
+            buildPyramid(of: next.image, into: next.cacheDirectory)
         }
     }
 

@@ -90,6 +90,14 @@ public final class Content {
         return Content(tiles: try TileStore(source: source, cacheBytes: options.cacheBytes, workers: options.workers))
     }
 
+    /// Opens a Deep Zoom pyramid (its `.dzi` or `.xml` descriptor, tiles beside it).
+    /// - Throws: `ContentError` naming the descriptor (malformed, absurd, no tiles) or, when not
+    ///   even its coarsest level can be read, the first tile at fault.
+    public static func load(deepZoom descriptor: String, tiles options: TileOptions = .inline) throws -> Content {
+        Content(tiles: try TileStore(source: try DZISource(descriptor: descriptor), cacheBytes: options.cacheBytes,
+                                     workers: options.workers))
+    }
+
     /// Loads one PNG or JPEG file, recognised by its first bytes, decoded whole.
     ///
     /// - Parameters:

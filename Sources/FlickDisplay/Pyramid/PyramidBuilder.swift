@@ -25,6 +25,13 @@ public enum PyramidBuilder {
     /// (a 4000² map: 10 468 KiB of tiles with all five, 10 474 with "up", 13 861 with none).
     static let filters = Int32(SPNG_FILTER_CHOICE_UP.rawValue)
 
+    /// The size of a PNG or JPEG, from its header alone.
+    /// - Throws: `ContentError` naming `image` (unreadable, empty, neither PNG nor JPEG, a bad header).
+    public static func imageSize(of image: String) throws -> PixelSize {
+        let reader = try ScanlineReaders.open(image)
+        return PixelSize(width: reader.width, height: reader.height)
+    }
+
     /// The folder of a built pyramid for `image` inside `cacheDirectory`, keyed by the image's
     /// resolved path, size and modification time (ns) so an edited file gets a new pyramid.
     ///

@@ -4,9 +4,9 @@ import Glibc
 /// readable when a job finished, so the loop learns of it without polling.
 ///
 /// States: idle → busy (`submit`) → done (the job returned; readable) → idle (`takeDone`).
-final class BackgroundWorker: @unchecked Sendable {
+public final class BackgroundWorker: @unchecked Sendable {
     /// Readable while a finished job waits to be taken.
-    let fileDescriptor: Int32
+    public let fileDescriptor: Int32
     private let writeEnd: Int32
     private var mutex = pthread_mutex_t()
     private var wake = pthread_cond_t()
@@ -18,7 +18,7 @@ final class BackgroundWorker: @unchecked Sendable {
     private var started = false
 
     /// Starts the thread; `nil` if the pipe or the thread cannot be made.
-    init?() {
+    public init?() {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return nil }
         for fd in ends {
@@ -41,10 +41,10 @@ final class BackgroundWorker: @unchecked Sendable {
     }
 
     /// Whether a job is running or finished and not yet taken.
-    var isBusy: Bool { locked { busy || done } }
+    public var isBusy: Bool { locked { busy || done } }
 
     /// Runs `job` on the thread; `false` (and nothing runs) while another is busy or done.
-    func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
+    public func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
         locked {
             guard !busy, !done, !stopping else { return false }
             self.job = job
@@ -55,7 +55,7 @@ final class BackgroundWorker: @unchecked Sendable {
     }
 
     /// Whether a job finished since the last call; makes the worker idle again.
-    func takeDone() -> Bool {
+    public func takeDone() -> Bool {
         locked {
             var bytes = [UInt8](repeating: 0, count: 16)
             while read(fileDescriptor, &bytes, bytes.count) > 0 {}
@@ -65,12 +65,12 @@ final class BackgroundWorker: @unchecked Sendable {
     }
 
     /// Waits until the job running (if any) has finished (tests and benchmarks; never the loop).
-    func waitUntilDone() {
+    public func waitUntilDone() {
         while locked({ busy }) { usleep(200) }
     }
 
     /// Stops the thread after its job and waits for it.
-    func stop() {
+    public func stop() {
         let join: Bool = locked {
             defer { started = false }
             stopping = true

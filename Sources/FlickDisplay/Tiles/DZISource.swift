@@ -9,11 +9,12 @@
 /// Immutable after `init`, so `tile(_:)` may run on several threads at once: each call reads and
 /// decodes its own file into its own buffer.
 ///
-/// Opacity follows the declared format: a `jpeg`/`jpg` pyramid is opaque; a `png` one may carry
-/// alpha, so it is not, even when most of its tiles turn out opaque (those decode as `xrgb8888`
-/// and are drawn as opaque all the same). A PNG tile with alpha inside a JPEG pyramid (a file
-/// replaced by hand) is flattened onto black, which keeps the promise that an opaque source's
-/// tiles are `xrgb8888`.
+/// Opacity: a `jpeg`/`jpg` pyramid is opaque. A `png` one is opaque when its coarsest tile has no
+/// alpha channel: writers give every tile of an image the same PNG colour type (RGB for an
+/// opaque image, RGBA for one with alpha: `vips dzsave`, `flickd pyramid`), so one tile tells.
+/// An opaque pyramid is scanned out and copied rather than blended (docs/tiles.md). A tile with
+/// alpha in an opaque pyramid (a file replaced by hand) is flattened onto black, which keeps
+/// the promise that an opaque source's tiles are `xrgb8888`.
 public final class DZISource: TileSource {
     /// The descriptor read at `init`.
     public let descriptor: DZIDescriptor
@@ -27,7 +28,7 @@ public final class DZISource: TileSource {
     /// How far the folders' numbers are below Deep Zoom's levels: 0, or for `vips dzsave
     /// --depth onetile` the one-tile level, which that numbering calls folder 0.
     public let folderShift: Int
-    /// Whether the tiles are JPEG (`Format` jpeg or jpg).
+    /// Whether the tiles are JPEG (`Format` jpeg or jpg), or PNG without alpha.
     public let isOpaque: Bool
 
     /// The pyramid's geometry, from the descriptor.
@@ -49,7 +50,6 @@ public final class DZISource: TileSource {
         descriptor = try DZIDescriptor.parse(bytes, path: path)
         name = path
         tilesFolder = Self.tilesFolder(of: path)
-        isOpaque = descriptor.isJPEG
         guard let levels = Self.levels(of: descriptor.grid, in: tilesFolder, format: descriptor.format) else {
             let top = descriptor.grid.maxLevel
             throw ContentError(path: path, reason: .missingLevelFolder(
@@ -57,6 +57,15 @@ public final class DZISource: TileSource {
                 pattern: "\(tilesFolder)/LEVEL/COLUMN_ROW.\(descriptor.format)"))
         }
         (lowestLevel, folderShift) = levels
+        if descriptor.isJPEG {
+            isOpaque = true
+        } else {
+            let coarsest = TileKey(level: levels.lowest, column: 0, row: 0)
+            let file = "\(tilesFolder)/\(coarsest.level - levels.shift)/0_0.\(descriptor.format)"
+            let bytes = (try? FileIO.read(file, limit: Self.maxTileBytes(descriptor.grid.storedRect(coarsest))).get()) ?? []
+            let tile = try? Self.decodeTile(bytes, for: coarsest, in: descriptor.grid, opaque: false, path: file)
+            isOpaque = tile?.format == .xrgb8888
+        }
     }
 
     /// The levels a pyramid's folders hold: Deep Zoom's numbering, the lowest folders perhaps
