@@ -40,6 +40,8 @@ let package = Package(
         systemLibrary("CJPEG", pkgConfig: "libjpeg", apt: "libjpeg62-turbo-dev"),
         .target(name: "CJPEGRows", dependencies: ["CJPEG"]),
         systemLibrary("CSystemd", pkgConfig: "libsystemd", apt: "libsystemd-dev"),
+        // glibc's malloc.h (mallopt): part of libc, no package of its own.
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         systemLibrary("CExpat", pkgConfig: "expat", apt: "libexpat1-dev"),
         // toml++ (Debian's libtomlplusplus-dev, installed by scripts/deps.sh) behind a small C API
         // that owns what it returns. Header-only: compiled into this target, so the fuzz build
@@ -65,7 +67,7 @@ let package = Package(
             name: "FlickDaemon",
             dependencies: [
                 "FlickCore", "FlickInput", "FlickDisplay", "FlickControl", "CSystemd",
-                "CTOMLParser",
+                "CTOMLParser", "CMalloc",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

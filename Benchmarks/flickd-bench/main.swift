@@ -6,6 +6,7 @@
 //     .build/release/flickd-bench [--quick] [--flickd PATH]
 //     .build/release/flickd-bench --pyramid [--quick] [--side N]   # section 9 alone
 //     .build/release/flickd-bench --tiled [--quick]   # section 8 alone
+//     .build/release/flickd-bench --map [--quick]   # section 10 alone
 //     .build/release/flickd-bench --write-map FILE.png|FOLDER [--side N]   # the generated map, PNG or DZI
 
 import FlickCore
@@ -62,6 +63,13 @@ func tiledSection() {
         try Content.testPattern(PixelSize(width: 30_000, height: 30_000),
                                 tiles: .init(cacheBytes: 64 << 20, workers: TileLoader.defaultWorkers))
     }
+}
+if arguments.contains("--map") {
+    // Section 10 alone: flickd-bench --map [--quick] [--flickd PATH].
+    section(MapBench.title)
+    MapBench.report(quick: quick, flickd: DaemonBench.locateFlickd(arguments: arguments))
+    for line in Verdicts.lines { print(line) }
+    exit(0)
 }
 if arguments.contains("--tiled") {
     tiledSection()
@@ -191,6 +199,9 @@ tiledSection()
 
 section(PyramidBench.title)
 PyramidBench.report(quick: quick)
+
+section(MapBench.title)
+MapBench.report(quick: quick, flickd: flickd)
 
 section("summary")
 for line in Verdicts.lines { print(line) }

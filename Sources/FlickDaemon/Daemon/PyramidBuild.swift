@@ -1,10 +1,14 @@
 import FlickDisplay
+import FoundationEssentials
+import Glibc
 import Logging
 import Synchronization
 
-/// One image's pyramid built off the event loop (`PyramidBuilder.build` on a worker thread),
-/// its progress logged every tenth and readable for `status`; the loop hears of the end through
-/// `fileDescriptor` and shows the image then.
+/// One image's pyramid built off the event loop, by `flickd pyramid` in a child process
+/// (`/proc/self/exe`): the build's memory (tens of MiB of row bands) goes back to the system when
+/// it exits instead of staying in the daemon's heap, and a decoder that crashes on a hostile
+/// file takes only the child with it. A worker thread waits for the child and logs its progress
+/// lines; the loop hears of the end through `fileDescriptor` and shows the image then.
 ///
 /// States: building → finished(path or error), taken once by `takeResult()`.
 final class PyramidBuild {
@@ -17,7 +21,7 @@ final class PyramidBuild {
 
     /// What the worker and the loop share.
     private final class Shared: Sendable {
-        let progress = Mutex<PyramidProgress?>(nil)
+        let progress = Mutex<(line: String, percent: Int)?>(nil)
         let result = Mutex<Result<String, ContentError>?>(nil)
     }
 
@@ -30,23 +34,15 @@ final class PyramidBuild {
         let state = Shared()
         self.state = state
         let started = worker.submit {
-            var logged = -1
-            let result: Result<String, ContentError>
-            do {
-                result = .success(try PyramidBuilder.build(image: image, cacheDirectory: cacheDirectory) { progress in
-                    state.progress.withLock { $0 = progress }
-                    let tenth = Int(progress.fraction * 10)
-                    if tenth > logged && !progress.finished {
-                        logged = tenth
-                        logger.info("content: building the pyramid of \(image): \(progress)")
-                    }
-                })
-            } catch let error as ContentError {
-                result = .failure(error)
-            } catch {
-                result = .failure(ContentError(path: image, reason: .corrupt(detail: "\(error)")))
+            let result = Self.run(["pyramid", image, "--cache-directory", cacheDirectory]) { line in
+                // "rows 2540/30000 (8 %), …": the child's progress, a line per tenth.
+                let percent = line.split(separator: "(").dropFirst().first.flatMap { Int($0.prefix { $0.isNumber }) }
+                state.progress.withLock { $0 = (line, percent ?? $0?.percent ?? 0) }
+                logger.info("content: building the pyramid of \(image): \(line)")
             }
-            state.result.withLock { $0 = result }
+            state.result.withLock {
+                $0 = result.mapError { ContentError(path: image, reason: .pyramidBuildFailed($0.message)) }
+            }
         }
         guard started else { return nil }
     }
@@ -54,14 +50,77 @@ final class PyramidBuild {
     deinit { worker.stop() }
 
     /// How far the build is, in percent.
-    var percent: Int { Int((state.progress.withLock { $0?.fraction } ?? 0) * 100) }
+    var percent: Int { state.progress.withLock { $0?.percent ?? 0 } }
 
-    /// The latest progress, if any was reported.
-    var progress: PyramidProgress? { state.progress.withLock { $0 } }
+    /// The child's last progress line.
+    var lastProgress: String? { state.progress.withLock { $0?.line } }
 
     /// The build's end (the `.dzi` written, or why not), once; `nil` while it runs.
     func takeResult() -> Result<String, ContentError>? {
         guard worker.takeDone() else { return nil }
         return state.result.withLock { $0 }
+    }
+
+    /// Why the child did not build the pyramid, in its words.
+    struct ChildFailure: Error {
+        var message: String
+    }
+
+    /// Runs `/proc/self/exe ARGUMENTS`, handing each line of its standard error to `line`;
+    /// returns its standard output's first line, or its last error line if it failed.
+    private static func run(_ arguments: [String], line: (String) -> Void) -> Result<String, ChildFailure> {
+        var out: [Int32] = [-1, -1], err: [Int32] = [-1, -1]
+        guard pipe(&out) == 0 else { return .failure(ChildFailure(message: "cannot make a pipe: \(String(cString: strerror(errno)))")) }
+        guard pipe(&err) == 0 else {
+            close(out[0]); close(out[1])
+            return .failure(ChildFailure(message: "cannot make a pipe: \(String(cString: strerror(errno)))"))
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, out[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, err[1], 2)
+        for fd in out + err { posix_spawn_file_actions_addclose(&actions, fd) }
+        let argv = (["flickd"] + arguments).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var child: pid_t = 0
+        let rc = posix_spawn(&child, "/proc/self/exe", &actions, nil, argv, environ)
+        close(out[1])
+        close(err[1])
+        defer { close(out[0]); close(err[0]) }
+        guard rc == 0 else { return .failure(ChildFailure(message: "cannot start flickd pyramid: \(String(cString: strerror(rc)))")) }
+        var lastError = ""
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = read(err[0], &chunk, chunk.count)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            pending += chunk[0..<n]
+            while let newline = pending.firstIndex(of: 10) {
+                let text = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                if !text.isEmpty {
+                    lastError = text
+                    line(text)
+                }
+            }
+        }
+        var output: [UInt8] = []
+        while true {
+            let n = read(out[0], &chunk, chunk.count)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            output += chunk[0..<n]
+        }
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+        let exited = status & 0x7F == 0, code = (status >> 8) & 0xFF
+        let path = String(decoding: output, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+        guard exited && code == 0 && !path.isEmpty else {
+            let how = exited ? "exit status \(code)" : "signal \(status & 0x7F)"
+            return .failure(ChildFailure(message: "flickd pyramid ended with \(how)" + (lastError.isEmpty ? "" : ": \(lastError)")))
+        }
+        return .success(path)
     }
 }

@@ -63,12 +63,28 @@ extension Compositor {
                                                                       scale: grid.scale(of: level),
                                                                       margin: grid.tileSize * Self.prefetchRing))
         if let rest = prefetchOffset, rest.isFinite {
-            // Where a flick or an animation comes to rest, known from its start: ready before it gets there.
-            prefetch += grid.tiles(at: level, covering: Self.levelRect(view, offset: rest, zoom: zoom,
-                                                                       scale: grid.scale(of: level), margin: 0))
+            prefetch += Self.tilesAhead(grid: grid, level: level, view: view, from: offset, to: rest, zoom: zoom)
         }
         store.endFrame(prefetch: prefetch)
         return logicalDest
+    }
+
+    /// The tiles a motion from `offset` to `rest` will show, nearest first: the view every half
+    /// view along the way for up to four views ahead, then the view at rest (a flick's rest point
+    /// is known from its start), so the workers decode what comes next before it comes.
+    static func tilesAhead(grid: TileGrid, level: Int, view: PixelRect, from offset: Point, to rest: Point,
+                           zoom: Double) -> [TileKey] {
+        let dx = rest.x - offset.x, dy = rest.y - offset.y
+        let distance = (dx * dx + dy * dy).squareRoot()
+        let step = Double(min(view.width, view.height)) / 2
+        let steps = distance.isFinite ? min(8, Int(distance / max(1, step))) : 0
+        var keys: [TileKey] = []
+        for k in stride(from: 1, through: steps, by: 1) {
+            let f = Double(k) * step / distance
+            let at = Point(x: offset.x + dx * f, y: offset.y + dy * f)
+            keys += grid.tiles(at: level, covering: levelRect(view, offset: at, zoom: zoom, scale: grid.scale(of: level), margin: 0))
+        }
+        return keys + grid.tiles(at: level, covering: levelRect(view, offset: rest, zoom: zoom, scale: grid.scale(of: level), margin: 0))
     }
 
     /// The part of `level` a logical rectangle shows, grown by `margin` level pixels.

@@ -59,6 +59,8 @@ public struct ContentError: FlickError, Hashable, Sendable {
         case wrongTileSize(expected: PixelSize, found: PixelSize)
         /// A tile asked for that the pyramid does not have.
         case tileOutsidePyramid(TileKey, levels: Int)
+        /// Building the image's pyramid failed (`flickd pyramid` run by the daemon said why).
+        case pyramidBuildFailed(String)
 
         public var description: String {
             switch self {
@@ -91,6 +93,7 @@ public struct ContentError: FlickError, Hashable, Sendable {
                 "the tile is \(found) pixels; expected \(expected), its place in the pyramid with the overlap"
             case .tileOutsidePyramid(let key, let levels):
                 "no tile \(key) in the pyramid; expected a level from 0 to \(levels - 1) and a column and row inside it"
+            case .pyramidBuildFailed(let why): "its pyramid could not be built: \(why)"
             }
         }
 
@@ -122,7 +125,7 @@ public struct ContentError: FlickError, Hashable, Sendable {
         case .missingLevelFolder: .noInput
         case .empty, .fileTooLarge, .unsupportedFormat, .truncated, .corrupt, .overPixelBudget, .noImages, .notAllowed,
              .changedWhileBuilding, .notStreamable, .malformedXML, .descriptorStructure, .descriptorValue, .pyramidTooLarge,
-             .wrongTileSize, .tileOutsidePyramid: .data
+             .wrongTileSize, .tileOutsidePyramid, .pyramidBuildFailed: .data
         }
     }
 }

@@ -94,6 +94,8 @@ public final class PixelBuffer {
     private var mappedBytes = 0
 
     private static let hugePage = 2 << 20
+    /// Buffers from this size up are mapped on their own (a 256×256 tile is 256 KiB).
+    private static let mappedFrom = 64 << 10
 
     /// Anonymous zero pages starting on a 2 MiB boundary, advised as huge pages (where the
     /// kernel has transparent huge pages; elsewhere plain pages, as before).
@@ -127,6 +129,13 @@ public final class PixelBuffer {
         var mapped = 0
         if bytes >= Self.hugePage * 2, let huge = Self.mapHugeAligned(bytes) {
             memory = huge
+            mapped = (bytes + 4095) / 4096 * 4096
+        } else if bytes >= Self.mappedFrom, let pages = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+                  pages != MAP_FAILED {
+            // Tiles come and go by the hundred: mapped, a tile evicted is memory given back at
+            // once. From malloc, glibc's sliding mmap threshold soon serves them from the heap,
+            // where freed tiles stay resident as holes.
+            memory = pages
             mapped = (bytes + 4095) / 4096 * 4096
         } else {
             guard let block = calloc(bytes, 1) else { return nil }

@@ -98,7 +98,12 @@ final class ScanOutBand {
         let grid = store.source.grid
         let rect = PixelRect(x0: next.x, y0: next.y, x1: next.x + size.width, y1: next.y + size.height)
         let keys = grid.tiles(at: grid.maxLevel, covering: rect)
-        guard let tiles = store.tilesInMemory(keys) else { return }
+        // What the motion shows after this band, asked for behind its tiles.
+        let ahead = resting.map {
+            Compositor.tilesAhead(grid: grid, level: grid.maxLevel, view: PixelRect(x0: 0, y0: 0, x1: view.width, y1: view.height),
+                                  from: Point(x: Double(x), y: Double(y)), to: $0, zoom: 1)
+        } ?? []
+        guard let tiles = store.tilesInMemory(keys, then: ahead) else { return }
         let target = Placement(buffer: ready.map { 1 - $0.buffer } ?? 0, x: next.x, y: next.y)
         guard target.buffer != onScreen else { return }
         let parts = zip(keys, tiles).map { key, tile in Part(tile: tile, stored: grid.storedRect(key), inner: grid.tileRect(key)) }

@@ -65,11 +65,13 @@ public final class TileLoader: @unchecked Sendable {
         }
     }
 
-    /// How many worker threads suit this machine: one per core beyond the event loop's, at
-    /// least one, at most four (a Raspberry Pi 4 or 5 has four cores).
+    /// How many worker threads suit this machine: one per core, at most four (a Raspberry Pi 4
+    /// or 5 has four). The loop's own work per frame is small (a scanned-out frame is tens of
+    /// µs), and with one core left to it a 2-core board decoded too slowly to keep a fast flick
+    /// scanned out (BENCHMARKS.md section 10).
     public static var defaultWorkers: Int {
         let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-        return min(4, max(1, cores - 1))
+        return min(4, max(1, cores))
     }
 
     /// Replaces the wanted tiles, most wanted first. Tiles being made are not wanted again.

@@ -194,12 +194,16 @@ public final class TileStore {
         loader.want(bandWanted)
     }
 
-    /// The tiles, all in memory, or `nil` (and the missing ones asked for) if any is not.
-    func tilesInMemory(_ keys: [TileKey]) -> [PixelBuffer]? {
+    /// The tiles, all in memory, or `nil` (and the missing ones asked for) if any is not; `ahead`
+    /// is asked for after them either way.
+    func tilesInMemory(_ keys: [TileKey], then ahead: [TileKey] = []) -> [PixelBuffer]? {
         // Without workers, made now (`tile(_:)`), as a frame's tiles are.
         let found = keys.map { loader == nil ? tile($0) : cache.tile($0) }
-        if found.allSatisfy({ $0 != nil }) { return found.map { $0! } }
-        want(zip(keys, found).filter { $0.1 == nil }.map(\.0))
+        if found.allSatisfy({ $0 != nil }) {
+            if !ahead.isEmpty { want(ahead) }
+            return found.map { $0! }
+        }
+        want(zip(keys, found).filter { $0.1 == nil }.map(\.0) + ahead)
         return nil
     }
 
