@@ -16,7 +16,7 @@ enum MapBench {
     static func report(quick: Bool, flickd: String?) {
         let sides = quick ? [600, 1897, 6000] : [3000, 9487, 30000]
         guard let flickd else {
-            Verdicts.skip("map: RSS beyond the tiles in memory ≤ 24 MiB", "no flickd binary")
+            Verdicts.skip("map: RSS beyond the cache budget ≤ 24 MiB", "no flickd binary")
             return
         }
         let directory = DaemonBench.directory + "/map"
@@ -81,7 +81,7 @@ enum MapBench {
             print("flickd-bench: map PNG: \(error)")
         }
         if !beyond.isEmpty {
-            Verdicts.check("map: RSS beyond the tiles in memory ≤ 24 MiB at 1×, 10×, 100× the area, DZI and PNG (worst)",
+            Verdicts.check("map: RSS beyond the cache budget ≤ 24 MiB at 1×, 10×, 100× the area, DZI and PNG (worst)",
                            beyond.count == sides.count + 1 && beyond.max()! <= 24, "\(fmt(beyond.max()!)) MiB")
         }
         if let largest {
@@ -92,7 +92,8 @@ enum MapBench {
     }
 
     /// Jumps the view to five places across the map (each shown from its own tiles before the
-    /// next), then reads RSS; returns RSS beyond the tiles in memory, in MiB.
+    /// next), then reads RSS; returns RSS beyond the cache budget (`content.cache_mb`: tiles and
+    /// band), in MiB.
     private static func around(_ run: DaemonProcess, side: Int, label: String) -> Double? {
         guard let client = try? ControlClient(path: run.socketPath) else { return nil }
         for (fx, fy) in [(0.1, 0.1), (0.9, 0.2), (0.5, 0.5), (0.2, 0.9), (0.8, 0.8)] {
@@ -106,17 +107,17 @@ enum MapBench {
         usleep(300_000)
         guard let tiles = (try? client.call(ControlRequest(id: 3, cmd: "status")))?.status?.tiles else { return nil }
         let counters = run.counters
-        let rss = Double(counters.rss) / 1024, cache = Double(tiles.cacheBytes) / mib
-        let rest = rss - cache
-        print("  \(label) \(side)²: RSS \(fmt(rss)) MiB = tiles in memory \(fmt(cache)) MiB (budget \(fmt(Double(tiles.cacheBudgetBytes) / mib)) MiB "
-              + "after the band's share; \(tiles.cached) tiles, \(tiles.levels) levels) + \(fmt(rest)) MiB "
-              + "(anon \(fmt(Double(counters.rssAnon) / 1024)), file \(fmt(Double(counters.rssFile) / 1024)) MiB)")
+        let rss = Double(counters.rss) / 1024, cache = Double(tiles.cacheBytes) / mib, band = Double(tiles.bandBytes ?? 0) / mib
+        let budget = Double(tiles.cacheBudgetBytes + (tiles.bandBytes ?? 0)) / mib
+        let rest = rss - budget
+        print("  \(label) \(side)²: RSS \(fmt(rss)) MiB = content.cache_mb \(fmt(budget)) MiB (tiles \(fmt(cache)) MiB in use, "
+              + "\(tiles.cached) tiles of \(tiles.levels) levels; band \(fmt(band)) MiB) + \(fmt(rest)) MiB beyond it "
+              + "(anon \(fmt(Double(counters.rssAnon) / 1024)), file \(fmt(Double(counters.rssFile) / 1024)) MiB; of it the "
+              + "headless display's two composed 1920×1080 frames, \(fmt(Double(DaemonBench.bufferBytes) / mib)) MiB once a frame was composed)")
         return rest
     }
 
-    private static func status(_ run: DaemonProcess) -> ControlStatus? {
-        (try? ControlClient(path: run.socketPath)).flatMap { try? $0.call(ControlRequest(id: 4, cmd: "status")).status }
-    }
+    private static func status(_ run: DaemonProcess) -> ControlStatus? { DaemonBench.status(run) }
 
     private static func removeTree(_ path: String) {
         try? FileManager.default.removeItem(atPath: path)

@@ -159,7 +159,14 @@ enum TiledBench {
                 let content = try open()
                 defer { content.tiles?.close() }
                 let size = content.size
-                let start = Point(x: (size.width / 4).rounded(), y: (size.height / 4).rounded())
+                // Placed so the whole flick stays on the content (past its edge it would bounce).
+                let travel = 8000 / 1000 / -log(0.998)
+                let norm = (direction.0 * direction.0 + direction.1 * direction.1).squareRoot()
+                func from(_ extent: Double, _ view: Double, _ d: Double) -> Double {
+                    max(0, ((extent - view - travel * d / norm) / 2).rounded())
+                }
+                let start = Point(x: from(size.width, Double(screen.width), direction.0),
+                                  y: from(size.height, Double(screen.height), direction.1))
                 let f = try flick(content, from: start, speed: 8000, direction: direction)
                 let work = Stats(samples: f.work)
                 print("flick \(label) at 8000 px/s over \(name), from rest with its band drawn: \(fmt(f.distance, 0)) px in \(f.frames) frames; "

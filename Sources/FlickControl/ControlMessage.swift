@@ -148,8 +148,10 @@ public struct ControlTileStatus: Codable, Hashable, Sendable {
     public var tileSize: Int
     /// Bytes of decoded tiles in memory, and the cache's budget (`content.cache_mb`).
     public var cacheBytes: Int
-    /// See `cacheBytes`.
+    /// See `cacheBytes`: what `content.cache_mb` leaves for tiles once the band took its share.
     public var cacheBudgetBytes: Int
+    /// Bytes of the scan-out band's two buffers (0 without a band), part of `content.cache_mb`.
+    public var bandBytes: Int?
     /// Tiles in memory.
     public var cached: Int
     /// Tiles wanted or being decoded.
@@ -163,7 +165,8 @@ public struct ControlTileStatus: Codable, Hashable, Sendable {
 
     /// Creates a tile status.
     public init(levels: Int, tileSize: Int, cacheBytes: Int, cacheBudgetBytes: Int, cached: Int, pending: Int,
-                failed: Int, frames: Int, framesFromCoarser: Int) {
+                failed: Int, frames: Int, framesFromCoarser: Int, bandBytes: Int? = nil) {
+        self.bandBytes = bandBytes
         self.levels = levels
         self.tileSize = tileSize
         self.cacheBytes = cacheBytes

@@ -176,7 +176,8 @@ public final class CommandHandler {
                                              cacheBytes: tiles.cache.usedBytes, cacheBudgetBytes: tiles.cache.budgetBytes,
                                              cached: tiles.cache.count, pending: tiles.pendingCount,
                                              failed: tiles.failed.count, frames: tiles.frames,
-                                             framesFromCoarser: tiles.framesFromCoarser)
+                                             framesFromCoarser: tiles.framesFromCoarser,
+                                             bandBytes: pipeline.presenter.composer.bandBytes)
         }
         return status
     }

@@ -29,6 +29,8 @@ public final class FrameComposer {
     private weak var bandStore: TileStore?
     /// Bands drawn so far (tiled content scanned out at zoom 1).
     public var bandFills: Int { band?.fills ?? 0 }
+    /// Bytes of the band's two buffers (0 without a band).
+    public var bandBytes: Int { band?.bytes ?? 0 }
     /// Frames committed so far.
     public private(set) var committedFrameCount = 0
     /// Of those, the frames whose primary plane scanned out the content (nothing composed).
