@@ -395,11 +395,12 @@ within 90
 levels=0
 while in_time; do
   kill -0 $FLICKD 2>/dev/null || break
-  levels=$(ctl status 2>/dev/null | jq -r '.status.tiles.levels // 0' 2>/dev/null || echo 0)
+  # The test pattern (tiled too) is shown while the pyramid builds: wait for the image itself.
+  levels=$(ctl status 2>/dev/null | jq -r --arg p "$OUT/content.png" \
+    'if .status.content == $p and .status.building == null then .status.tiles.levels // 0 else 0 end' 2>/dev/null || echo 0)
   [ "${levels:-0}" -gt 0 ] && break
   sleep 0.5
 done
-cp "$RUN/tiled.log" "$OUT/" 2>/dev/null
 if [ "${levels:-0}" -le 0 ]; then
   fail "9: the image was not shown from tiles within 90 s: $(tail -n 3 "$RUN/tiled.log")"; ok=no
 else
@@ -417,6 +418,7 @@ fi
 kill -TERM $FLICKD 2>/dev/null
 wait $FLICKD
 rc=$?
+cp "$RUN/tiled.log" "$OUT/" 2>/dev/null
 [ $rc = 0 ] || { fail "9: flickd exited $rc on SIGTERM"; ok=no; }
 if refused=$(grep -E "frame not shown|overlay planes refused" "$RUN/tiled.log"); then
   fail "9: the display refused frames: $(head -n1 <<<"$refused")"; ok=no
