@@ -22,7 +22,7 @@ final class DaemonPath: PipelineSink {
 
     /// The content every input starts from (read-only, so inputs share it): taller than the
     /// view, wider at zoom 2, one page.
-    nonisolated(unsafe) private static let content = Content.testPattern(PixelSize(width: 50, height: 160))!
+    nonisolated(unsafe) private static let content = try! Content.testPattern(PixelSize(width: 50, height: 160))
 
     init(start: Instant = .seconds(100), paging: Bool = false) {
         Self.encodedTypes.removeAll(keepingCapacity: true)
