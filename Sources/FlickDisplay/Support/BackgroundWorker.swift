@@ -6,8 +6,8 @@ import Glibc
 /// States: idle → busy (`submit`) → done (the job returned; readable) → idle (`takeDone`).
 public final class BackgroundWorker: @unchecked Sendable {
     /// Readable while a finished job waits to be taken.
-    public let fileDescriptor: Int32
-    private let writeEnd: Int32
+    public var fileDescriptor: Int32 { finished.fileDescriptor }
+    private let finished: WakePipe
     private var mutex = pthread_mutex_t()
     private var wake = pthread_cond_t()
     private var job: (@Sendable () -> Void)?
@@ -19,14 +19,8 @@ public final class BackgroundWorker: @unchecked Sendable {
 
     /// Starts the thread; `nil` if the pipe or the thread cannot be made.
     public init?() {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return nil }
-        for fd in ends {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
-        fileDescriptor = ends[0]
-        writeEnd = ends[1]
+        guard let finished = WakePipe() else { return nil }
+        self.finished = finished
         pthread_mutex_init(&mutex, nil)
         pthread_cond_init(&wake, nil)
         let context = Unmanaged.passRetained(self).toOpaque()
@@ -57,8 +51,7 @@ public final class BackgroundWorker: @unchecked Sendable {
     /// Whether a job finished since the last call; makes the worker idle again.
     public func takeDone() -> Bool {
         locked {
-            var bytes = [UInt8](repeating: 0, count: 16)
-            while read(fileDescriptor, &bytes, bytes.count) > 0 {}
+            finished.drain()
             defer { done = false }
             return done
         }
@@ -83,8 +76,6 @@ public final class BackgroundWorker: @unchecked Sendable {
     deinit {
         pthread_cond_destroy(&wake)
         pthread_mutex_destroy(&mutex)
-        close(fileDescriptor)
-        close(writeEnd)
     }
 
     private func run() {
@@ -100,8 +91,7 @@ public final class BackgroundWorker: @unchecked Sendable {
                 busy = false
                 done = true
             }
-            var one: UInt8 = 1
-            _ = write(writeEnd, &one, 1)
+            finished.signal()
         }
     }
 

@@ -20,14 +20,14 @@ public final class TileLoader: @unchecked Sendable {
     }
 
     /// Readable while arrivals wait to be taken.
-    public let fileDescriptor: Int32
-    private let writeEnd: Int32
+    public var fileDescriptor: Int32 { wake.fileDescriptor }
+    private let wake: WakePipe
     /// How many worker threads make tiles.
     public let workerCount: Int
     private let source: any TileSource
-    // Guarded by `mutex`; workers sleep on `wake` while nothing is wanted.
+    // Guarded by `mutex`; workers sleep on `ready` while nothing is wanted.
     private var mutex = pthread_mutex_t()
-    private var wake = pthread_cond_t()
+    private var ready = pthread_cond_t()
     private var wanted: [TileKey] = []
     private var making: Set<TileKey> = []
     private var arrivals: [Arrival] = []
@@ -37,18 +37,12 @@ public final class TileLoader: @unchecked Sendable {
     /// Starts `workers` threads (at least one) making tiles of `source`.
     /// - Returns: `nil` if the pipe or a thread cannot be made.
     public init?(source: any TileSource, workers: Int) {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return nil }
-        for fd in ends {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
-        fileDescriptor = ends[0]
-        writeEnd = ends[1]
+        guard let wake = WakePipe() else { return nil }
+        self.wake = wake
         self.source = source
         workerCount = max(1, workers)
         pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&wake, nil)
+        pthread_cond_init(&ready, nil)
         for _ in 0..<workerCount {
             var thread = pthread_t()
             let context = Unmanaged.passRetained(self).toOpaque()
@@ -78,7 +72,7 @@ public final class TileLoader: @unchecked Sendable {
     public func want(_ keys: [TileKey]) {
         locked {
             wanted = keys.filter { !making.contains($0) }
-            if !wanted.isEmpty { pthread_cond_broadcast(&wake) }
+            if !wanted.isEmpty { pthread_cond_broadcast(&ready) }
         }
     }
 
@@ -92,8 +86,7 @@ public final class TileLoader: @unchecked Sendable {
     public func takeArrivals() -> [Arrival] {
         // Emptied under the lock, so a worker's next first arrival always writes anew.
         return locked {
-            var bytes = [UInt8](repeating: 0, count: 64)
-            while read(fileDescriptor, &bytes, bytes.count) > 0 {}
+            wake.drain()
             defer { arrivals.removeAll(keepingCapacity: true) }
             return arrivals
         }
@@ -108,7 +101,7 @@ public final class TileLoader: @unchecked Sendable {
     public func stop() {
         let running: [pthread_t] = locked {
             stopping = true
-            pthread_cond_broadcast(&wake)
+            pthread_cond_broadcast(&ready)
             defer { threads.removeAll() }
             return threads
         }
@@ -116,10 +109,8 @@ public final class TileLoader: @unchecked Sendable {
     }
 
     deinit {
-        pthread_cond_destroy(&wake)
+        pthread_cond_destroy(&ready)
         pthread_mutex_destroy(&mutex)
-        close(fileDescriptor)
-        close(writeEnd)
     }
 
     private func work() {
@@ -137,17 +128,14 @@ public final class TileLoader: @unchecked Sendable {
                 arrivals.append(Arrival(key: key, result: result))
                 return arrivals.count == 1
             }
-            if first {
-                var one: UInt8 = 1
-                _ = write(writeEnd, &one, 1)
-            }
+            if first { wake.signal() }
         }
     }
 
     /// The next tile to make, or `nil` once stopping.
     private func next() -> TileKey? {
         locked {
-            while !stopping && wanted.isEmpty { pthread_cond_wait(&wake, &mutex) }
+            while !stopping && wanted.isEmpty { pthread_cond_wait(&ready, &mutex) }
             guard !stopping else { return nil }
             let key = wanted.removeFirst()
             making.insert(key)

@@ -1,0 +1,39 @@
+import Glibc
+
+/// A pipe that wakes the event loop from another thread: a worker `signal()`s, the loop watches
+/// `fileDescriptor` and `drain()`s it before looking at what the worker left. Both ends are
+/// non-blocking and close on exec (a `flickd pyramid` child inherits neither).
+final class WakePipe: Sendable {
+    /// The read end, readable after a `signal()` until `drain()`.
+    let fileDescriptor: Int32
+    private let writeEnd: Int32
+
+    /// A new pipe; `nil` when the process is out of descriptors.
+    init?() {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return nil }
+        for fd in ends {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        fileDescriptor = ends[0]
+        writeEnd = ends[1]
+    }
+
+    deinit {
+        close(fileDescriptor)
+        close(writeEnd)
+    }
+
+    /// Makes `fileDescriptor` readable (a full pipe is readable already, so a failed write is fine).
+    func signal() {
+        var one: UInt8 = 1
+        _ = write(writeEnd, &one, 1)
+    }
+
+    /// Empties the pipe: not readable until the next `signal()`.
+    func drain() {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while read(fileDescriptor, &bytes, bytes.count) > 0 {}
+    }
+}
