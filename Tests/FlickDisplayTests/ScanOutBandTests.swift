@@ -54,11 +54,13 @@ import Testing
         // A band covers a margin beyond the view: the first small steps needed no new one, the
         // jumps each did (a zoomed frame needs none).
         #expect(composer.bandFills == 1 + 5)
-        // The band's two buffers come out of the cache's budget.
+        // The band's two buffers come out of the cache's budget; the zoomed frame alone was
+        // composed into a frame buffer.
         #expect(store.cache.budgetBytes < 64 << 20)
+        #expect(output.composedBufferCount == 1)
     }
 
-    @Test func withWorkersTheFirstFramesAreComposedUntilTheBandIsDrawn() throws {
+    @Test func withWorkersAFrameNotInABandIsDrawnIntoTheFreeBufferThenTheBandIsCompletedAroundIt() throws {
         let image = try detailedImage(PixelSize(width: 3000, height: 2000))
         let store = try TileStore(source: try MemoryPyramid(image, tileSize: 128, overlap: 1), cacheBytes: 64 << 20, workers: 2)
         defer { store.close() }
@@ -66,19 +68,29 @@ import Testing
         let composer = FrameComposer(output: output, compositor: Compositor(), content: Content(tiles: store))
         var now = Instant.zero
         let frame = state(700, 500)
+        // No tile of the view yet: drawn from a coarser level into a band buffer, scanned out.
         try show(frame, composer, output, at: &now)
-        #expect(!output.isScanningOutContent)
-        // The tiles arrive; the next frame starts the band, which a worker draws.
+        #expect(output.isScanningOutContent && composer.bandFramesDrawn == 1 && composer.bandFills == 0)
+        // The tiles arrive: the frame is drawn again, exactly, into the other buffer.
         store.loader?.waitUntilIdle()
         store.takeArrivals()
         try show(frame, composer, output, at: &now)
-        store.loader?.waitUntilIdle()
-        store.takeArrivals()
-        try show(state(701, 500), composer, output, at: &now)
-        #expect(composer.finishBandFill())
-        try show(state(702, 500), composer, output, at: &now)
-        #expect(output.isScanningOutContent)
-        #expect(mismatches(output.frontBuffer, try reference(state(702, 500), image)) == 0)
+        #expect(output.isScanningOutContent && composer.bandFramesDrawn == 2)
+        #expect(mismatches(output.frontBuffer, try reference(frame, image)) == 0)
+        // Then the worker completes that band around the view (its tiles asked for first).
+        for _ in 0..<50 where composer.bandFills == 0 {
+            store.loader?.waitUntilIdle()
+            store.takeArrivals()
+            try show(state(700, 500), composer, output, at: &now)
+            _ = composer.finishBandFill()
+        }
+        #expect(composer.bandFills == 1)
+        // A step within the band is scanned out from it, with nothing drawn.
+        try show(state(760, 540), composer, output, at: &now)
+        #expect(output.isScanningOutContent && composer.bandFramesDrawn == 2)
+        #expect(mismatches(output.frontBuffer, try reference(state(760, 540), image)) == 0)
+        // At zoom 1 no frame buffer beyond the band's two was ever made.
+        #expect(output.composedBufferCount == 0)
     }
 
     @Test func theBandIsPlacedAheadOfTheMotionWithinTheContent() throws {

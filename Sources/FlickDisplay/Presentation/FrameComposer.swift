@@ -27,8 +27,10 @@ public final class FrameComposer {
     /// Tiled content's scan-out band, made at its first frame at zoom 1, and the tiles it is for.
     private var band: ScanOutBand?
     private weak var bandStore: TileStore?
-    /// Bands drawn so far (tiled content scanned out at zoom 1).
+    /// Bands drawn by the worker so far (tiled content scanned out at zoom 1).
     public var bandFills: Int { band?.fills ?? 0 }
+    /// Frames of tiled content composed into a band's buffer (then scanned out from it).
+    public var bandFramesDrawn: Int { band?.framesDrawn ?? 0 }
     /// Bytes of the band's two buffers (0 without a band).
     public var bandBytes: Int { band?.bytes ?? 0 }
     /// Frames committed so far.
@@ -113,7 +115,13 @@ public final class FrameComposer {
               let (x, y) = compositor.scanOutOrigin(state, contentSize: store.source.grid.size, panel: panel),
               let band = band(for: store, panel: panel) else { return nil }
         band.plan(x: x, y: y, view: panel, resting: state.restingOffset, store: store)
-        return band.source(x: x, y: y, view: panel)
+        if let shown = band.source(x: x, y: y, view: panel) { return shown }
+        // Not in a band yet: composed into the band's free buffer, scanned out from there.
+        return band.drawFrame(x: x, y: y, view: panel, resting: state.restingOffset) { part in
+            let coarser = store.framesFromCoarser, holes = store.framesWithHoles
+            compositor.compose(state, content: content, into: part, indicators: false, restingOffset: state.restingOffset)
+            return store.framesFromCoarser == coarser && store.framesWithHoles == holes
+        }
     }
 
     /// The band for `store`, made the first time when the output has scan-out buffers and the

@@ -2,22 +2,47 @@ import FlickCore
 
 /// Tiled content scanned out at zoom 1 with no per-frame copy: a band of the content larger
 /// than the panel, drawn from tiles into a buffer the primary plane shows from the view's
-/// corner, as whole content is (DESIGN §4). Two buffers take turns: while one is on screen the
-/// other is drawn on a worker thread, placed ahead of the motion (a flick's rest point is
-/// known at its start), and shown from the first frame it holds the view.
+/// corner, as whole content is (DESIGN §4).
 ///
-/// A band is drawn only from full-resolution tiles already in memory, so a band on screen is
-/// exactly what composing would draw; until its tiles are there (they are asked for) frames
-/// are composed.
+/// Two buffers take turns, and each knows what part of its band holds the content (`valid`):
+/// - **Drawn in the background.** While one buffer is on screen, a worker draws the other,
+///   placed ahead of the motion (a flick's rest point is known at its start), from
+///   full-resolution tiles already in memory; it is shown from the first frame it holds the view.
+/// - **A frame drawn into it.** A frame the bands do not hold (a jump, a flick faster than the
+///   worker) is composed into the buffer not on screen, at the place a band would take, instead
+///   of into a separate frame buffer; only the view's part is valid, and it is shown from there.
+///   If some of it came from a coarser level, the next frame is drawn again (into the other
+///   buffer) until it is exact.
+/// - **Completed.** A buffer whose view part is exact is then completed around it by the
+///   worker, even while on screen: only pixels outside the part shown are written, and the view
+///   moves into them only once the whole band is valid.
 ///
-/// States: empty → filling (a buffer being drawn) → ready (a band holds a placement) →
-/// ready + filling (the next one drawn behind the one shown) → ready (the new one) ….
+/// So at zoom 1 no frame buffer beyond the band's two is ever made, and what a band shows is
+/// exactly what composing would draw (`ScanOutBandTests`).
+///
+/// States of a buffer: empty → filling (the worker) → valid (the whole band) or → drawn (the
+/// view's part; exact or not) → completing (the worker) → valid.
 final class ScanOutBand {
-    /// A band's corner in the content and which buffer holds it.
+    /// A band's corner in the content.
     struct Placement: Equatable {
-        var buffer: Int
         var x: Int
         var y: Int
+    }
+
+    /// What a buffer holds: its band's corner and the part of the content drawn in it.
+    private struct Held {
+        var placement: Placement
+        /// In content pixels.
+        var valid: PixelRect
+        /// Whether every pixel of `valid` came from full-resolution tiles.
+        var exact: Bool
+    }
+
+    /// A worker's job: which buffer, where its band is, and the part being drawn.
+    private struct Job {
+        var buffer: Int
+        var placement: Placement
+        var drawn: PixelRect
     }
 
     /// The band's size: the view plus `margin` on each side, within the content.
@@ -29,13 +54,19 @@ final class ScanOutBand {
     private let buffers: [PixelBuffer]
     private let content: PixelSize
     private let worker: BackgroundWorker
-    private(set) var ready: Placement?
-    private var filling: Placement?
+    private var held: [Held?] = [nil, nil]
+    /// The buffer frames are shown from when it holds the view.
+    private var current: Int?
+    private var job: Job?
+    /// The view of the last frame shown from a band, in content pixels.
+    private var lastView: PixelRect?
     /// The buffer the last committed frame scans out, if any: it stays on screen until the
-    /// next frame's flip, so it is never drawn into before then.
+    /// next frame's flip, so nothing is drawn into it before then but pixels it does not show.
     var onScreen: Int?
-    /// Bands drawn so far.
+    /// Bands drawn (or completed) by the worker so far.
     private(set) var fills = 0
+    /// Frames composed into a band's buffer.
+    private(set) var framesDrawn = 0
 
     /// The default margin: a quarter of the shorter side of the view, at least 128 pixels
     /// (270 at 1080p: two bands of 2460×1620 take 30 MiB of the cache).
@@ -57,15 +88,28 @@ final class ScanOutBand {
 
     deinit { worker.stop() }
 
-    /// Readable when a band finished drawing.
+    /// Readable when the worker finished a band.
     var fileDescriptor: Int32 { worker.fileDescriptor }
 
-    /// The buffer and corner to scan out for a view whose corner is (`x`, `y`), if the ready
-    /// band holds the whole view.
+    private func bandRect(_ p: Placement) -> PixelRect {
+        PixelRect(x0: p.x, y0: p.y, x1: p.x + size.width, y1: p.y + size.height)
+    }
+
+    private static func holds(_ outer: PixelRect, _ inner: PixelRect) -> Bool {
+        inner.x0 >= outer.x0 && inner.y0 >= outer.y0 && inner.x1 <= outer.x1 && inner.y1 <= outer.y1
+    }
+
+    /// The buffer and corner to scan out for a view whose corner is (`x`, `y`), if the current
+    /// buffer holds the whole view, exactly.
     func source(x: Int, y: Int, view: PixelSize) -> (buffer: PixelBuffer, index: Int, x: Int, y: Int)? {
-        guard let ready, x >= ready.x, y >= ready.y, x + view.width <= ready.x + size.width,
-              y + view.height <= ready.y + size.height else { return nil }
-        return (buffers[ready.buffer], ready.buffer, x - ready.x, y - ready.y)
+        let rect = PixelRect(x0: x, y0: y, x1: x + view.width, y1: y + view.height)
+        for index in [current, current.map { 1 - $0 }].compactMap({ $0 }) {
+            guard let h = held[index], h.exact, Self.holds(h.valid, rect) else { continue }
+            current = index
+            lastView = rect
+            return (buffers[index], index, x - h.placement.x, y - h.placement.y)
+        }
+        return nil
     }
 
     /// Where the next band goes for a view at (`x`, `y`) heading for `resting`: around the view,
@@ -78,54 +122,101 @@ final class ScanOutBand {
         return (axis(x, resting?.x, size.width, content.width), axis(y, resting?.y, size.height, content.height))
     }
 
-    /// Called for each frame at zoom 1: starts drawing the spare buffer when the view is about
-    /// to leave the ready band (within half a margin of an edge it is heading to) or is outside
-    /// it, or, while a motion heads for a rest point beyond the band, as soon as the view has
-    /// moved half a margin from where the band was placed for it (a fast flick is followed band
-    /// after band); once the full-resolution tiles the new band needs are in memory (they are
-    /// asked for otherwise).
+    /// Draws a frame the bands do not hold into the buffer that is neither on screen nor being
+    /// drawn by the worker, at the place a band around the view takes, and returns where to
+    /// scan it out from; `nil` when both buffers are busy (the frame is then composed).
+    /// `draw` composes the frame into the view-sized part given; it returns whether every
+    /// pixel came from full-resolution tiles.
+    func drawFrame(x: Int, y: Int, view: PixelSize, resting: Point?,
+                   draw: (PixelBuffer) -> Bool) -> (buffer: PixelBuffer, index: Int, x: Int, y: Int)? {
+        guard let index = [0, 1].first(where: { (i: Int) in i != onScreen && i != job?.buffer }) else { return nil }
+        let corner = placement(x: x, y: y, view: view, resting: resting)
+        let buffer = buffers[index]
+        guard let part = PixelBuffer(borrowing: buffer.pixels + (y - corner.y) * buffer.stride + (x - corner.x) * 4,
+                                     width: view.width, height: view.height, stride: buffer.stride) else { return nil }
+        let exact = draw(part)
+        held[index] = Held(placement: Placement(x: corner.x, y: corner.y),
+                           valid: PixelRect(x0: x, y0: y, x1: x + view.width, y1: y + view.height), exact: exact)
+        current = index
+        lastView = held[index]?.valid
+        framesDrawn += 1
+        return (buffer, index, x - corner.x, y - corner.y)
+    }
+
+    /// Called for each frame at zoom 1, before `source`: starts the worker on the buffer frames
+    /// are shown from when only its view part is valid (completing it around the view), else on
+    /// the other buffer when the view is about to leave the current band (within half a margin
+    /// of an edge it is heading to) or is outside it, or, while a motion heads for a rest point
+    /// beyond it, as soon as the view has moved half a margin from where the band was placed (a
+    /// fast flick is followed band after band). Only once the full-resolution tiles needed are
+    /// in memory (they are asked for otherwise, then the tiles the motion shows after them).
     func plan(x: Int, y: Int, view: PixelSize, resting: Point?, store: TileStore) {
-        guard filling == nil, !worker.isBusy else { return }
-        let next = placement(x: x, y: y, view: view, resting: resting)
-        if let ready {
-            if ready.x == next.x && ready.y == next.y { return }
-            let slack = min(ready.x == next.x ? Int.max : min(x - ready.x, ready.x + size.width - x - view.width),
-                            ready.y == next.y ? Int.max : min(y - ready.y, ready.y + size.height - y - view.height))
-            let restOutside = resting.map { source(x: Int($0.x.rounded()), y: Int($0.y.rounded()), view: view) == nil } ?? false
-            let moved = max(abs(next.x - ready.x), abs(next.y - ready.y))
-            if slack >= margin / 2 && !(restOutside && moved >= margin / 2) { return }
-        }
+        guard job == nil, !worker.isBusy else { return }
         let grid = store.source.grid
-        let rect = PixelRect(x0: next.x, y0: next.y, x1: next.x + size.width, y1: next.y + size.height)
-        let keys = grid.tiles(at: grid.maxLevel, covering: rect)
-        // What the motion shows after this band, asked for behind its tiles.
         let ahead = resting.map {
             Compositor.tilesAhead(grid: grid, level: grid.maxLevel, view: PixelRect(x0: 0, y0: 0, x1: view.width, y1: view.height),
                                   from: Point(x: Double(x), y: Double(y)), to: $0, zoom: 1)
         } ?? []
+        if let index = current, let h = held[index], h.exact, h.valid != bandRect(h.placement) {
+            // Complete the current band around the part already drawn (it may be on screen:
+            // only pixels it does not show are written).
+            start(Job(buffer: index, placement: h.placement, drawn: bandRect(h.placement)), except: h.valid,
+                  store: store, ahead: ahead)
+            return
+        }
+        let next = placement(x: x, y: y, view: view, resting: resting)
+        let nextPlacement = Placement(x: next.x, y: next.y)
+        if let index = current, let h = held[index] {
+            if h.placement == nextPlacement { return }
+            let band = bandRect(h.placement)
+            let slack = min(h.placement.x == next.x ? Int.max : min(x - band.x0, band.x1 - x - view.width),
+                            h.placement.y == next.y ? Int.max : min(y - band.y0, band.y1 - y - view.height))
+            let restOutside = resting.map { rest in
+                !Self.holds(band, PixelRect(x0: Int(rest.x.rounded()), y0: Int(rest.y.rounded()),
+                                            x1: Int(rest.x.rounded()) + view.width, y1: Int(rest.y.rounded()) + view.height))
+            } ?? false
+            let moved = max(abs(next.x - h.placement.x), abs(next.y - h.placement.y))
+            if slack >= margin / 2 && !(restOutside && moved >= margin / 2) { return }
+        }
+        let target = current.map { 1 - $0 } ?? 0
+        guard target != onScreen else { return }
+        start(Job(buffer: target, placement: nextPlacement, drawn: bandRect(nextPlacement)), except: nil,
+              store: store, ahead: ahead)
+    }
+
+    /// Starts the worker drawing `job` (less `except`) once its tiles are in memory.
+    private func start(_ job: Job, except: PixelRect?, store: TileStore, ahead: [TileKey]) {
+        let grid = store.source.grid
+        let keys = grid.tiles(at: grid.maxLevel, covering: job.drawn)
         guard let tiles = store.tilesInMemory(keys, then: ahead) else { return }
-        let target = Placement(buffer: ready.map { 1 - $0.buffer } ?? 0, x: next.x, y: next.y)
-        guard target.buffer != onScreen else { return }
         let parts = zip(keys, tiles).map { key, tile in Part(tile: tile, stored: grid.storedRect(key), inner: grid.tileRect(key)) }
-        let job = BandJob(band: buffers[target.buffer], origin: rect, parts: parts)
+        let rects = except.map { job.drawn.subtracting($0) } ?? [job.drawn]
+        let draw = BandJob(band: buffers[job.buffer], origin: job.drawn, rects: rects, parts: parts)
         if store.loader == nil {
             // Tiles made as frames need them (replays, tests): the band too, so every run
             // scans out the same frames.
-            job.run()
-            ready = target
-            fills += 1
+            draw.run()
+            finish(job)
             return
         }
-        guard worker.submit({ job.run() }) else { return }
-        filling = target
+        // The buffer's part being drawn is not valid until the job is done.
+        if job.buffer != current || except == nil { held[job.buffer] = nil }
+        guard worker.submit({ draw.run() }) else { return }
+        self.job = job
     }
 
-    /// Takes a finished band: `true` if a new one is ready to show.
-    func takeFinished() -> Bool {
-        guard worker.takeDone(), let filled = filling else { return false }
-        filling = nil
-        ready = filled
+    private func finish(_ job: Job) {
+        held[job.buffer] = Held(placement: job.placement, valid: job.drawn, exact: true)
+        // A band drawn ahead becomes the one shown from as soon as it holds the view.
+        if current == nil || lastView.map({ Self.holds(job.drawn, $0) }) == true { current = job.buffer }
         fills += 1
+    }
+
+    /// Takes the worker's finished band: `true` if there is a new one to show from.
+    func takeFinished() -> Bool {
+        guard worker.takeDone(), let done = job else { return false }
+        job = nil
+        finish(done)
         return true
     }
 
@@ -143,19 +234,22 @@ final class ScanOutBand {
     }
 }
 
-/// Copies the tiles' rows into a band: plain memory reads of pixels no one writes any more, so
-/// it may run on another thread while the loop draws from the same tiles.
+/// Copies the tiles' rows into a band's rectangles: plain memory reads of pixels no one writes
+/// any more, so it may run on another thread while the loop draws from the same tiles.
 private struct BandJob: @unchecked Sendable {
     let band: PixelBuffer
     let origin: PixelRect
+    let rects: [PixelRect]
     let parts: [ScanOutBand.Part]
 
     func run() {
-        for part in parts {
-            let r = part.inner.intersection(origin)
-            guard !r.isEmpty else { continue }
-            band.copy(from: part.tile, x: r.x0 - part.stored.x0, y: r.y0 - part.stored.y0, width: r.width, height: r.height,
-                      toX: r.x0 - origin.x0, toY: r.y0 - origin.y0)
+        for rect in rects {
+            for part in parts {
+                let r = part.inner.intersection(rect)
+                guard !r.isEmpty else { continue }
+                band.copy(from: part.tile, x: r.x0 - part.stored.x0, y: r.y0 - part.stored.y0, width: r.width, height: r.height,
+                          toX: r.x0 - origin.x0, toY: r.y0 - origin.y0)
+            }
         }
     }
 }
