@@ -112,8 +112,8 @@ enum MapBench {
         let rest = rss - budget
         print("  \(label) \(side)²: RSS \(fmt(rss)) MiB = content.cache_mb \(fmt(budget)) MiB (tiles \(fmt(cache)) MiB in use, "
               + "\(tiles.cached) tiles of \(tiles.levels) levels; band \(fmt(band)) MiB) + \(fmt(rest)) MiB beyond it "
-              + "(anon \(fmt(Double(counters.rssAnon) / 1024)), file \(fmt(Double(counters.rssFile) / 1024)) MiB; of it the "
-              + "headless display's two composed 1920×1080 frames, \(fmt(Double(DaemonBench.bufferBytes) / mib)) MiB once a frame was composed)")
+              + "(anon \(fmt(Double(counters.rssAnon) / 1024)), file \(fmt(Double(counters.rssFile) / 1024)) MiB; the headless "
+              + "display's frame buffers, 7.9 MiB each, are made only for a frame composed outside the band)")
         return rest
     }
 

@@ -65,6 +65,8 @@ enum TiledBench {
         var work: [Double] = []
         var distance = 0.0
         var bandFills = 0
+        /// Frames composed into a band's free buffer (ahead of the worker), then scanned out.
+        var drawnIntoBand = 0
     }
 
     /// A flick at `speed` px/s along (`dx`, `dy`) from `start`, decelerating at UIKit's normal
@@ -96,6 +98,7 @@ enum TiledBench {
             usleep(16_667)
         }
         let firstCoarser = store.framesFromCoarser, firstHoles = store.framesWithHoles, firstFills = composer.bandFills
+        let firstDrawn = composer.bandFramesDrawn
         let t0 = monotonicNanoseconds()
         var frame = 0
         while true {
@@ -128,6 +131,7 @@ enum TiledBench {
         result.withHoles = store.framesWithHoles - firstHoles
         result.distance = travel
         result.bandFills = composer.bandFills - firstFills
+        result.drawnIntoBand = composer.bandFramesDrawn - firstDrawn
         return result
     }
 
@@ -170,7 +174,8 @@ enum TiledBench {
                 let f = try flick(content, from: start, speed: 8000, direction: direction)
                 let work = Stats(samples: f.work)
                 print("flick \(label) at 8000 px/s over \(name), from rest with its band drawn: \(fmt(f.distance, 0)) px in \(f.frames) frames; "
-                      + "\(f.scannedOut) scanned out from \(f.bandFills) bands; of the composed, \(f.fromCoarser) with a part "
+                      + "\(f.scannedOut) scanned out from \(f.bandFills) bands (\(f.drawnIntoBand) of them composed into a band's "
+                      + "free buffer first); \(f.fromCoarser) with a part "
                       + "from a coarser level; \(f.withHoles) with background where content exists")
                 print("  wake → flip queued: p50 \(fmt(work.median)) µs, p99 \(fmt(work.p99)) µs (max \(fmt(work.max)))")
                 Verdicts.check("flick \(label): no frame shows background where content exists", f.withHoles == 0, "\(f.withHoles) frames")
