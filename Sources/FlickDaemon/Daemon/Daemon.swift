@@ -1,10 +1,10 @@
+import CMalloc
 import FlickControl
 import FlickCore
 import FlickDisplay
 import FlickInput
 import FoundationEssentials
 import Glibc
-import CMalloc
 import Logging
 
 /// The running service (docs/ARCHITECTURE.md): the sd-event loop around the pipeline, the
@@ -282,7 +282,6 @@ public final class Daemon: PipelineSink, CommandContext {
         }
     }
 
-    /// Path, size and modification time: a changed file is different content.
     /// Tile workers decode hundreds of tiles a second, each through transient buffers of 100–300
     /// KiB. glibc's sliding mmap threshold soon serves those from per-thread heaps, which keep
     /// the freed space resident (14 MiB after a few jumps across a map). A fixed threshold maps
@@ -293,6 +292,7 @@ public final class Daemon: PipelineSink, CommandContext {
         _ = mallopt(M_ARENA_MAX, 2)
     }
 
+    /// Path, size and modification time: a changed file is different content.
     static func identity(of path: String) -> String {
         var info = stat()
         guard stat(path, &info) == 0 else { return path }
