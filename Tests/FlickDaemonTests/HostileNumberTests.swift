@@ -26,9 +26,11 @@ import Testing
         #expect(object?["type"] is String, "\(output): \(String(decoding: line, as: UTF8.self))")
     }
 
-    /// A rig whose every output is checked.
-    static func rig(configuration: Configuration = Configuration()) throws -> PipelineRig {
-        let rig = try PipelineRig(configuration: configuration)
+    /// A rig whose every output is checked; `tiled`: over the test pattern as tiles (the
+    /// frames then go through the tile store, levels of detail and the scan-out band).
+    static func rig(configuration: Configuration = Configuration(), tiled: Bool = false) throws -> PipelineRig {
+        let content = tiled ? try Content.testPattern(PixelSize(width: 1000, height: 3000)) : nil
+        let rig = try PipelineRig(content: content, configuration: configuration)
         rig.onOutput = check
         return rig
     }
@@ -45,8 +47,9 @@ import Testing
         #expect(entry.message == "bounce off the right edge, 1e+19 px past it")
     }
 
-    @Test func everyCommandTakesEveryExtremeNumber() throws {
-        let rig = try Self.rig()
+    @Test(arguments: [false, true])
+    func everyCommandTakesEveryExtremeNumber(tiled: Bool) throws {
+        let rig = try Self.rig(tiled: tiled)
         let handler = rig.commands()
         for a in Self.extremes {
             for b in Self.extremes.reversed() {
@@ -72,6 +75,25 @@ import Testing
         // Afterwards the daemon still moves where it is asked.
         #expect(handler.handle(.setZoomScale(1, animated: false), id: 1).ok == true)
         #expect(handler.handle(.setOffset(x: 0, y: 40, animated: true), id: 2).ok == true)
+        rig.settle()
+        #expect(rig.view.contentOffset == Point(x: 0, y: 40))
+    }
+
+    /// Tiled content looks ahead to where a motion rests (tiles to fetch, the scan-out band's
+    /// next place): an animation toward any finite offset, from the middle of the content,
+    /// is one a frame can be drawn for.
+    @Test func tiledContentLooksAheadToAnyRestingOffset() throws {
+        let rig = try Self.rig(tiled: true)
+        let handler = rig.commands()
+        for a in Self.extremes + [1e30, -1e30, 1e200] {
+            for b in [a, 0, 1400] {
+                _ = handler.handle(.setOffset(x: 300, y: 1400, animated: false), id: 1)
+                rig.settle()
+                #expect(handler.handle(.setOffset(x: a, y: b, animated: true), id: 2).ok == true)
+                rig.settle()
+            }
+        }
+        #expect(handler.handle(.setOffset(x: 0, y: 40, animated: false), id: 3).ok == true)
         rig.settle()
         #expect(rig.view.contentOffset == Point(x: 0, y: 40))
     }

@@ -104,3 +104,27 @@ import Testing
         #expect(band.placement(x: 10, y: 1790, view: panel, resting: Point(x: 0, y: 1800)) == (0, 1600))
     }
 }
+
+/// Where a motion rests comes from the model, which takes any finite offset a client sends
+/// (UIKit does not clamp `setContentOffset`): looking ahead to it must not trap.
+@Suite struct LookAheadTests {
+    @Test func anyFiniteRestingOffsetIsLookedAheadToWithoutTrapping() throws {
+        let store = try TileStore(source: try #require(TestPatternSource(size: PixelSize(width: 3000, height: 2000))),
+                                  cacheBytes: 64 << 20, workers: 0)
+        let grid = store.source.grid
+        let view = PixelRect(x0: 0, y0: 0, x1: 320, y1: 200)
+        let output = try #require(HeadlessOutput(size: PixelSize(width: 320, height: 200)))
+        let band = try #require(ScanOutBand(output: output, view: PixelSize(width: 320, height: 200),
+                                            content: grid.size, margin: 128))
+        for far in [1e19, -1e19, 1e30, -1e30, 1e200, Double.greatestFiniteMagnitude] {
+            let rest = Point(x: far, y: 1000)
+            let ahead = Compositor.tilesAhead(grid: grid, level: grid.maxLevel, view: view, from: Point(x: 1000, y: 900),
+                                              to: rest, zoom: 1)
+            #expect(ahead.allSatisfy { grid.contains($0) })
+            // A band in the middle, then the view heading far away from it.
+            band.plan(x: 1000, y: 900, view: PixelSize(width: 320, height: 200), resting: nil, store: store)
+            band.plan(x: 1100, y: 900, view: PixelSize(width: 320, height: 200), resting: rest, store: store)
+            #expect(band.source(x: 1100, y: 900, view: PixelSize(width: 320, height: 200)) != nil)
+        }
+    }
+}

@@ -77,7 +77,8 @@ extension Compositor {
         let dx = rest.x - offset.x, dy = rest.y - offset.y
         let distance = (dx * dx + dy * dy).squareRoot()
         let step = Double(min(view.width, view.height)) / 2
-        let steps = distance.isFinite ? min(8, Int(distance / max(1, step))) : 0
+        // Bounded before it becomes an Int: a client may send an offset of 1e30.
+        let steps = distance.isFinite ? Int(min(8, distance / max(1, step))) : 0
         var keys: [TileKey] = []
         for k in stride(from: 1, through: steps, by: 1) {
             let f = Double(k) * step / distance

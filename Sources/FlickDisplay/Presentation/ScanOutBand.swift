@@ -171,9 +171,11 @@ final class ScanOutBand {
             let band = bandRect(h.placement)
             let slack = min(h.placement.x == next.x ? Int.max : min(x - band.x0, band.x1 - x - view.width),
                             h.placement.y == next.y ? Int.max : min(y - band.y0, band.y1 - y - view.height))
+            // Compared as Doubles: the rest point is any finite offset a client sent.
             let restOutside = resting.map { rest in
-                !Self.holds(band, PixelRect(x0: Int(rest.x.rounded()), y0: Int(rest.y.rounded()),
-                                            x1: Int(rest.x.rounded()) + view.width, y1: Int(rest.y.rounded()) + view.height))
+                let x = rest.x.rounded(), y = rest.y.rounded()
+                return !(x >= Double(band.x0) && y >= Double(band.y0)
+                         && x + Double(view.width) <= Double(band.x1) && y + Double(view.height) <= Double(band.y1))
             } ?? false
             let moved = max(abs(next.x - h.placement.x), abs(next.y - h.placement.y))
             if slack >= margin / 2 && !(restOutside && moved >= margin / 2) { return }
