@@ -70,7 +70,7 @@ enum MapBench {
             let built = monotonicNanoseconds()
             var shown = false
             while monotonicNanoseconds() - built < 600_000_000_000 {
-                if let status = status(run), status.building == nil, status.tiles?.levels ?? 0 > 12 { shown = true; break }
+                if let status = DaemonBench.status(run), status.building == nil, status.tiles?.levels ?? 0 > 12 { shown = true; break }
                 usleep(200_000)
             }
             print("\(side)² PNG: first frame (the test pattern, the pyramid building) \(fmt(ms)) ms; map shown from its "
@@ -117,7 +117,6 @@ enum MapBench {
         return rest
     }
 
-    private static func status(_ run: DaemonProcess) -> ControlStatus? { DaemonBench.status(run) }
 
     private static func removeTree(_ path: String) {
         try? FileManager.default.removeItem(atPath: path)

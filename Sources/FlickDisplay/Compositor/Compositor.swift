@@ -105,6 +105,24 @@ public final class Compositor {
         return (Int(x), Int(y))
     }
 
+    /// The zoom and offset a frame is drawn at: at zoom 1 the whole-pixel offset
+    /// (`wholePixelOffset`, and `whole` true); `nil` for a state that cannot be drawn.
+    static func drawingScale(_ state: RenderState) -> (zoom: Double, offset: Point, whole: Bool)? {
+        guard state.zoomScale.isFinite, state.zoomScale > 1e-3, state.contentOffset.isFinite else { return nil }
+        if let whole = wholePixelOffset(state) { return (1, Point(x: whole.x, y: whole.y), true) }
+        return (state.zoomScale, state.contentOffset, false)
+    }
+
+    /// Where content of `size` lands in the logical `view` at `zoom` and `offset`, its edges
+    /// snapped to pixel boundaries.
+    static func contentRect(_ size: PixelSize, zoom: Double, offset: Point, view: PixelRect) -> PixelRect {
+        PixelRect(x0: edge(-offset.x), y0: edge(-offset.y), x1: edge(Double(size.width) * zoom - offset.x),
+                  y1: edge(Double(size.height) * zoom - offset.y)).intersection(view)
+    }
+
+    /// A content edge snapped to the nearest pixel boundary, bounded so it fits an `Int`.
+    static func edge(_ v: Double) -> Int { Int(min(max(v.rounded(), -1e9), 1e9)) }
+
     /// At zoom 1 the offset rounded to whole pixels (as UIKit does at scale 1, which keeps text
     /// sharp), the one place both drawing and scan-out decide it; `nil` at any other zoom.
     static func wholePixelOffset(_ state: RenderState) -> (x: Double, y: Double)? {
@@ -115,19 +133,8 @@ public final class Compositor {
     /// Draws the content; returns the logical rectangle it covers, or `nil` if nothing was drawn.
     private func drawContent(_ state: RenderState, _ content: PixelBuffer, _ target: PixelBuffer,
                              _ view: PixelRect) -> PixelRect? {
-        var zoom = state.zoomScale
-        var offset = state.contentOffset
-        guard zoom.isFinite, zoom > 1e-3, offset.isFinite else { return nil }
-        let whole = Self.wholePixelOffset(state)
-        let unit = whole != nil
-        if let whole {
-            zoom = 1
-            offset = Point(x: whole.x, y: whole.y)
-        }
-        func edge(_ v: Double) -> Int { Int(min(max(v.rounded(), -1e9), 1e9)) }
-        let logicalDest = PixelRect(x0: edge(-offset.x), y0: edge(-offset.y),
-                                    x1: edge(Double(content.width) * zoom - offset.x),
-                                    y1: edge(Double(content.height) * zoom - offset.y)).intersection(view)
+        guard let (zoom, offset, unit) = Self.drawingScale(state) else { return nil }
+        let logicalDest = Self.contentRect(content.size, zoom: zoom, offset: offset, view: view)
         guard !logicalDest.isEmpty else { return nil }
         // The content pixels the frame can sample, for choosing the source window.
         let visible = (x0: (Double(logicalDest.x0) + offset.x) / zoom - 1, y0: (Double(logicalDest.y0) + offset.y) / zoom - 1,

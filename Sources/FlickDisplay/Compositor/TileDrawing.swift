@@ -12,22 +12,13 @@ extension Compositor {
     func drawTiles(_ state: RenderState, _ store: TileStore, _ target: PixelBuffer, _ view: PixelRect,
                    prefetchOffset: Point?) -> PixelRect? {
         let grid = store.source.grid
-        var zoom = state.zoomScale
-        var offset = state.contentOffset
-        guard zoom.isFinite, zoom > 1e-3, offset.isFinite else { return nil }
-        let whole = Self.wholePixelOffset(state)
-        if let whole {
-            zoom = 1
-            offset = Point(x: whole.x, y: whole.y)
-        }
+        guard let (zoom, drawnAt, whole) = Self.drawingScale(state) else { return nil }
         // A zoom held since the last frame (scrolling zoomed in or out, not pinching): drawn
         // from tiles resampled to it once and then copied, at a whole-pixel offset as at zoom 1.
-        let settled = whole == nil && lastTiledZoom == zoom && rotation == .none && store.source.isOpaque
+        let settled = !whole && lastTiledZoom == zoom && rotation == .none && store.source.isOpaque
         lastTiledZoom = zoom
-        if settled { offset = Point(x: offset.x.rounded(), y: offset.y.rounded()) }
-        let logicalDest = PixelRect(x0: Self.edge(-offset.x), y0: Self.edge(-offset.y),
-                                    x1: Self.edge(Double(grid.width) * zoom - offset.x),
-                                    y1: Self.edge(Double(grid.height) * zoom - offset.y)).intersection(view)
+        let offset = settled ? Point(x: drawnAt.x.rounded(), y: drawnAt.y.rounded()) : drawnAt
+        let logicalDest = Self.contentRect(grid.size, zoom: zoom, offset: offset, view: view)
         guard !logicalDest.isEmpty else { return nil }
         let level = max(grid.level(forZoom: zoom), store.source.lowestLevel)
         let opaque = store.source.isOpaque
@@ -47,7 +38,7 @@ extension Compositor {
             if settled, let scaled = store.tile(key, resampledTo: zoom, render: { resample($0, key, grid: grid, zoom: zoom) }) {
                 copyScaled(scaled, key, grid: grid, clip: clip, offset: offset, zoom: zoom, into: target)
             } else if let buffer = store.tile(key) {
-                drawTile(buffer, key, grid: grid, clip: clip, offset: offset, zoom: zoom, exact: whole != nil,
+                drawTile(buffer, key, grid: grid, clip: clip, offset: offset, zoom: zoom, exact: whole,
                          opaque: opaque, into: target)
             } else if let (cover, buffer) = store.coarser(than: key) {
                 drawTile(buffer, cover, grid: grid, clip: clip, offset: offset, zoom: zoom, exact: false,
@@ -169,6 +160,4 @@ extension Compositor {
         target.copy(from: scaled, x: x, y: y, width: clip.width, height: clip.height, toX: clip.x0, toY: clip.y0)
     }
 
-    /// A content edge snapped to the nearest pixel boundary, bounded so it fits an `Int`.
-    static func edge(_ v: Double) -> Int { Int(min(max(v.rounded(), -1e9), 1e9)) }
 }

@@ -134,8 +134,7 @@ public final class FrameComposer {
         band = nil
         bandStore = store
         let margin = ScanOutBand.defaultMargin(view: panel)
-        let bandBytes = 2 * 4 * min(store.source.grid.width, panel.width + 2 * margin)
-            * min(store.source.grid.height, panel.height + 2 * margin)
+        let bandBytes = 2 * 4 * ScanOutBand.size(view: panel, content: store.source.grid.size, margin: margin).area
         guard store.cache.budgetBytes - bandBytes >= 2 * 4 * panel.area + store.cache.pinnedBytes,
               let made = ScanOutBand(output: output, view: panel, content: store.source.grid.size, margin: margin) else {
             return nil

@@ -72,10 +72,14 @@ final class ScanOutBand {
     /// (270 at 1080p: two bands of 2460×1620 take 30 MiB of the cache).
     static func defaultMargin(view: PixelSize) -> Int { max(128, min(view.width, view.height) / 4) }
 
+    /// A band's size: the view plus `margin` on each side, within the content.
+    static func size(view: PixelSize, content: PixelSize, margin: Int) -> PixelSize {
+        PixelSize(width: min(content.width, view.width + 2 * margin), height: min(content.height, view.height + 2 * margin))
+    }
+
     /// Makes the two buffers through `output`; `nil` when it cannot, or cannot scan them out.
     init?(output: any Output, view: PixelSize, content: PixelSize, margin: Int) {
-        let size = PixelSize(width: min(content.width, view.width + 2 * margin),
-                             height: min(content.height, view.height + 2 * margin))
+        let size = Self.size(view: view, content: content, margin: margin)
         guard size.width >= view.width, size.height >= view.height,
               let first = output.makeScanOutBuffer(size), let second = output.makeScanOutBuffer(size),
               output.canScanOut(first), output.canScanOut(second), let worker = BackgroundWorker() else { return nil }

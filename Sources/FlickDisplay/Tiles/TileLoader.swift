@@ -115,14 +115,7 @@ public final class TileLoader: @unchecked Sendable {
 
     private func work() {
         while let key = next() {
-            let result: Result<PixelBuffer, ContentError>
-            do {
-                result = .success(try source.tile(key))
-            } catch let error as ContentError {
-                result = .failure(error)
-            } catch {
-                result = .failure(ContentError(path: "\(source.name) tile \(key)", reason: .corrupt(detail: "\(error)")))
-            }
+            let result = source.make(key)
             let first = locked {
                 making.remove(key)
                 arrivals.append(Arrival(key: key, result: result))

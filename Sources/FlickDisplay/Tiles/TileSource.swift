@@ -25,4 +25,15 @@ public protocol TileSource: AnyObject, Sendable {
 
 extension TileSource {
     public var pinsCoarseLevels: Bool { true }
+
+    /// `tile(_:)` as a result, any error as a `ContentError` naming the source and the tile.
+    func make(_ key: TileKey) -> Result<PixelBuffer, ContentError> {
+        do {
+            return .success(try tile(key))
+        } catch let error as ContentError {
+            return .failure(error)
+        } catch {
+            return .failure(ContentError(path: "\(name) tile \(key)", reason: .corrupt(detail: "\(error)")))
+        }
+    }
 }

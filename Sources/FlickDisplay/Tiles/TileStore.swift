@@ -60,14 +60,11 @@ public final class TileStore {
             for row in 0..<count.rows {
                 for column in 0..<count.columns {
                     let key = TileKey(level: l, column: column, row: row)
-                    do {
-                        cache.insert(key, try source.tile(key), pinned: true)
+                    if let buffer = make(key) {
+                        cache.insert(key, buffer, pinned: true)
                         made += 1
-                    } catch let error as ContentError {
-                        fail(key, error)
-                        firstError = firstError ?? error
-                    } catch {
-                        fail(key, ContentError(path: source.name, reason: .corrupt(detail: "\(error)")))
+                    } else {
+                        firstError = firstError ?? failed[key]
                     }
                 }
             }
@@ -126,16 +123,9 @@ public final class TileStore {
         if let buffer = cache.tile(key) { return buffer }
         guard failed[key] == nil else { return nil }
         guard loader != nil else {
-            do {
-                let buffer = try source.tile(key)
-                cache.insert(key, buffer)
-                return cache.tile(key)
-            } catch let error as ContentError {
-                fail(key, error)
-            } catch {
-                fail(key, ContentError(path: source.name, reason: .corrupt(detail: "\(error)")))
-            }
-            return nil
+            guard let buffer = make(key) else { return nil }
+            cache.insert(key, buffer)
+            return cache.tile(key)
         }
         missing.append(key)
         return nil
@@ -205,6 +195,16 @@ public final class TileStore {
         }
         want(zip(keys, found).filter { $0.1 == nil }.map(\.0) + ahead)
         return nil
+    }
+
+    /// Makes a tile now; a failure is recorded (`failed`, reported once) and gives `nil`.
+    private func make(_ key: TileKey) -> PixelBuffer? {
+        switch source.make(key) {
+        case .success(let buffer): return buffer
+        case .failure(let error):
+            fail(key, error)
+            return nil
+        }
     }
 
     private func fail(_ key: TileKey, _ error: ContentError) {
