@@ -13,9 +13,11 @@ extension Compositor {
                    prefetchOffset: Point?) -> PixelRect? {
         let grid = store.source.grid
         guard let (zoom, drawnAt, whole) = Self.drawingScale(state) else { return nil }
-        // A zoom held since the last frame (scrolling zoomed in or out, not pinching): drawn
-        // from tiles resampled to it once and then copied, at a whole-pixel offset as at zoom 1.
-        let settled = !whole && lastTiledZoom == zoom && rotation == .none && store.source.isOpaque
+        // A zoom out held since the last frame (scrolling zoomed out, not pinching): drawn from
+        // tiles resampled to it once and then copied, at a whole-pixel offset as at zoom 1.
+        // Zoomed in, a resampled tile would be zoom² times its tile (100 MiB at 20×), so
+        // those frames are sampled each time, as a whole image's are.
+        let settled = !whole && zoom < 1 && lastTiledZoom == zoom && rotation == .none && store.source.isOpaque
         lastTiledZoom = zoom
         let offset = settled ? Point(x: drawnAt.x.rounded(), y: drawnAt.y.rounded()) : drawnAt
         let logicalDest = Self.contentRect(grid.size, zoom: zoom, offset: offset, view: view)
