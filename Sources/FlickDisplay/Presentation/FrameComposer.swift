@@ -29,8 +29,11 @@ public final class FrameComposer {
     private weak var bandStore: TileStore?
     /// Bands drawn by the worker so far (tiled content scanned out at zoom 1).
     public var bandFills: Int { band?.fills ?? 0 }
-    /// Frames of tiled content composed into a band's buffer (then scanned out from it).
+    /// Frames of tiled content at zoom 1 composed into a band's buffer (then scanned out from it).
     public var bandFramesDrawn: Int { band?.framesDrawn ?? 0 }
+    /// Frames of tiled content no band could hold (zoomed, past the edges) composed into a
+    /// band's buffer and scanned out from it.
+    public var bandFramesComposed: Int { band?.framesComposed ?? 0 }
     /// Bytes of the band's two buffers (0 without a band).
     public var bandBytes: Int { band?.bytes ?? 0 }
     /// Frames committed so far.
@@ -111,9 +114,13 @@ public final class FrameComposer {
 
     /// Where a frame of tiled content can be scanned out from, planning the next band on the way.
     private func bandSource(for state: RenderState, panel: PixelSize) -> (buffer: PixelBuffer, index: Int, x: Int, y: Int)? {
-        guard let store = content?.tiles, store.source.isOpaque,
-              let (x, y) = compositor.scanOutOrigin(state, contentSize: store.source.grid.size, panel: panel),
-              let band = band(for: store, panel: panel) else { return nil }
+        guard let store = content?.tiles, store.source.isOpaque, let band = band(for: store, panel: panel) else { return nil }
+        guard let (x, y) = compositor.scanOutOrigin(state, contentSize: store.source.grid.size, panel: panel) else {
+            // Zoomed, or past the content's edges: composed, but into a band's buffer.
+            return band.composeFrame(view: panel) { part in
+                compositor.compose(state, content: content, into: part, indicators: false, restingOffset: state.restingOffset)
+            }
+        }
         band.plan(x: x, y: y, view: panel, resting: state.restingOffset, store: store)
         if let shown = band.source(x: x, y: y, view: panel) { return shown }
         // Not in a band yet: composed into the band's free buffer, scanned out from there.

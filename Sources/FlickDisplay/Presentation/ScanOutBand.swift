@@ -1,4 +1,5 @@
 import FlickCore
+import Synchronization
 
 /// Tiled content scanned out at zoom 1 with no per-frame copy: a band of the content larger
 /// than the panel, drawn from tiles into a buffer the primary plane shows from the view's
@@ -11,14 +12,19 @@ import FlickCore
 /// - **A frame drawn into it.** A frame the bands do not hold (a jump, a flick faster than the
 ///   worker) is composed into the buffer not on screen, at the place a band would take, instead
 ///   of into a separate frame buffer; only the view's part is valid, and it is shown from there.
+///   If the worker is drawing that buffer, it is told to stop (it does within one tile's rows)
+///   and its band is dropped: the frame is due now, the band only ahead of need.
+/// - **Any other frame composed into it.** A frame no band can hold (zoomed, or the view past
+///   the content's edges) is composed into the buffer not on screen, from its corner, and
+///   scanned out from there: the buffer holds no band after it.
 ///   If some of it came from a coarser level, the next frame is drawn again (into the other
 ///   buffer) until it is exact.
 /// - **Completed.** A buffer whose view part is exact is then completed around it by the
 ///   worker, even while on screen: only pixels outside the part shown are written, and the view
 ///   moves into them only once the whole band is valid.
 ///
-/// So at zoom 1 no frame buffer beyond the band's two is ever made, and what a band shows is
-/// exactly what composing would draw (`ScanOutBandTests`).
+/// So for tiled content no frame buffer beyond the band's two is ever made, at any zoom, and
+/// what a band shows is exactly what composing would draw (`ScanOutBandTests`).
 ///
 /// States of a buffer: empty → filling (the worker) → valid (the whole band) or → drawn (the
 /// view's part; exact or not) → completing (the worker) → valid.
@@ -38,11 +44,13 @@ final class ScanOutBand {
         var exact: Bool
     }
 
-    /// A worker's job: which buffer, where its band is, and the part being drawn.
+    /// A worker's job: which buffer, where its band is, the part being drawn, and the flag
+    /// that tells it to stop early.
     private struct Job {
         var buffer: Int
         var placement: Placement
         var drawn: PixelRect
+        var cancel = BandJob.Cancel()
     }
 
     /// The band's size: the view plus `margin` on each side, within the content.
@@ -67,6 +75,10 @@ final class ScanOutBand {
     private(set) var fills = 0
     /// Frames composed into a band's buffer.
     private(set) var framesDrawn = 0
+    /// Frames no band could hold (zoomed, past the content's edges) composed into a buffer.
+    private(set) var framesComposed = 0
+    /// The worker's bands dropped for a frame due before they were done.
+    private(set) var jobsDropped = 0
 
     /// The default margin: a quarter of the shorter side of the view, at least 128 pixels
     /// (270 at 1080p: two bands of 2460×1620 take 30 MiB of the cache).
@@ -126,14 +138,14 @@ final class ScanOutBand {
         return (axis(x, resting?.x, size.width, content.width), axis(y, resting?.y, size.height, content.height))
     }
 
-    /// Draws a frame the bands do not hold into the buffer that is neither on screen nor being
-    /// drawn by the worker, at the place a band around the view takes, and returns where to
-    /// scan it out from; `nil` when both buffers are busy (the frame is then composed).
-    /// `draw` composes the frame into the view-sized part given; it returns whether every
-    /// pixel came from full-resolution tiles.
+    /// Draws a frame the bands do not hold into the buffer not on screen, at the place a band
+    /// around the view takes, and returns where to scan it out from. When the worker is drawing
+    /// that buffer, its job is stopped and dropped first, so no frame buffer beyond the bands'
+    /// is ever needed. `draw` composes the frame into the view-sized part given; it returns
+    /// whether every pixel came from full-resolution tiles.
     func drawFrame(x: Int, y: Int, view: PixelSize, resting: Point?,
                    draw: (PixelBuffer) -> Bool) -> (buffer: PixelBuffer, index: Int, x: Int, y: Int)? {
-        guard let index = [0, 1].first(where: { (i: Int) in i != onScreen && i != job?.buffer }) else { return nil }
+        guard let index = freeBuffer() else { return nil }
         let corner = placement(x: x, y: y, view: view, resting: resting)
         let buffer = buffers[index]
         guard let part = PixelBuffer(borrowing: buffer.pixels + (y - corner.y) * buffer.stride + (x - corner.x) * 4,
@@ -155,6 +167,8 @@ final class ScanOutBand {
     /// fast flick is followed band after band). Only once the full-resolution tiles needed are
     /// in memory (they are asked for otherwise, then the tiles the motion shows after them).
     func plan(x: Int, y: Int, view: PixelSize, resting: Point?, store: TileStore) {
+        // A band the worker finished since the last frame serves this one, not only the next.
+        _ = takeFinished()
         guard job == nil, !worker.isBusy else { return }
         let grid = store.source.grid
         let ahead = resting.map {
@@ -184,8 +198,9 @@ final class ScanOutBand {
             let moved = max(abs(next.x - h.placement.x), abs(next.y - h.placement.y))
             if slack >= margin / 2 && !(restOutside && moved >= margin / 2) { return }
         }
-        let target = current.map { 1 - $0 } ?? 0
-        guard target != onScreen else { return }
+        // The buffer not on screen; the other one than frames are shown from, if both are free.
+        let order: [Int] = current.map { [1 - $0, $0] } ?? [0, 1]
+        guard let target = order.first(where: { $0 != onScreen }) else { return }
         start(Job(buffer: target, placement: nextPlacement, drawn: bandRect(nextPlacement)), except: nil,
               store: store, ahead: ahead)
     }
@@ -197,7 +212,7 @@ final class ScanOutBand {
         guard let tiles = store.tilesInMemory(keys, then: ahead) else { return }
         let parts = zip(keys, tiles).map { key, tile in Part(tile: tile, stored: grid.storedRect(key), inner: grid.tileRect(key)) }
         let rects = except.map { job.drawn.subtracting($0) } ?? [job.drawn]
-        let draw = BandJob(band: buffers[job.buffer], origin: job.drawn, rects: rects, parts: parts)
+        let draw = BandJob(band: buffers[job.buffer], origin: job.drawn, rects: rects, parts: parts, cancel: job.cancel)
         if store.loader == nil {
             // Tiles made as frames need them (replays, tests): the band too, so every run
             // scans out the same frames.
@@ -217,6 +232,44 @@ final class ScanOutBand {
         if current == nil || lastView.map({ Self.holds(job.drawn, $0) }) == true { current = job.buffer }
         fills += 1
     }
+
+    /// Composes a frame that no band can hold (zoomed, or past the content's edges) into the
+    /// buffer not on screen, from its corner, so that tiled content needs no frame buffer of the
+    /// display's at any zoom; the buffer then holds no band. `draw` composes the view-sized part
+    /// given.
+    func composeFrame(view: PixelSize, draw: (PixelBuffer) -> Void) -> (buffer: PixelBuffer, index: Int, x: Int, y: Int)? {
+        guard let index = freeBuffer() else { return nil }
+        let buffer = buffers[index]
+        guard let part = PixelBuffer(borrowing: buffer.pixels, width: view.width, height: view.height,
+                                     stride: buffer.stride) else { return nil }
+        draw(part)
+        held[index] = nil
+        if current == index { current = nil }
+        lastView = nil
+        framesComposed += 1
+        return (buffer, index, 0, 0)
+    }
+
+    /// The buffer a frame may be drawn into now: not on screen, and not the worker's (a job
+    /// drawing the only candidate is dropped: the frame is due now, the band only ahead).
+    private func freeBuffer() -> Int? {
+        if let running = job, running.buffer != onScreen, [0, 1].allSatisfy({ $0 == onScreen || $0 == running.buffer }) {
+            drop(running)
+        }
+        return [0, 1].first { $0 != onScreen && $0 != job?.buffer }
+    }
+
+    /// Stops the worker's job and forgets it: its buffer holds only what it held before.
+    private func drop(_ running: Job) {
+        running.cancel.set()
+        worker.waitUntilDone()
+        _ = worker.takeDone()
+        job = nil
+        jobsDropped += 1
+    }
+
+    /// Whether the worker is drawing a band (or has drawn one not yet taken).
+    var isFilling: Bool { job != nil }
 
     /// Takes the worker's finished band: `true` if there is a new one to show from.
     func takeFinished() -> Bool {
@@ -243,14 +296,23 @@ final class ScanOutBand {
 /// Copies the tiles' rows into a band's rectangles: plain memory reads of pixels no one writes
 /// any more, so it may run on another thread while the loop draws from the same tiles.
 private struct BandJob: @unchecked Sendable {
+    /// Set by the loop when it needs the buffer now; read before each tile's copy.
+    final class Cancel: Sendable {
+        private let flag = Atomic(false)
+        func set() { flag.store(true, ordering: .relaxed) }
+        var isSet: Bool { flag.load(ordering: .relaxed) }
+    }
+
     let band: PixelBuffer
     let origin: PixelRect
     let rects: [PixelRect]
     let parts: [ScanOutBand.Part]
+    let cancel: Cancel
 
     func run() {
         for rect in rects {
             for part in parts {
+                if cancel.isSet { return }
                 let r = part.inner.intersection(rect)
                 guard !r.isEmpty else { continue }
                 band.copy(from: part.tile, x: r.x0 - part.stored.x0, y: r.y0 - part.stored.y0, width: r.width, height: r.height,

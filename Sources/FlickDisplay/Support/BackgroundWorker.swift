@@ -10,6 +10,8 @@ public final class BackgroundWorker: @unchecked Sendable {
     private let finished: WakePipe
     private var mutex = pthread_mutex_t()
     private var wake = pthread_cond_t()
+    /// Signalled when a job returns.
+    private var returned = pthread_cond_t()
     private var job: (@Sendable () -> Void)?
     private var busy = false
     private var done = false
@@ -23,6 +25,7 @@ public final class BackgroundWorker: @unchecked Sendable {
         self.finished = finished
         pthread_mutex_init(&mutex, nil)
         pthread_cond_init(&wake, nil)
+        pthread_cond_init(&returned, nil)
         let context = Unmanaged.passRetained(self).toOpaque()
         guard pthread_create(&thread, nil, { context in
             Unmanaged<BackgroundWorker>.fromOpaque(context!).takeRetainedValue().run()
@@ -57,9 +60,12 @@ public final class BackgroundWorker: @unchecked Sendable {
         }
     }
 
-    /// Waits until the job running (if any) has finished (tests and benchmarks; never the loop).
+    /// Waits until the job running (if any) has returned. The loop calls it only for a job it
+    /// has told to stop early, which then returns within a small step of its work.
     public func waitUntilDone() {
-        while locked({ busy }) { usleep(200) }
+        locked {
+            while busy { pthread_cond_wait(&returned, &mutex) }
+        }
     }
 
     /// Stops the thread after its job and waits for it.
@@ -75,6 +81,7 @@ public final class BackgroundWorker: @unchecked Sendable {
 
     deinit {
         pthread_cond_destroy(&wake)
+        pthread_cond_destroy(&returned)
         pthread_mutex_destroy(&mutex)
     }
 
@@ -90,6 +97,7 @@ public final class BackgroundWorker: @unchecked Sendable {
             locked {
                 busy = false
                 done = true
+                pthread_cond_broadcast(&returned)
             }
             finished.signal()
         }
