@@ -42,6 +42,8 @@ let package = Package(
         systemLibrary("CSystemd", pkgConfig: "libsystemd", apt: "libsystemd-dev"),
         // glibc's malloc.h (mallopt): part of libc, no package of its own.
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
+        // glibc's memfd_create and file sealing (content providers' pools): part of libc too.
+        .systemLibrary(name: "CMemfd", path: "Sources/CMemfd"),
         systemLibrary("CExpat", pkgConfig: "expat", apt: "libexpat1-dev"),
         // toml++ (Debian's libtomlplusplus-dev, installed by scripts/deps.sh) behind a small C API
         // that owns what it returns. Header-only: compiled into this target, so the fuzz build
@@ -58,7 +60,8 @@ let package = Package(
         .target(name: "FlickInput", dependencies: ["FlickCore", "CEvdev", "CSystemd"]),
         // Output backends (DRM/KMS, fbdev, headless), pixman compositor, image content, tiles
         // (expat reads Deep Zoom descriptors; libjpeg's scanline API streams JPEGs into pyramids).
-        .target(name: "FlickDisplay", dependencies: ["FlickCore", "CDRM", "CPixman", "CSpng", "CTurboJPEG", "CJPEGRows", "CExpat"]),
+        .target(name: "FlickDisplay", dependencies: ["FlickCore", "CDRM", "CPixman", "CSpng", "CTurboJPEG", "CJPEGRows", "CExpat",
+                                                     "CMemfd"]),
 
         // The control protocol's messages, shared by the daemon and flickctl.
         .target(name: "FlickControl", dependencies: ["FlickCore"]),
@@ -115,8 +118,8 @@ let package = Package(
             dependencies: ["FlickCore", "FlickTestSupport", .product(name: "RealModule", package: "swift-numerics")]
         ),
         .testTarget(name: "FlickInputTests", dependencies: ["FlickInput", "FlickCore", "FlickTestSupport"]),
-        .testTarget(name: "FlickDisplayTests", dependencies: ["FlickDisplay", "FlickCore", "FlickTestSupport"]),
-        .testTarget(name: "FlickDaemonTests", dependencies: ["FlickDaemon", "FlickControl", "FlickCore", "FlickTestSupport"]),
+        .testTarget(name: "FlickDisplayTests", dependencies: ["FlickDisplay", "FlickCore", "FlickTestSupport", "CMemfd"]),
+        .testTarget(name: "FlickDaemonTests", dependencies: ["FlickDaemon", "FlickControl", "FlickCore", "FlickTestSupport", "CMemfd"]),
         // The real flickd binary as a child process: headless, evemu input, its own config,
         // socket and state; also the systemd unit and the install script.
         .testTarget(name: "flickdTests", dependencies: ["FlickControl", "FlickInput", "FlickDisplay", "FlickCore", "FlickTestSupport"]),

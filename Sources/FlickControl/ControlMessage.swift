@@ -80,6 +80,12 @@ public struct ControlMessage: Codable, Hashable, Sendable {
     /// For content touches (`contentTouchDown`, `contentTouchMove`, …, `tap`): the id of the
     /// finger, the same for every event of one touch.
     public var contact: Int?
+    /// For `tileRequest` and `tileCancel`: the request's id (a provider's `tile` answers it).
+    public var request: Int?
+    /// For `tileRequest`: the tile to draw and where.
+    public var tile: ControlTileRequest?
+    /// For `provide`'s reply: the content's levels and the pool's layout.
+    public var provider: ControlProviderStatus?
 
     /// Creates an empty message.
     public init() {}
@@ -206,6 +212,8 @@ public struct ControlStatus: Codable, Hashable, Sendable {
     public var tiles: ControlTileStatus?
     /// The image whose pyramid is being built, to be shown when it is (absent otherwise).
     public var building: ControlPyramidStatus?
+    /// The content provider, while one is connected.
+    public var provider: ControlProviderStatus?
 
     /// Creates a status.
     public init(offset: [Double], zoomScale: Double, contentSize: [Double], boundsSize: [Double], tracking: Bool,

@@ -23,11 +23,27 @@ public struct ControlRequest: Codable, Hashable, Sendable {
     public var path: String?
     /// For `touch-overlay` and the switches (`scroll-enabled`, …): on or off.
     public var enabled: Bool?
+    /// For `provide`: the side of a tile in pixels.
+    public var tileSize: Int?
+    /// For `provide`: the slots in the pool passed with it.
+    public var slots: Int?
+    /// For `provide`: whether every pixel is opaque (the default).
+    public var opaque: Bool?
+    /// For `provide`: what shows where no tile is drawn yet, `#RRGGBB`.
+    public var background: String?
+    /// For `provide`: the provider's name (`content.path = "provider:NAME"` shows only it).
+    public var name: String?
+    /// For `tile`: the id of the `tileRequest` answered.
+    public var request: Int?
+    /// For `tile`: whether the tile was drawn (the default); `false` after a `tileCancel`.
+    public var drawn: Bool?
 
     /// Creates a request.
     public init(id: Int? = nil, cmd: String, x: Double? = nil, y: Double? = nil, width: Double? = nil,
                 height: Double? = nil, scale: Double? = nil, page: Int? = nil, animated: Bool? = nil,
-                events: [String]? = nil, path: String? = nil, enabled: Bool? = nil) {
+                events: [String]? = nil, path: String? = nil, enabled: Bool? = nil, tileSize: Int? = nil,
+                slots: Int? = nil, opaque: Bool? = nil, background: String? = nil, name: String? = nil,
+                request: Int? = nil, drawn: Bool? = nil) {
         self.id = id
         self.cmd = cmd
         self.x = x
@@ -40,6 +56,13 @@ public struct ControlRequest: Codable, Hashable, Sendable {
         self.events = events
         self.path = path
         self.enabled = enabled
+        self.tileSize = tileSize
+        self.slots = slots
+        self.opaque = opaque
+        self.background = background
+        self.name = name
+        self.request = request
+        self.drawn = drawn
     }
 }
 
@@ -79,6 +102,36 @@ public enum ControlCommand: Hashable, Sendable {
     /// Turns one of UIScrollView's switches on or off until the next reload or restart (the
     /// config file's value then).
     case setSwitch(Switch, Bool)
+    /// Makes this connection the content provider: the app draws the content on request into
+    /// the pool passed with the request (docs/protocol.md, "Content providers").
+    case provide(Provide)
+    /// The provider's answer to a `tileRequest`: drawn into its slot, or not.
+    case tile(request: Int, drawn: Bool)
+    /// The provider's content changed in this rectangle (unscaled content pixels).
+    case invalidate(x: Double, y: Double, width: Double, height: Double)
+
+    /// What a provider declares.
+    public struct Provide: Hashable, Sendable {
+        /// The content's size at zoom 1, in content pixels.
+        public var width: Int, height: Int
+        /// The side of a tile.
+        public var tileSize: Int
+        /// Slots in the pool.
+        public var slots: Int
+        /// Whether every pixel is opaque.
+        public var opaque: Bool
+        /// `0xRRGGBB` shown where no tile is drawn yet, if given.
+        public var background: UInt32?
+        /// The provider's name (`provider` when none is given).
+        public var name: String
+
+        /// The sizes a provider may declare (those of a Deep Zoom grid).
+        public static let sides = 1...(1 << 24)
+        /// The tile sides a provider may declare.
+        public static let tileSizes = 64...1024
+        /// The slots a pool may have.
+        public static let slotCounts = 1...64
+    }
 
     /// UIScrollView's switches a client can flip, each named as its command.
     public enum Switch: String, CaseIterable, Hashable, Sendable {
@@ -98,7 +151,7 @@ public enum ControlCommand: Hashable, Sendable {
     /// Every command name, for help texts and errors.
     public static let names = ["status", "set-offset", "scroll-rect-to-visible", "set-zoom", "zoom-to-rect", "page",
                                "scroll-to-top", "stop", "flash-indicators", "load", "subscribe", "snapshot", "reload",
-                               "touch-overlay"] + Switch.allCases.map(\.rawValue)
+                               "touch-overlay"] + Switch.allCases.map(\.rawValue) + ["provide", "tile", "invalidate"]
 
     /// Interprets a request.
     /// - Throws: `ControlError` naming the unknown command or the missing or bad field.
@@ -144,11 +197,58 @@ public enum ControlCommand: Hashable, Sendable {
         case "touch-overlay":
             guard let enabled = r.enabled else { throw .missingField(command: r.cmd, field: "enabled") }
             self = .touchOverlay(enabled)
+        case "provide":
+            self = .provide(try Self.provide(r))
+        case "tile":
+            guard let request = r.request else { throw .missingField(command: r.cmd, field: "request") }
+            self = .tile(request: request, drawn: r.drawn ?? true)
+        case "invalidate":
+            self = .invalidate(x: try need(r.x, "x"), y: try need(r.y, "y"), width: try size(r.width, "width"),
+                               height: try size(r.height, "height"))
         default:
             guard let which = Switch(rawValue: r.cmd) else { throw .unknownCommand(r.cmd) }
             guard let enabled = r.enabled else { throw .missingField(command: r.cmd, field: "enabled") }
             self = .setSwitch(which, enabled)
         }
+    }
+}
+
+extension ControlCommand {
+    /// A `provide` request's declaration, each field checked against its range.
+    static func provide(_ r: ControlRequest) throws(ControlError) -> Provide {
+        func whole(_ value: Int?, _ name: String, _ range: ClosedRange<Int>, default fallback: Int? = nil) throws(ControlError) -> Int {
+            guard let value = value ?? fallback else { throw .missingField(command: r.cmd, field: name) }
+            guard range.contains(value) else {
+                throw .badField(command: r.cmd, field: name, expected: "a whole number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return value
+        }
+        func dimension(_ value: Double?, _ name: String) throws(ControlError) -> Int {
+            guard let value else { throw .missingField(command: r.cmd, field: name) }
+            guard value.isFinite, value.rounded() == value, value >= 1, value <= Double(Provide.sides.upperBound) else {
+                throw .badField(command: r.cmd, field: name, expected: "a whole number of pixels from 1 to \(Provide.sides.upperBound)")
+            }
+            return Int(value)
+        }
+        var background: UInt32?
+        if let text = r.background {
+            let hex = text.utf8.dropFirst()
+            guard text.hasPrefix("#"), hex.count == 6, let value = UInt32(String(decoding: hex, as: UTF8.self), radix: 16) else {
+                throw .badField(command: r.cmd, field: "background", expected: "a colour as #RRGGBB")
+            }
+            background = value
+        }
+        let name = r.name ?? "provider"
+        let allowed = name.utf8.allSatisfy { c in
+            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2E || c == 0x5F || c == 0x2D
+        }
+        guard (1...64).contains(name.utf8.count), allowed else {
+            throw .badField(command: r.cmd, field: "name", expected: "1 to 64 of A-Z a-z 0-9 . _ -")
+        }
+        return Provide(width: try dimension(r.width, "width"), height: try dimension(r.height, "height"),
+                       tileSize: try whole(r.tileSize, "tileSize", Provide.tileSizes, default: 256),
+                       slots: try whole(r.slots, "slots", Provide.slotCounts), opaque: r.opaque ?? true,
+                       background: background, name: name)
     }
 }
 

@@ -137,8 +137,27 @@ struct FlickCtl: ParsableCommand {
         subcommands: [Status.self, SetOffset.self, ScrollRectToVisible.self, SetZoom.self, ZoomToRect.self, Page.self,
                       ScrollToTop.self, Stop.self, FlashIndicators.self, Load.self, Subscribe.self, Monitor.self,
                       Snapshot.self, Reload.self, TouchOverlay.self, ScrollEnabled.self, ScrollsToTop.self,
-                      DelaysContentTouches.self, CanCancelContentTouches.self]
+                      DelaysContentTouches.self, CanCancelContentTouches.self, Provider.self]
     )
+
+    struct Provider: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the content provider: connected, tiles pending and drawn, mean tile latency.")
+        @OptionGroup var options: SocketOptions
+        func run() throws {
+            let reply = try options.call(ControlRequest(cmd: "status"))
+            if options.json { return try options.show(reply) }
+            if reply.ok == false { try options.show(reply) }
+            guard let p = reply.status?.provider else {
+                print("no content provider connected (content: \(reply.status?.content ?? "?"))")
+                return
+            }
+            let latency = p.latencyMs.map { "\($0.brief) ms" } ?? "no answer yet"
+            print("content provider \(p.name): connected, \(p.pending ?? 0) tiles pending, \(p.drawn ?? 0) drawn, "
+                  + "mean latency \(latency), \(p.timeouts ?? 0) timed out, \(p.cancelled ?? 0) cancelled, "
+                  + "\(p.invalidations ?? 0) invalidations")
+        }
+    }
 
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print offset, zoom, sizes, states, device and content as JSON.")

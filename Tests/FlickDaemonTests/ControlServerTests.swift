@@ -17,7 +17,7 @@ import Testing
         init(limits: ControlServer.Limits = ControlServer.Limits()) throws {
             loop = try EventLoop()
             path = NSTemporaryDirectory() + "flickd-test-\(UInt32.random(in: 0...UInt32.max))/control.sock"
-            server = try ControlServer(path: path, loop: loop, limits: limits) { [unowned self] command, id, file in
+            server = try ControlServer(path: path, loop: loop, limits: limits) { [unowned self] command, id, file, _ in
                 self.commands.append(command)
                 self.files.append(file != nil)
                 if case .status = command {
@@ -204,7 +204,7 @@ import Testing
     @Test func aSecondDaemonOnTheSameSocketIsRefused() throws {
         let f = try Fixture()
         let other = try EventLoop()
-        #expect(throws: SystemError.self) { _ = try ControlServer(path: f.path, loop: other) { _, id, _ in .reply(id: id) } }
+        #expect(throws: SystemError.self) { _ = try ControlServer(path: f.path, loop: other) { _, id, _, _ in .reply(id: id) } }
     }
 
     /// The socket's folder is made before binding; a bare name needs none.

@@ -88,9 +88,10 @@ import Testing
                 #expect(try Self.encoded(message) == json, "\(at): a field the decoder does not know, or of the wrong type")
             case "event":
                 let message = try JSONDecoder().decode(ControlMessage.self, from: data)
-                #expect(message.type != nil && message.t != nil, "\(at): an event has type and t")
+                let own = message.type.map(ControlMessage.providerEventTypes.contains) ?? false
+                #expect(message.type != nil && (message.t != nil || own), "\(at): an event has type and t")
                 #expect(message.ok == nil && message.id == nil, "\(at): an event is no reply")
-                if message.type != "frame" { #expect(message.state != nil, "\(at): an event carries the state") }
+                if message.type != "frame" && !own { #expect(message.state != nil, "\(at): an event carries the state") }
                 #expect(try Self.encoded(message) == json, "\(at): a field the decoder does not know, or of the wrong type")
             default:
                 Issue.record("\(at): unknown example kind '\(example.kind)' (request, request-error, reply, event)")
@@ -186,6 +187,10 @@ import Testing
         let documented = try Self.examples().filter { $0.kind == "event" }.map { try Self.object($0.text) }
         var messages = kinds.map { ControlMessage.event(GestureOutput(time: .zero, kind: $0, state: view.state), view: view) }
         messages.append(.frame(at: 0, offset: .zero, zoomScale: 1))
+        messages.append(.tileRequest(id: 7, tile: ControlTileRequest(level: 15, column: 2, row: 5, scale: 1, x: 512, y: 1280,
+                                                                     width: 256, height: 256, pixelWidth: 256, pixelHeight: 256,
+                                                                     slot: 3, offset: 786_432, stride: 1024)))
+        messages.append(.tileCancel(id: 8))
         for message in messages {
             let fields = Set(try Self.encoded(message).allKeys.compactMap { $0 as? String })
             let example = documented.first { $0["type"] as? String == message.type && $0["gesture"] as? String == message.gesture }

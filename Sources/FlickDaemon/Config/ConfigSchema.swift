@@ -157,6 +157,13 @@ enum ConfigSchema {
             guard let s = v.string, s.hasPrefix("/") else { throw ValueProblem(expected: "an absolute folder path", found: show(v)) }
             c.cacheDirectory = s
         }
+        k["content.provider_timeout_ms"] = { v, c throws in
+            let expected = "a time in milliseconds from 50 to 60000"
+            guard let d = v.double ?? v.int.map(Double.init), (50...60_000).contains(d) else {
+                throw ValueProblem(expected: expected, found: show(v))
+            }
+            c.providerTimeout = .nanoseconds(Int64((d * 1e6).rounded()))
+        }
         k["content.load_directories"] = { v, c throws in
             let expected = "a list of absolute folder paths, such as [\"/srv/kiosk\"]"
             guard let a = v.array else { throw ValueProblem(expected: expected, found: show(v)) }

@@ -76,6 +76,8 @@ public struct Configuration: Hashable, Sendable {
     public var cacheDirectory = "/var/cache/flickd"
     /// Where the control socket's `load` may take content from (absolute folders).
     public var loadDirectories: [String] = []
+    /// How long a content provider's tile may take before its request is given up.
+    public var providerTimeout: Duration = .milliseconds(1000)
 
     /// `[kiosk]`: attract mode after this long without a touch (0: off); the scroll-to-top
     /// strip is `gestures.scrollToTopStripHeight`.

@@ -31,7 +31,18 @@ public final class ControlServer {
     /// Answers one command for one client, with the file the client passed along with it (an
     /// fd, `SCM_RIGHTS`), if any: the server closes it after the reply. `subscribe` is handled
     /// by the server itself after the handler's reply.
-    public typealias Handler = (ControlCommand, Int?, Int32?) -> ControlMessage
+    public typealias Handler = (ControlCommand, Int?, Int32?, Caller) -> ControlMessage
+
+    /// Which connection a command came on: the id it keeps while connected (never reused).
+    public struct Caller: Hashable, Sendable {
+        public var id: Int
+
+        /// A caller by its id (0: none of the socket's, e.g. a replay's or a test's commands).
+        public init(id: Int) { self.id = id }
+    }
+
+    /// Called when a connection goes (closed by the client, or dropped for breaking a bound).
+    public var onDisconnect: ((Caller) -> Void)?
 
     private let loop: EventLoop
     private let path: String
@@ -176,6 +187,25 @@ public final class ControlServer {
     /// Whether anybody listens for events (so the daemon can skip building them).
     public var hasSubscribers: Bool { clients.values.contains { $0.isSubscribed } }
 
+    /// Sends `message` to one connection, within its bounds (one that lets too much pile up is
+    /// dropped); `false` when it is gone.
+    @discardableResult
+    public func send(_ message: ControlMessage, to caller: Caller) -> Bool {
+        guard let client = clients.values.first(where: { $0.serial == caller.id }) else { return false }
+        send([UInt8](message.line()), to: client)
+        return clients[client.fd] === client
+    }
+
+    /// Adds event `types` to what a connection receives, as if it had subscribed to them too.
+    public func subscribe(_ caller: Caller, to types: Set<String>) {
+        guard let client = clients.values.first(where: { $0.serial == caller.id }) else { return }
+        switch client.subscription {
+        case .none: client.subscription = .some(types)
+        case .some(.none): break   // every event already
+        case .some(.some(let wanted)): client.subscription = .some(wanted.union(types))
+        }
+    }
+
     // MARK: Connections
 
     private func acceptClients() {
@@ -304,7 +334,7 @@ public final class ControlServer {
         do {
             let command = try ControlCommand(request)
             client.proven = true
-            let reply = handler(command, request.id, file)
+            let reply = handler(command, request.id, file, Caller(id: client.serial))
             if case let .subscribe(filter) = command, reply.ok == true { client.subscription = .some(filter) }
             send([UInt8](reply.line()), to: client)
         } catch {
@@ -346,5 +376,6 @@ public final class ControlServer {
         client.source = nil
         if let file = client.attached { close(file) }
         close(client.fd)
+        onDisconnect?(Caller(id: client.serial))
     }
 }

@@ -21,6 +21,14 @@ public protocol CommandContext: AnyObject {
     func reload() throws
     /// Shows other content from a path; throws why not (the content on screen stays).
     func load(_ path: String) throws
+    /// The content provider, while one is connected.
+    var providerStatus: ControlProviderStatus? { get }
+    /// Makes the caller the content provider with the pool it passed; throws why not.
+    func provide(_ declared: ControlCommand.Provide, pool: Int32?, caller: ControlServer.Caller) throws(ControlError) -> ControlProviderStatus
+    /// The provider's answer to a tile request.
+    func answerTile(_ request: Int, drawn: Bool, caller: ControlServer.Caller) throws(ControlError)
+    /// The provider's content changed in a rectangle (unscaled content pixels).
+    func invalidate(x: Double, y: Double, width: Double, height: Double, caller: ControlServer.Caller) throws(ControlError)
 }
 
 /// Answers control-socket commands against the pipeline: programmatic scrolling and zooming,
@@ -42,9 +50,10 @@ public final class CommandHandler {
     /// Answers one command (`subscribe` needs only the acknowledgement: the server keeps the list).
     /// - Parameter file: a file the client passed with the request (`snapshot` writes into it);
     ///   the caller closes it.
-    public func handle(_ command: ControlCommand, id: Int?, file: Int32? = nil) -> ControlMessage {
+    public func handle(_ command: ControlCommand, id: Int?, file: Int32? = nil,
+                       caller: ControlServer.Caller = ControlServer.Caller(id: 0)) -> ControlMessage {
         do {
-            return try perform(command, id: id, file: file)
+            return try perform(command, id: id, file: file, caller: caller)
         } catch {
             return .failure(id: id, error)
         }
@@ -53,7 +62,8 @@ public final class CommandHandler {
     /// The pages of the content shown.
     private var pages: [Content.Page] { pipeline.presenter.composer.content?.pages ?? [] }
 
-    private func perform(_ command: ControlCommand, id: Int?, file: Int32?) throws(ControlError) -> ControlMessage {
+    private func perform(_ command: ControlCommand, id: Int?, file: Int32?,
+                         caller: ControlServer.Caller) throws(ControlError) -> ControlMessage {
         let now = context?.now ?? pipeline.now
         switch command {
         case .status:
@@ -120,6 +130,19 @@ public final class CommandHandler {
             guard let context else { throw .failed("loading content is not available") }
             do { try context.load(path) } catch { throw .failed("\(error)") }
             return .reply(id: id)
+        case .provide(let declared):
+            guard let context else { throw .failed("content providers are not available") }
+            var reply = ControlMessage.reply(id: id)
+            reply.provider = try context.provide(declared, pool: file, caller: caller)
+            return reply
+        case let .tile(request, drawn):
+            guard let context else { throw .failed("content providers are not available") }
+            try context.answerTile(request, drawn: drawn, caller: caller)
+            return .reply(id: id)
+        case let .invalidate(x, y, width, height):
+            guard let context else { throw .failed("content providers are not available") }
+            try context.invalidate(x: x, y: y, width: width, height: height, caller: caller)
+            return .reply(id: id)
         }
         // A command that moves the view answers with where it goes, as the model applied it
         // (zoom clamped to its limits, a rectangle's offset clamped into the bounds).
@@ -170,6 +193,7 @@ public final class CommandHandler {
             device: context?.deviceName, content: context?.contentName,
             display: context?.displayName, frames: pipeline.presenter.composer.committedFrameCount)
         status.building = context?.pyramidBuilding
+        status.provider = context?.providerStatus
         if let tiles = pipeline.tiles {
             let grid = tiles.source.grid
             status.tiles = ControlTileStatus(levels: grid.maxLevel - tiles.source.lowestLevel + 1, tileSize: grid.tileSize,
@@ -196,4 +220,15 @@ public final class CommandHandler {
 
 extension CommandContext {
     public var pyramidBuilding: ControlPyramidStatus? { nil }
+    public var providerStatus: ControlProviderStatus? { nil }
+    public func provide(_ declared: ControlCommand.Provide, pool: Int32?,
+                        caller: ControlServer.Caller) throws(ControlError) -> ControlProviderStatus {
+        throw .failed("content providers are not available")
+    }
+    public func answerTile(_ request: Int, drawn: Bool, caller: ControlServer.Caller) throws(ControlError) {
+        throw .failed("content providers are not available")
+    }
+    public func invalidate(x: Double, y: Double, width: Double, height: Double, caller: ControlServer.Caller) throws(ControlError) {
+        throw .failed("content providers are not available")
+    }
 }

@@ -40,6 +40,14 @@ public enum ContentLoader {
         throw ContentError(path: path, reason: .notAllowed("outside the allowed folders (\(directories.joined(separator: ", ")))"))
     }
 
+    /// For content `provider` or `provider:NAME` (an app draws it over the control socket): the
+    /// name required of the provider, empty for any; `nil` for any other content.
+    public static func providerName(_ path: String) -> String? {
+        if path == "provider" { return "" }
+        guard path.hasPrefix("provider:") else { return nil }
+        return String(path.dropFirst("provider:".count))
+    }
+
     /// What showing a path takes: content ready now, or a pyramid to build first (an image
     /// over `content.pixel_budget` seen for the first time).
     public enum Plan {
@@ -78,10 +86,11 @@ public enum ContentLoader {
     public static func prepare(path: String, view: PixelSize, configuration: Configuration,
                                workers: Int = TileLoader.defaultWorkers) throws -> Plan {
         let tiles = Content.TileOptions(cacheBytes: configuration.cacheMegabytes << 20, workers: workers)
-        if path.isEmpty {
+        let waiting = providerName(path).map { " (waiting for " + ($0.isEmpty ? "a content provider)" : "content provider \($0))") }
+        if path.isEmpty || waiting != nil {
             // Four screens each way: room to flick, pinch and page.
             let size = PixelSize(width: view.width * 4, height: view.height * 4)
-            return .ready(Loaded(content: try Content.testPattern(size, tiles: tiles), name: "test pattern"))
+            return .ready(Loaded(content: try Content.testPattern(size, tiles: tiles), name: "test pattern" + (waiting ?? "")))
         }
         var info = stat()
         if stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {

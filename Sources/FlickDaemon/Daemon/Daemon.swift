@@ -49,6 +49,8 @@ public final class Daemon: PipelineSink, CommandContext {
     private var runner: LiveRunner!
     private var server: ControlServer?
     private var commands: CommandHandler!
+    /// The app drawing the content, when one does.
+    private var providers: ProviderHost!
     private var signals: [SignalSource] = []
     private var stateTimer: TimerSource?
     private let stateStore: StateStore
@@ -159,12 +161,19 @@ public final class Daemon: PipelineSink, CommandContext {
         pipeline.tracing = logger.logLevel <= .debug
         commands = CommandHandler(pipeline: pipeline, context: self)
         commands.snapshotDirectory = configuration.snapshotFolder
+        providers = try ProviderHost(loop: loop, logger: logger, timeout: configuration.providerTimeout,
+                                     cacheBytes: configuration.cacheMegabytes << 20,
+                                     requiredName: Self.requiredProvider(options.content ?? configuration.contentPath),
+                                     show: { [unowned self] content, name in self.presentProvided(content, name: name) },
+                                     restore: { [unowned self] in self.restoreConfiguredContent() })
         do {
             server = try ControlServer(path: configuration.controlSocket, mode: mode_t(configuration.controlMode), loop: loop) {
-                [unowned self] command, id, file in
+                [unowned self] command, id, file, caller in
                 defer { self.runner.rearm() }
-                return self.commands.handle(command, id: id, file: file)
+                return self.commands.handle(command, id: id, file: file, caller: caller)
             }
+            server?.onDisconnect = { [unowned self] caller in self.providers.disconnected(caller) }
+            providers.server = server
             if !configuration.controlGroup.isEmpty { try setGroup(configuration.controlGroup, of: configuration.controlSocket) }
         } catch {
             logger.report(.error, "control socket, running without it: ", error)
@@ -332,6 +341,10 @@ public final class Daemon: PipelineSink, CommandContext {
         if options.content == nil && next.contentPath != configuration.contentPath {
             try? show(path: next.contentPath, configuration: next)
         }
+        // A provider serving keeps its session; the next one meets the new terms.
+        providers.timeout = next.providerTimeout
+        providers.cacheBytes = next.cacheMegabytes << 20
+        providers.requiredName = Self.requiredProvider(options.content ?? next.contentPath)
         pipeline.idleReset = PipelineBuilder.idleReset(next, view: pipeline.scrollView)
         pipeline.touchOverlay = next.touchOverlay
         if next.touchSmoothing != configuration.touchSmoothing || next.touchPrediction != configuration.touchPrediction {
@@ -374,18 +387,65 @@ public final class Daemon: PipelineSink, CommandContext {
                 buildPyramid(of: image, into: cacheDirectory)
                 return
             }
-            pipeline.show(loaded.content, at: loop.now)
-            try pipeline.update(at: loop.now) { v throws in
-                try v.setContentSize(loaded.content.size)
-                let home = IdleReset.home(of: v)
-                try v.setZoomScale(home.zoomScale, contentOffset: home.offset, animated: false, at: loop.now)
-            }
-            contentName = loaded.name
-            contentIdentity = Self.identity(of: loaded.name)
+            try present(loaded.content, name: loaded.name)
             logger.info("content loaded: \(loaded.name), \(loaded.content.summary)")
         } catch {
             logger.report(.error, "content rejected, keeping \(contentName ?? "no content"): ", error)
             throw error
+        }
+    }
+
+    /// Shows `content` from its home position (ending a content provider's session: its
+    /// content is no longer what shows).
+    private func present(_ content: Content, name: String) throws {
+        providers?.contentReplaced()
+        pipeline.show(content, at: loop.now)
+        try pipeline.update(at: loop.now) { v throws in
+            try v.setContentSize(content.size)
+            let home = IdleReset.home(of: v)
+            try v.setZoomScale(home.zoomScale, contentOffset: home.offset, animated: false, at: loop.now)
+        }
+        contentName = name
+        contentIdentity = Self.identity(of: name)
+    }
+
+    /// The provider's content, named (its size is valid: `provide` checked it).
+    private func presentProvided(_ content: Content, name: String) {
+        do {
+            try present(content, name: name)
+        } catch {
+            logger.report(.error, "content: cannot show \(name): ", error)
+        }
+        runner.rearm()
+    }
+
+    /// The name a provider must have for the content configured, if it names one.
+    private static func requiredProvider(_ path: String) -> String? {
+        ContentLoader.providerName(path).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// What the config (or the command line) shows: after a content provider went.
+    private func restoreConfiguredContent() {
+        try? show(path: options.content ?? configuration.contentPath, configuration: configuration)
+        runner.rearm()
+    }
+
+    // MARK: Content providers (ProviderHost)
+
+    public var providerStatus: ControlProviderStatus? { providers?.status }
+
+    public func provide(_ declared: ControlCommand.Provide, pool: Int32?,
+                        caller: ControlServer.Caller) throws(ControlError) -> ControlProviderStatus {
+        try providers.provide(declared, pool: pool, caller: caller)
+    }
+
+    public func answerTile(_ request: Int, drawn: Bool, caller: ControlServer.Caller) throws(ControlError) {
+        try providers.answer(request, drawn: drawn, caller: caller)
+    }
+
+    public func invalidate(x: Double, y: Double, width: Double, height: Double, caller: ControlServer.Caller) throws(ControlError) {
+        try providers.invalidate(x: x, y: y, width: width, height: height, caller: caller) {
+            pipeline.contentChanged(at: loop.now)
         }
     }
 

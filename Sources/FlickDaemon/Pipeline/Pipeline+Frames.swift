@@ -62,6 +62,7 @@ extension Pipeline: FramePresenterDelegate {
     }
 
     public func presenter(_ presenter: FramePresenter, didPresentAt vblank: Instant) {
+        tiles?.framePresented(at: vblank)
         sink?.pipeline(self, presentedAt: vblank)
     }
 

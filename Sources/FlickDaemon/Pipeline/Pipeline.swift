@@ -106,7 +106,8 @@ public final class Pipeline {
     /// event, a virtual vblank, a frame the model asked for, a gesture timer, attract mode. Nil
     /// means idle: no timer at all.
     public var nextDeadline: Instant? {
-        [input.nextDeadline, presenter.nextDeadline, recognizer.nextDeadline, idleDeadline].compactMap { $0 }.min()
+        [input.nextDeadline, presenter.nextDeadline, recognizer.nextDeadline, idleDeadline, tiles?.nextDeadline]
+            .compactMap { $0 }.min()
     }
 
     /// Does everything due at `t`, in order: the input's frames, the gesture timers, attract
@@ -135,6 +136,7 @@ public final class Pipeline {
             sink?.pipeline(self, noted: .idleReset(seconds: reset.delay.inSeconds))
         }
         // Tiles that arrived change the picture, not the model: one redraw for all of them.
+        tiles?.expire(now: now)
         let arrived = tiles?.takeArrivals() ?? 0
         let banded = presenter.composer.takeBandFill()
         presenter.setNeedsDisplay(at: now, redraw: arrived > 0 || banded)
@@ -162,6 +164,14 @@ public final class Pipeline {
     public func show(_ content: Content?, at t: Instant) {
         observe(t)
         presenter.show(content, at: now)
+        flush()
+    }
+
+    /// Draws the next frame even if the model stands still: the content's pixels changed (an
+    /// app invalidated some of them).
+    public func contentChanged(at t: Instant) {
+        observe(t)
+        presenter.setNeedsDisplay(at: now, redraw: true)
         flush()
     }
 

@@ -26,7 +26,7 @@ extension Compositor {
         let opaque = store.source.isOpaque
         if !opaque {
             // Translucent tiles show the background through them.
-            var color = pixmanColor(state.background)
+            var color = pixmanColor(store.source.background ?? state.background)
             let p = rotation.physicalRect(logicalDest, panel: target.size)
             var box = pixman_box32_t(x1: Int32(p.x0), y1: Int32(p.y0), x2: Int32(p.x1), y2: Int32(p.y1))
             pixman_image_fill_boxes(PIXMAN_OP_SRC, target.image, &color, 1, &box)
@@ -46,7 +46,7 @@ extension Compositor {
                 drawTile(buffer, cover, grid: grid, clip: clip, offset: offset, zoom: zoom, exact: false,
                          opaque: opaque, into: target)
             } else {
-                var color = pixmanColor(state.background)
+                var color = pixmanColor(store.source.background ?? state.background)
                 let p = rotation.physicalRect(clip, panel: target.size)
                 var box = pixman_box32_t(x1: Int32(p.x0), y1: Int32(p.y0), x2: Int32(p.x1), y2: Int32(p.y1))
                 pixman_image_fill_boxes(PIXMAN_OP_SRC, target.image, &color, 1, &box)

@@ -81,6 +81,13 @@ public final class FrameComposer {
                 planeFailure = "\(error)"
             }
         }
+        if let store = content?.tiles {
+            // An app's redrawn content: stale tiles are asked for again by this frame, and what
+            // a band holds of them is drawn again.
+            store.applyInvalidations()
+            let changed = store.takeChanges()
+            if !changed.isEmpty, bandStore === store { band?.invalidate(changed) }
+        }
         var layers = FrameLayers(primary: .composed, overlays: overlays ?? [])
         let banded = overlays != nil ? bandSource(for: state, panel: panel) : nil
         if overlays != nil, let image = content?.image, let origin {
@@ -94,6 +101,7 @@ public final class FrameComposer {
             }
         }
         try output.commit(layers, now: now)
+        content?.tiles?.frameCommitted()
         band?.onScreen = banded?.index
         stripBuffer ^= 1
         committedFrameCount += 1

@@ -169,6 +169,8 @@ final class ScanOutBand {
     func plan(x: Int, y: Int, view: PixelSize, resting: Point?, store: TileStore) {
         // A band the worker finished since the last frame serves this one, not only the next.
         _ = takeFinished()
+        let viewRect = PixelRect(x0: x, y0: y, x1: x + view.width, y1: y + view.height)
+        store.renewStale(in: viewRect)
         guard job == nil, !worker.isBusy else { return }
         let grid = store.source.grid
         let ahead = resting.map {
@@ -179,7 +181,7 @@ final class ScanOutBand {
             // Complete the current band around the part already drawn (it may be on screen:
             // only pixels it does not show are written).
             start(Job(buffer: index, placement: h.placement, drawn: bandRect(h.placement)), except: h.valid,
-                  store: store, ahead: ahead)
+                  store: store, view: viewRect, ahead: ahead)
             return
         }
         let next = placement(x: x, y: y, view: view, resting: resting)
@@ -202,18 +204,21 @@ final class ScanOutBand {
         let order: [Int] = current.map { [1 - $0, $0] } ?? [0, 1]
         guard let target = order.first(where: { $0 != onScreen }) else { return }
         start(Job(buffer: target, placement: nextPlacement, drawn: bandRect(nextPlacement)), except: nil,
-              store: store, ahead: ahead)
+              store: store, view: viewRect, ahead: ahead)
     }
 
-    /// Starts the worker drawing `job` (less `except`) once its tiles are in memory.
-    private func start(_ job: Job, except: PixelRect?, store: TileStore, ahead: [TileKey]) {
+    /// Starts the worker drawing `job` (less `except`) once its tiles are in memory; those of
+    /// `view` are asked for first (an app drawing on request answers in that order).
+    private func start(_ job: Job, except: PixelRect?, store: TileStore, view: PixelRect, ahead: [TileKey]) {
         let grid = store.source.grid
-        let keys = grid.tiles(at: grid.maxLevel, covering: job.drawn)
-        guard let tiles = store.tilesInMemory(keys, then: ahead) else { return }
+        let band = grid.tiles(at: grid.maxLevel, covering: job.drawn)
+        let inView = band.filter { !grid.tileRect($0).intersection(view).isEmpty }
+        let keys = inView + band.filter { grid.tileRect($0).intersection(view).isEmpty }
+        guard let tiles = store.tilesInMemory(keys, then: ahead, renewing: view) else { return }
         let parts = zip(keys, tiles).map { key, tile in Part(tile: tile, stored: grid.storedRect(key), inner: grid.tileRect(key)) }
         let rects = except.map { job.drawn.subtracting($0) } ?? [job.drawn]
         let draw = BandJob(band: buffers[job.buffer], origin: job.drawn, rects: rects, parts: parts, cancel: job.cancel)
-        if store.loader == nil {
+        if store.fetcher == nil {
             // Tiles made as frames need them (replays, tests): the band too, so every run
             // scans out the same frames.
             draw.run()
@@ -257,6 +262,15 @@ final class ScanOutBand {
             drop(running)
         }
         return [0, 1].first { $0 != onScreen && $0 != job?.buffer }
+    }
+
+    /// Forgets what the buffers hold of `rects` (content pixels whose tiles changed: an app
+    /// redrew them): a buffer holding any of it is drawn again before it is shown from, and a
+    /// band being drawn over it is dropped.
+    func invalidate(_ rects: [PixelRect]) {
+        func touches(_ r: PixelRect) -> Bool { rects.contains { !$0.intersection(r).isEmpty } }
+        if let running = job, touches(running.drawn) { drop(running) }
+        for index in 0..<2 where held[index].map({ touches($0.valid) }) == true { held[index] = nil }
     }
 
     /// Stops the worker's job and forgets it: its buffer holds only what it held before.

@@ -32,6 +32,11 @@ public struct PixelRect: Hashable, Sendable {
         PixelRect(x0: max(x0, o.x0), y0: max(y0, o.y0), x1: min(x1, o.x1), y1: min(y1, o.y1))
     }
 
+    /// The smallest rectangle holding both.
+    public func union(_ o: PixelRect) -> PixelRect {
+        PixelRect(x0: min(x0, o.x0), y0: min(y0, o.y0), x1: max(x1, o.x1), y1: max(y1, o.y1))
+    }
+
     /// The up to four bands of `self` outside `hole` (top, bottom, left, right).
     public func subtracting(_ hole: PixelRect) -> [PixelRect] {
         let h = hole.intersection(self)

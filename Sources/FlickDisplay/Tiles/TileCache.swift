@@ -57,6 +57,14 @@ public final class TileCache {
         evictOverBudget()
     }
 
+    /// The keys of the tiles held, in no order.
+    public var keys: [TileKey] { Array(entries.keys) }
+
+    /// Drops the tiles `drop` picks.
+    public func remove(where drop: (TileKey) -> Bool) {
+        for (key, entry) in entries where drop(key) { remove(key, entry) }
+    }
+
     /// Drops every tile that is not pinned (content replaced, memory pressure).
     public func removeUnpinned() {
         for (key, entry) in entries where !entry.pinned { remove(key, entry) }

@@ -94,6 +94,12 @@ public struct TileGrid: Hashable, Sendable {
         return PixelRect(x0: x0, y0: y0, x1: min(x0 + tileSize, size.width), y1: min(y0 + tileSize, size.height))
     }
 
+    /// The part of the full resolution a tile shows (its `tileRect` scaled up to it).
+    public func contentRect(_ key: TileKey) -> PixelRect {
+        let r = tileRect(key), shift = maxLevel - min(max(key.level, 0), maxLevel)
+        return PixelRect(x0: r.x0 << shift, y0: r.y0 << shift, x1: min(r.x1 << shift, width), y1: min(r.y1 << shift, height))
+    }
+
     /// The part of its level a stored tile holds: `tileRect` grown by the overlap on every side
     /// that has a neighbour. A decoded tile must be exactly this size.
     public func storedRect(_ key: TileKey) -> PixelRect {

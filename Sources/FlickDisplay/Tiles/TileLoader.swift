@@ -10,14 +10,8 @@ import Glibc
 ///
 /// States of one tile here: wanted → making → arrived → (taken by the loop). A tile wanted again
 /// while it is being made is not made twice.
-public final class TileLoader: @unchecked Sendable {
-    /// A tile made, or why it could not be.
-    public struct Arrival {
-        /// Which tile.
-        public var key: TileKey
-        /// Its pixels, or the error naming its file.
-        public var result: Result<PixelBuffer, ContentError>
-    }
+public final class TileLoader: TileFetching, @unchecked Sendable {
+    public typealias Arrival = TileArrival
 
     /// Readable while arrivals wait to be taken.
     public var fileDescriptor: Int32 { wake.fileDescriptor }

@@ -18,6 +18,9 @@ public protocol TileSource: AnyObject, Sendable {
     /// coarse tiles each need many files (a folder of pages: the coarsest tile shows every page)
     /// says no, and its coarse tiles are made when asked like any other.
     var pinsCoarseLevels: Bool { get }
+    /// What shows where no tile is in memory at all and behind translucent tiles; `nil`: the
+    /// display's background.
+    var background: Color? { get }
     /// Makes one tile, `grid.storedRect(key)`-sized.
     /// - Throws: `ContentError` naming the tile's file (missing, truncated, corrupt, wrong size).
     func tile(_ key: TileKey) throws -> PixelBuffer
@@ -25,6 +28,7 @@ public protocol TileSource: AnyObject, Sendable {
 
 extension TileSource {
     public var pinsCoarseLevels: Bool { true }
+    public var background: Color? { nil }
 
     /// `tile(_:)` as a result, any error as a `ContentError` naming the source and the tile.
     func make(_ key: TileKey) -> Result<PixelBuffer, ContentError> {

@@ -1,3 +1,5 @@
+import FlickCore
+
 /// One content's tiles: where they come from, the decoded ones in memory, and the workers that
 /// make the missing ones; the compositor asks it for tiles, the loop feeds it what arrived.
 ///
@@ -10,8 +12,11 @@ public final class TileStore {
     public let source: any TileSource
     /// Decoded tiles.
     public let cache: TileCache
-    /// The workers, or `nil` when tiles are made as frames need them.
-    public let loader: TileLoader?
+    /// What makes missing tiles away from the loop (the workers, or an app drawing them), or
+    /// `nil` when tiles are made as frames need them.
+    public let fetcher: (any TileFetching)?
+    /// The workers, when the tiles come from them.
+    public var loader: TileLoader? { fetcher as? TileLoader }
     /// The finest pinned level: it and every coarser one stay in memory (below `lowestLevel`:
     /// none is pinned).
     public private(set) var pinnedLevel: Int
@@ -32,6 +37,23 @@ public final class TileStore {
     /// What the scan-out band asked for since the last frame was drawn: kept in the next
     /// frame's list, after its own missing tiles.
     private var bandWanted: [TileKey] = []
+    /// Tiles whose content the app has changed (`invalidate`): still drawn, and asked for
+    /// again whenever a frame draws them, until their new pixels arrive.
+    public private(set) var stale: Set<TileKey> = []
+    /// Invalidated rectangles not applied yet (merged: a flood costs one pass per frame).
+    private var invalidated: [PixelRect] = []
+    /// Parts of the content whose pixels changed since `takeChanges()`: what a scan-out band
+    /// holds of them is out of date.
+    private var changes: [PixelRect] = []
+    /// Invalidations received so far.
+    public private(set) var invalidations = 0
+    /// When the tiles taken since the last frame were asked of an app, and those of the frame
+    /// in flight: each becomes a request → presented latency when its frame is presented.
+    private var takenRequests: [Instant] = []
+    private var requestsInFrame: [Instant] = []
+    /// The last 1024 request → presented latencies of an app's tiles.
+    public private(set) var presentLatencies: [Duration] = []
+    private var presentLatencyNext = 0
 
     /// The most pixels the pinned levels may hold together: about one 1080p screen.
     public static let pinnedPixels = 2 << 20
@@ -42,10 +64,18 @@ public final class TileStore {
     ///   - cacheBytes: the cache's budget.
     ///   - workers: worker threads; 0 makes tiles as frames need them.
     /// - Throws: `ContentError` when not even the coarsest level can be made.
-    public init(source: any TileSource, cacheBytes: Int, workers: Int) throws {
+    public convenience init(source: any TileSource, cacheBytes: Int, workers: Int) throws {
+        try self.init(source: source, cacheBytes: cacheBytes,
+                      fetcher: workers > 0 ? TileLoader(source: source, workers: workers) : nil)
+    }
+
+    /// Creates the store with tiles made by `fetcher` (`nil`: as frames need them) and makes the
+    /// pinned levels, if the source pins any.
+    /// - Throws: `ContentError` when not even the coarsest level can be made.
+    public init(source: any TileSource, cacheBytes: Int, fetcher: (any TileFetching)?) throws {
         self.source = source
         cache = TileCache(budgetBytes: cacheBytes)
-        loader = workers > 0 ? TileLoader(source: source, workers: workers) : nil
+        self.fetcher = fetcher
         let grid = source.grid
         var level = source.lowestLevel, pixels = grid.levelSize(level).area
         while level < grid.maxLevel, pixels + grid.levelSize(level + 1).area <= Self.pinnedPixels {
@@ -70,35 +100,113 @@ public final class TileStore {
             }
         }
         if made == 0 && pinnedLevel >= source.lowestLevel, let firstError {
-            loader?.stop()
+            fetcher?.stop()
             throw firstError
         }
     }
 
-    deinit { loader?.stop() }
+    deinit { fetcher?.stop() }
 
     /// Stops the workers (also done when the store goes away).
-    public func close() { loader?.stop() }
+    public func close() { fetcher?.stop() }
 
     /// The fd that is readable when tiles arrived (`nil` without workers).
-    public var fileDescriptor: Int32? { loader?.fileDescriptor }
+    public var fileDescriptor: Int32? { fetcher?.fileDescriptor }
 
     /// Tiles wanted or being made.
-    public var pendingCount: Int { loader?.pendingCount ?? 0 }
+    public var pendingCount: Int { fetcher?.pendingCount ?? 0 }
+
+    /// When `expire(now:)` is due next, if ever (an app's tile overdue).
+    public var nextDeadline: Instant? { fetcher?.nextDeadline }
+
+    /// Gives up on tiles overdue at `now` (an app that did not answer in time).
+    public func expire(now: Instant) { fetcher?.expire(now: now) }
 
     /// Puts the tiles that arrived into the cache.
     /// - Returns: how many arrived (each may change what a frame shows).
     @discardableResult
     public func takeArrivals() -> Int {
-        guard let loader else { return 0 }
-        let arrivals = loader.takeArrivals()
+        guard let fetcher else { return 0 }
+        let arrivals = fetcher.takeArrivals()
         for arrival in arrivals {
             switch arrival.result {
-            case .success(let buffer): cache.insert(arrival.key, buffer)
+            case .success(let buffer):
+                if let asked = arrival.requestedAt { takenRequests.append(asked) }
+                if stale.remove(arrival.key) != nil || cache.contains(arrival.key) {
+                    // New pixels for a tile on screen: a band's copy of it is out of date, and
+                    // so are the tile's resampled copies.
+                    changes.append(source.grid.contentRect(arrival.key))
+                    dropResampled(of: [arrival.key])
+                }
+                cache.insert(arrival.key, buffer)
             case .failure(let error): fail(arrival.key, error)
             }
         }
         return arrivals.count
+    }
+
+    /// A frame was committed: the tiles taken so far are in it.
+    public func frameCommitted() {
+        requestsInFrame += takenRequests
+        takenRequests.removeAll()
+    }
+
+    /// The frame in flight was presented at `vblank`: its new tiles' latencies are known.
+    public func framePresented(at vblank: Instant) {
+        for asked in requestsInFrame {
+            let latency = vblank - asked
+            if presentLatencies.count < 1024 { presentLatencies.append(latency) } else { presentLatencies[presentLatencyNext] = latency }
+            presentLatencyNext = (presentLatencyNext + 1) % 1024
+        }
+        requestsInFrame.removeAll()
+    }
+
+    // MARK: Content changed by its app
+
+    /// Marks the content in `rect` (full-resolution pixels) changed; applied at the next frame
+    /// (`applyInvalidations()`).
+    public func invalidate(_ rect: PixelRect) {
+        let full = PixelRect(x0: 0, y0: 0, x1: source.grid.width, y1: source.grid.height)
+        let r = rect.intersection(full)
+        invalidations += 1
+        guard !r.isEmpty else { return }
+        invalidated.append(r)
+        // Bounded however many come between two frames: beyond 32, one rectangle holding them.
+        if invalidated.count > 32 {
+            invalidated = [invalidated.dropFirst().reduce(invalidated[0]) { $0.union($1) }]
+        }
+    }
+
+    /// Applies the invalidations received since the last frame: every tile held that shows any
+    /// of them, at every level, is stale (still drawn, asked for again when drawn); a tile that
+    /// could not be made there may be asked for again; resampled copies go.
+    public func applyInvalidations() {
+        guard !invalidated.isEmpty else { return }
+        let rects = invalidated
+        invalidated.removeAll()
+        let grid = source.grid
+        func touches(_ key: TileKey) -> Bool {
+            let c = grid.contentRect(key)
+            return rects.contains { !$0.intersection(c).isEmpty }
+        }
+        let hit = cache.keys.filter { $0.zoom == nil && touches($0) }
+        stale.formUnion(hit)
+        dropResampled(of: hit)
+        failed = failed.filter { !touches($0.key) }
+        changes += rects
+    }
+
+    /// Parts of the content whose pixels changed since the last call (a scan-out band redraws
+    /// what it holds of them).
+    public func takeChanges() -> [PixelRect] {
+        defer { changes.removeAll() }
+        return changes
+    }
+
+    private func dropResampled(of keys: [TileKey]) {
+        guard !keys.isEmpty else { return }
+        let bases = Set(keys)
+        cache.remove { $0.zoom != nil && bases.contains(TileKey(level: $0.level, column: $0.column, row: $0.row)) }
     }
 
     /// Tiles that failed since the last call, each reported once.
@@ -120,9 +228,12 @@ public final class TileStore {
     /// The tile if it is in memory (made now, without workers); otherwise `nil`, and the
     /// tile is asked for at the end of the frame.
     func tile(_ key: TileKey) -> PixelBuffer? {
-        if let buffer = cache.tile(key) { return buffer }
+        if let buffer = cache.tile(key) {
+            if stale.contains(key) { missing.append(key) }
+            return buffer
+        }
         guard failed[key] == nil else { return nil }
-        guard loader != nil else {
+        guard fetcher != nil else {
             guard let buffer = make(key) else { return nil }
             cache.insert(key, buffer)
             return cache.tile(key)
@@ -164,7 +275,7 @@ public final class TileStore {
         frames += 1
         if coarserThisFrame { framesFromCoarser += 1 }
         if holeThisFrame { framesWithHoles += 1 }
-        guard let loader else { return }
+        guard let fetcher else { return }
         var seen = Set(missing)
         var wanted = missing
         defer { bandWanted.removeAll() }
@@ -172,29 +283,43 @@ public final class TileStore {
             && seen.insert(key).inserted {
             wanted.append(key)
         }
-        loader.want(wanted)
+        fetcher.want(wanted)
     }
 
     /// Asks the workers for `keys` that are not in memory, most wanted first, on a frame that
     /// draws no tile (scanned out): the tiles the scan-out band will need next.
     func want(_ keys: [TileKey]) {
-        guard let loader else { return }
+        guard let fetcher else { return }
         var seen = Set<TileKey>()
-        bandWanted = keys.filter { source.grid.contains($0) && !cache.contains($0) && failed[$0] == nil && seen.insert($0).inserted }
-        loader.want(bandWanted)
+        bandWanted = keys.filter { source.grid.contains($0) && (!cache.contains($0) || stale.contains($0)) && failed[$0] == nil
+            && seen.insert($0).inserted }
+        fetcher.want(bandWanted)
     }
 
     /// The tiles, all in memory, or `nil` (and the missing ones asked for) if any is not; `ahead`
-    /// is asked for after them either way.
-    func tilesInMemory(_ keys: [TileKey], then ahead: [TileKey] = []) -> [PixelBuffer]? {
+    /// is asked for after them either way, and stale ones showing in `visible` before it.
+    func tilesInMemory(_ keys: [TileKey], then ahead: [TileKey] = [], renewing visible: PixelRect? = nil) -> [PixelBuffer]? {
         // Without workers, made now (`tile(_:)`), as a frame's tiles are.
-        let found = keys.map { loader == nil ? tile($0) : cache.tile($0) }
+        let found = keys.map { fetcher == nil ? tile($0) : cache.tile($0) }
+        // Stale tiles are drawn (their new pixels will redraw the band), and those on screen
+        // asked for again.
+        let renew = visible.map { view in
+            keys.filter { stale.contains($0) && !source.grid.tileRect($0).intersection(view).isEmpty }
+        } ?? []
         if found.allSatisfy({ $0 != nil }) {
-            if !ahead.isEmpty { want(ahead) }
+            if !ahead.isEmpty || !renew.isEmpty { want(renew + ahead) }
             return found.map { $0! }
         }
-        want(zip(keys, found).filter { $0.1 == nil }.map(\.0) + ahead)
+        want(zip(keys, found).filter { $0.1 == nil }.map(\.0) + renew + ahead)
         return nil
+    }
+
+    /// Asks again for the stale full-resolution tiles in `view` (content pixels): a frame
+    /// scanned out of a band draws no tile, so it says here what it shows.
+    func renewStale(in view: PixelRect) {
+        guard !stale.isEmpty, fetcher != nil else { return }
+        let keys = source.grid.tiles(at: source.grid.maxLevel, covering: view).filter { stale.contains($0) }
+        if !keys.isEmpty { want(keys) }
     }
 
     /// Makes a tile now; a failure is recorded (`failed`, reported once) and gives `nil`.

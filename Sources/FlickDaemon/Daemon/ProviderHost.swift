@@ -1,0 +1,186 @@
+import FlickControl
+import FlickCore
+import FlickDisplay
+import Logging
+
+/// The daemon's side of content providers: at most one app at a time drawing the content on
+/// request over the control socket (docs/protocol.md, "Content providers").
+///
+/// States: **waiting** (no provider; the configured content shows) → `provide` → **serving**
+/// (its content shows; requests go out, answers and invalidations come in) → the connection
+/// goes, or other content is shown → **waiting**. A provider that goes takes its content with it:
+/// the configured content returns, and the journal says so once.
+final class ProviderHost {
+    /// The app serving, its tiles and its counters.
+    private struct Session {
+        var caller: ControlServer.Caller
+        var name: String
+        var provider: TileProvider
+        var store: TileStore
+    }
+
+    /// Event types a provider receives without subscribing: its content's touches.
+    static let touchEvents: Set<String> = ["contentTouchDown", "contentTouchMove", "contentTouchUp", "contentTouchCancel",
+                                           "tap", "doubleTap", "longPress"]
+
+    private let loop: EventLoop
+    private let logger: Logger
+    /// Carries messages to the provider's connection; set once the socket is open.
+    weak var server: ControlServer?
+    /// Shows a provider's content, named, from its home position.
+    private let show: (Content, String) -> Void
+    /// Brings the configured content back.
+    private let restore: () -> Void
+    /// How long a request may wait for its answer (`content.provider_timeout_ms`).
+    var timeout: Duration
+    /// The tile cache's budget (`content.cache_mb`).
+    var cacheBytes: Int
+    /// The only name shown, when the configured content is `provider:NAME`.
+    var requiredName: String?
+    private var session: Session?
+    /// Ends a session outside whatever noticed its connection gone (a send inside a frame).
+    private var ending: TimerSource?
+    /// Lets a new provider's requests go, after the reply to its `provide` has.
+    private var starting: TimerSource?
+    private var endingCaller: ControlServer.Caller?
+
+    init(loop: EventLoop, logger: Logger, timeout: Duration, cacheBytes: Int, requiredName: String?,
+         show: @escaping (Content, String) -> Void, restore: @escaping () -> Void) throws(SystemError) {
+        self.loop = loop
+        self.logger = logger
+        self.timeout = timeout
+        self.cacheBytes = cacheBytes
+        self.requiredName = requiredName
+        self.show = show
+        self.restore = restore
+        ending = try loop.addTimer(context: "content provider gone") { [unowned self] _ in self.endGoneSession() }
+        starting = try loop.addTimer(context: "content provider starting") { [unowned self] _ in
+            self.session?.provider.isPaused = false
+        }
+    }
+
+    /// The provider as `status` reports it, while one serves.
+    var status: ControlProviderStatus? {
+        guard let session else { return nil }
+        let p = session.provider
+        var status = ControlProviderStatus(name: session.name, connected: true, pending: p.outstandingCount, drawn: p.drawn,
+                                           timeouts: p.timeouts, cancelled: p.cancelled,
+                                           invalidations: session.store.invalidations, latencyMs: p.meanLatencyMs)
+        let presented = session.store.presentLatencies.map { Double($0.nanoseconds) / 1e6 }.sorted()
+        if !presented.isEmpty {
+            status.presentedP50Ms = presented[presented.count / 2]
+            status.presentedP99Ms = presented[min(presented.count - 1, presented.count * 99 / 100)]
+        }
+        return status
+    }
+
+    /// `provide`: checks the declaration and the pool, then shows the app's content.
+    func provide(_ declared: ControlCommand.Provide, pool fd: Int32?, caller: ControlServer.Caller) throws(ControlError) -> ControlProviderStatus {
+        if let session {
+            throw .failed(session.caller == caller ? "this connection already provides the content"
+                          : "another provider (\(session.name)) is connected")
+        }
+        if let requiredName, declared.name != requiredName {
+            throw .badField(command: "provide", field: "name", expected: "\(requiredName) (content.path is provider:\(requiredName))")
+        }
+        guard let fd else {
+            throw .missingField(command: "provide", field: "the pool (a memfd passed with the request, SCM_RIGHTS)")
+        }
+        let pool: SharedTilePool
+        do {
+            pool = try SharedTilePool(fd: fd, slots: declared.slots, tileSize: declared.tileSize)
+        } catch {
+            logger.warning("content provider \(declared.name) refused: \(error)")
+            throw .failed("\(error)")
+        }
+        let size = PixelSize(width: declared.width, height: declared.height)
+        guard let source = ProviderSource(name: "provider \(declared.name)", size: size, tileSize: declared.tileSize,
+                                          opaque: declared.opaque, background: declared.background.map { Color(rgb: $0) }),
+              let provider = TileProvider(grid: source.grid, pool: pool, format: declared.opaque ? .xrgb8888 : .argb8888,
+                                          timeout: timeout, clock: { [unowned loop] in loop.now }) else {
+            throw .failed("the content cannot be made (out of descriptors or memory)")
+        }
+        let store: TileStore
+        do {
+            store = try TileStore(source: source, cacheBytes: cacheBytes, fetcher: provider)
+        } catch {
+            throw .failed("\(error)")
+        }
+        provider.send = { [weak server] message in
+            switch message {
+            case .request(let r):
+                let tile = ControlTileRequest(level: r.key.level, column: r.key.column, row: r.key.row, scale: r.scale,
+                                              x: r.x, y: r.y, width: r.width, height: r.height, pixelWidth: r.pixelWidth,
+                                              pixelHeight: r.pixelHeight, slot: r.slot, offset: r.offset, stride: r.stride)
+                server?.send(.tileRequest(id: r.id, tile: tile), to: caller)
+            case .cancel(let id):
+                server?.send(.tileCancel(id: id), to: caller)
+            }
+        }
+        server?.subscribe(caller, to: Self.touchEvents)
+        let name = "provider \(declared.name)"
+        // Showing may draw a frame at once: its requests wait until the reply is out.
+        provider.isPaused = true
+        starting?.schedule(at: loop.now)
+        show(Content(tiles: store), name)
+        // After `show`: showing ends any session, and this one has just begun.
+        session = Session(caller: caller, name: declared.name, provider: provider, store: store)
+        let levels = source.grid.maxLevel + 1
+        logger.notice("content provider \(declared.name) connected: \(declared.width)x\(declared.height), \(levels) levels of \(declared.tileSize) px tiles, \(declared.slots) slots")
+        return ControlProviderStatus(name: declared.name, levels: source.grid.maxLevel + 1, slotBytes: pool.slotBytes,
+                                     stride: pool.stride)
+    }
+
+    /// `tile`: the provider's answer to one request.
+    func answer(_ request: Int, drawn: Bool, caller: ControlServer.Caller) throws(ControlError) {
+        let session = try serving(caller, "tile")
+        do {
+            try session.provider.answer(request, drawn: drawn)
+        } catch {
+            throw .failed("\(error)")
+        }
+    }
+
+    /// `invalidate`: the provider's content changed there; the view stays where it is.
+    func invalidate(x: Double, y: Double, width: Double, height: Double, caller: ControlServer.Caller,
+                    redraw: () -> Void) throws(ControlError) {
+        let session = try serving(caller, "invalidate")
+        // Whole pixels covering the rectangle, bounded before they become Ints.
+        func pixel(_ v: Double, up: Bool) -> Int { Int(min(max(up ? v.rounded(.up) : v.rounded(.down), -1), Double(1 << 25))) }
+        session.store.invalidate(PixelRect(x0: pixel(x, up: false), y0: pixel(y, up: false),
+                                           x1: pixel(x + width, up: true), y1: pixel(y + height, up: true)))
+        redraw()
+    }
+
+    /// A connection went: if it was the provider's, its content goes (after this wake-up).
+    func disconnected(_ caller: ControlServer.Caller) {
+        guard session?.caller == caller else { return }
+        endingCaller = caller
+        ending?.schedule(at: loop.now)
+    }
+
+    /// Other content is shown (`load`, a reload, a pyramid built): the provider no longer is.
+    func contentReplaced() {
+        guard let session else { return }
+        session.provider.stop()
+        logger.notice("content provider \(session.name): its content was replaced; it is asked for nothing more")
+        self.session = nil
+    }
+
+    private func endGoneSession() {
+        guard let session, session.caller == endingCaller else { return }
+        endingCaller = nil
+        let p = session.provider
+        p.stop()
+        self.session = nil
+        logger.notice("content provider \(session.name) disconnected (\(p.drawn) tiles drawn, \(p.timeouts) timed out): showing the configured content")
+        restore()
+    }
+
+    private func serving(_ caller: ControlServer.Caller, _ command: String) throws(ControlError) -> Session {
+        guard let session, session.caller == caller else {
+            throw .failed("'\(command)': this connection is not the content provider (send provide first)")
+        }
+        return session
+    }
+}

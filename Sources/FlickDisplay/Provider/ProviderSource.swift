@@ -1,0 +1,28 @@
+import FlickCore
+
+/// Content an app draws on request (docs/protocol.md, "Content providers"): the pyramid's
+/// geometry and look. Its tiles come from `TileProvider`, never from `tile(_:)`: an app's
+/// answer arrives later, on the loop, so there is nothing to make on a worker thread.
+public final class ProviderSource: TileSource {
+    public let grid: TileGrid
+    public var lowestLevel: Int { 0 }
+    public let isOpaque: Bool
+    public let name: String
+    /// Nothing is made at open: the app has not drawn anything yet.
+    public var pinsCoarseLevels: Bool { false }
+    /// What shows where no tile has been drawn yet (the app's choice, else the display's).
+    public let background: Color?
+
+    /// The provider's content, or `nil` for a size or tile size `TileGrid` refuses.
+    public init?(name: String, size: PixelSize, tileSize: Int, opaque: Bool, background: Color?) {
+        guard let grid = TileGrid(width: size.width, height: size.height, tileSize: tileSize, overlap: 0) else { return nil }
+        self.grid = grid
+        self.name = name
+        isOpaque = opaque
+        self.background = background
+    }
+
+    public func tile(_ key: TileKey) throws -> PixelBuffer {
+        throw ContentError(path: "\(name) tile \(key)", reason: .corrupt(detail: "drawn by the app on request, not made here"))
+    }
+}

@@ -1,0 +1,267 @@
+import FlickCore
+@testable import FlickDisplay
+import CMemfd
+import Glibc
+import Testing
+
+/// A pool as an app makes one: a memfd of `slots` tiles, sealed against shrinking, mapped
+/// writable on the app's side.
+final class AppPool {
+    let fd: Int32
+    let memory: UnsafeMutableRawPointer
+    let bytes: Int
+    let tileSize: Int
+
+    init(slots: Int, tileSize: Int, seal: Bool = true, extraBytes: Int = 0) throws {
+        self.tileSize = tileSize
+        bytes = slots * tileSize * tileSize * 4 + extraBytes
+        fd = flickd_memfd_create("flickd-test-pool", UInt32(MFD_CLOEXEC | MFD_ALLOW_SEALING))
+        try #require(fd >= 0)
+        try #require(ftruncate(fd, off_t(bytes)) == 0)
+        if seal { try #require(flickd_add_seals(fd, F_SEAL_SHRINK | F_SEAL_GROW) == 0) }
+        let mapped = try #require(mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0))
+        try #require(mapped != MAP_FAILED)
+        memory = mapped
+    }
+
+    deinit {
+        munmap(memory, bytes)
+        close(fd)
+    }
+
+    /// Draws a request's tile as the app would: every pixel the colour of the content point it shows.
+    func draw(_ r: TileProvider.Request, _ colour: (Double, Double) -> UInt32) {
+        for j in 0..<r.pixelHeight {
+            let row = (memory + r.offset + j * r.stride).assumingMemoryBound(to: UInt32.self)
+            for i in 0..<r.pixelWidth {
+                row[i] = colour(r.x + (Double(i) + 0.5) / r.scale, r.y + (Double(j) + 0.5) / r.scale)
+            }
+        }
+    }
+}
+
+/// The content-provider protocol's state on flickd's side: the pool's checks, what is asked
+/// for and when, answers, cancels, time-outs and invalidation (docs/protocol.md).
+@Suite struct TileProviderTests {
+    let panel = PixelSize(width: 320, height: 200)
+    let content = PixelSize(width: 1000, height: 3000)
+
+    /// The content the app draws: bands of colour that change every 40 px down, 8 px across.
+    static func colour(_ x: Double, _ y: Double) -> UInt32 {
+        0xFF00_0000 | UInt32(Int(y) / 40 % 200) << 16 | UInt32(Int(x) / 8 % 120) << 8 | 0x40
+    }
+
+    final class Rig {
+        let app: AppPool
+        let provider: TileProvider
+        let store: TileStore
+        let composer: FrameComposer
+        let output: HeadlessOutput
+        var now = Instant.zero
+        var sent: [TileProvider.Message] = []
+
+        init(panel: PixelSize, content: PixelSize, slots: Int = 64, timeout: Duration = .seconds(1)) throws {
+            app = try AppPool(slots: slots, tileSize: 128)
+            let pool = try SharedTilePool(fd: app.fd, slots: slots, tileSize: 128)
+            let source = try #require(ProviderSource(name: "test", size: content, tileSize: 128, opaque: true, background: nil))
+            var clock: (() -> Instant)!
+            let p = try #require(TileProvider(grid: source.grid, pool: pool, format: .xrgb8888, timeout: timeout,
+                                              clock: { clock() }))
+            provider = p
+            store = try TileStore(source: source, cacheBytes: 64 << 20, fetcher: p)
+            output = try #require(HeadlessOutput(size: panel))
+            composer = FrameComposer(output: output, compositor: Compositor(), content: Content(tiles: store))
+            clock = { [unowned self] in self.now }
+            p.send = { [unowned self] in self.sent.append($0) }
+        }
+
+        func frame(_ x: Double, _ y: Double, zoom: Double = 1) throws {
+            let state = RenderState(boundsSize: output.size.size, contentOffset: Point(x: x, y: y), zoomScale: zoom,
+                                    contentSize: Size(width: Double(store.source.grid.width), height: Double(store.source.grid.height)),
+                                    indicatorOpacity: 0, background: Color(rgb: 0x000000))
+            try composer.commit(state, now: now)
+            now = try #require(output.nextDeadline)
+            _ = try output.dispatch(now: now)
+        }
+
+        var requests: [TileProvider.Request] {
+            sent.compactMap { if case .request(let r) = $0 { r } else { nil } }
+        }
+
+        /// Draws and answers every request not answered yet, then takes the tiles.
+        func answerAll(drawn: Bool = true) throws {
+            for r in requests where provider.isOutstanding(r.id) {
+                if drawn { app.draw(r, TileProviderTests.colour) }
+                try provider.answer(r.id, drawn: drawn)
+            }
+            store.takeArrivals()
+        }
+    }
+
+    // MARK: The pool
+
+    @Test func aPoolMustBeASealedMemfdOfExactlyTheSlotsSize() throws {
+        let unsealed = try AppPool(slots: 2, tileSize: 64, seal: false)
+        #expect(throws: SharedTilePool.Refusal.notSealed) { _ = try SharedTilePool(fd: unsealed.fd, slots: 2, tileSize: 64) }
+        let larger = try AppPool(slots: 2, tileSize: 64, extraBytes: 4096)
+        #expect(throws: SharedTilePool.Refusal.wrongSize(bytes: 2 * 64 * 64 * 4 + 4096, expected: 2 * 64 * 64 * 4)) {
+            _ = try SharedTilePool(fd: larger.fd, slots: 2, tileSize: 64)
+        }
+        // Fewer slots than the pool holds is a wrong size too.
+        #expect(throws: SharedTilePool.Refusal.wrongSize(bytes: 2 * 64 * 64 * 4 + 4096, expected: 64 * 64 * 4)) {
+            _ = try SharedTilePool(fd: larger.fd, slots: 1, tileSize: 64)
+        }
+        // A plain file, a pipe: not memfds.
+        var ends: [Int32] = [-1, -1]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        #expect(throws: SharedTilePool.Refusal.notMemfd) { _ = try SharedTilePool(fd: ends[0], slots: 1, tileSize: 64) }
+        let file = open("/proc/self/status", O_RDONLY)
+        defer { close(file) }
+        #expect(throws: SharedTilePool.Refusal.notMemfd) { _ = try SharedTilePool(fd: file, slots: 1, tileSize: 64) }
+        let good = try AppPool(slots: 2, tileSize: 64)
+        #expect(throws: Never.self) { _ = try SharedTilePool(fd: good.fd, slots: 2, tileSize: 64) }
+    }
+
+    @Test func anAppCannotShrinkThePoolUnderTheMappingAfterPassingIt() throws {
+        let app = try AppPool(slots: 2, tileSize: 64)
+        let pool = try SharedTilePool(fd: app.fd, slots: 2, tileSize: 64)
+        // The wl_shm attack: truncating the file after it is mapped. Sealed, the kernel refuses.
+        #expect(ftruncate(app.fd, 0) == -1 && errno == EPERM)
+        app.memory.storeBytes(of: 0xFF12_3456, as: UInt32.self)
+        let tile = try #require(pool.copyTile(slot: 0, width: 64, height: 64, format: .xrgb8888))
+        #expect(tile[0, 0] == 0xFF12_3456)
+        // A slot or a size the pool does not hold is no tile, not a read past it.
+        #expect(pool.copyTile(slot: 2, width: 64, height: 64, format: .xrgb8888) == nil)
+        #expect(pool.copyTile(slot: 0, width: 65, height: 64, format: .xrgb8888) == nil)
+    }
+
+    // MARK: Requests
+
+    @Test func onlyTheViewAndTheRingAroundItAreAskedForTheViewFirst() throws {
+        let rig = try Rig(panel: panel, content: content)
+        try rig.frame(300, 1000)
+        let grid = rig.store.source.grid
+        let level = grid.maxLevel
+        let view = PixelRect(x0: 300, y0: 1000, x1: 620, y1: 1200)
+        let visible = Set(grid.tiles(at: level, covering: view))
+        let ring = Set(grid.tiles(at: level, covering: PixelRect(x0: view.x0 - 128, y0: view.y0 - 128, x1: view.x1 + 128, y1: view.y1 + 128)))
+        let asked = rig.requests.map(\.key)
+        #expect(Set(asked.prefix(visible.count)) == visible)
+        #expect(Set(asked).isSubset(of: ring))
+        #expect(asked.count == Set(asked).count)
+        // Far fewer than the content's tiles: 8 × 24 at full resolution alone.
+        #expect(asked.count <= ring.count && ring.count < 8 * 24)
+        // Each request says where to draw, in a slot of its own.
+        #expect(Set(rig.requests.map(\.slot)).count == asked.count)
+        for r in rig.requests {
+            #expect(r.offset == r.slot * 128 * 128 * 4 && r.stride == 512 && r.scale == 1)
+            #expect(r.x == Double(r.key.column * 128) && r.y == Double(r.key.row * 128))
+        }
+    }
+
+    @Test func drawnTilesAreShownExactlyAndNothingIsAskedTwice() throws {
+        let rig = try Rig(panel: panel, content: content)
+        try rig.frame(300, 1000)
+        // Nothing drawn yet: background, no crash, no wait.
+        try rig.answerAll()
+        let asked = rig.requests.count
+        try rig.frame(300, 1000)
+        #expect(rig.requests.count == asked)
+        let shown = rig.output.frontBuffer
+        for (x, y) in [(0, 0), (17, 33), (319, 199), (160, 100)] {
+            #expect(shown[x, y] & 0xFF_FFFF == Self.colour(Double(300 + x) + 0.5, Double(1000 + y) + 0.5) & 0xFF_FFFF)
+        }
+        #expect(rig.provider.drawn == asked && rig.provider.outstandingCount == 0)
+    }
+
+    @Test func requestsNeverExceedTheSlotsAndFreedSlotsGoToTheNextTiles() throws {
+        let rig = try Rig(panel: panel, content: content, slots: 3)
+        try rig.frame(300, 1000)
+        #expect(rig.requests.count == 3 && rig.provider.outstandingCount == 3)
+        try rig.provider.answer(rig.requests[0].id, drawn: true)
+        // The freed slot went to the next wanted tile at once.
+        #expect(rig.requests.count == 4 && rig.requests[3].slot == rig.requests[0].slot)
+        #expect(throws: TileProvider.AnswerError.notOutstanding(rig.requests[0].id)) {
+            try rig.provider.answer(rig.requests[0].id, drawn: true)
+        }
+        #expect(throws: TileProvider.AnswerError.notOutstanding(999)) { try rig.provider.answer(999, drawn: true) }
+    }
+
+    @Test func tilesScrolledAwayAreCancelledAndASkippedTileIsNoFailure() throws {
+        let rig = try Rig(panel: panel, content: content, slots: 64)
+        try rig.frame(300, 1000)
+        let first = rig.requests
+        // Far away, twice: the first requests are no longer wanted.
+        try rig.frame(300, 2600)
+        try rig.frame(300, 2600)
+        let cancelled = Set(rig.sent.compactMap { if case .cancel(let id) = $0 { id } else { nil } })
+        #expect(cancelled == Set(first.map(\.id)))
+        for r in first { try rig.provider.answer(r.id, drawn: false) }
+        rig.store.takeArrivals()
+        #expect(rig.store.failed.isEmpty && rig.provider.notDrawn == first.count)
+        // Coming back asks for them again.
+        try rig.frame(300, 1000)
+        #expect(Set(rig.requests.suffix(first.count).map(\.key)).isSuperset(of: Set(first.prefix(4).map(\.key))))
+    }
+
+    @Test func anOverdueRequestIsGivenUpAskedAgainAndItsLateAnswerIgnored() throws {
+        let rig = try Rig(panel: panel, content: content, slots: 64, timeout: .milliseconds(500))
+        try rig.frame(300, 1000)
+        let first = rig.requests
+        let deadline = try #require(rig.provider.nextDeadline)
+        #expect(deadline == Instant.zero + .milliseconds(500))
+        rig.now = deadline
+        rig.store.expire(now: rig.now)
+        #expect(rig.provider.timeouts == first.count)
+        // Still wanted: asked again in other slots; the old slots stay the app's until it answers.
+        try rig.frame(300, 1000)
+        let again = rig.requests.dropFirst(first.count)
+        #expect(Set(again.map(\.key)) == Set(first.map(\.key)))
+        #expect(Set(again.map(\.slot)).isDisjoint(with: Set(first.map(\.slot))))
+        for r in first { try rig.provider.answer(r.id, drawn: true) }
+        #expect(rig.provider.lateAnswers == first.count && rig.provider.drawn == 0)
+    }
+
+    // MARK: Invalidation
+
+    @Test func invalidationAsksAgainForExactlyTheVisibleTilesItCoversAndKeepsTheView() throws {
+        let rig = try Rig(panel: panel, content: content)
+        try rig.frame(300, 1000)
+        try rig.answerAll()
+        try rig.frame(300, 1000)
+        let before = rig.requests.count, holes = rig.store.framesWithHoles
+        // A row 40 px high across the content, inside the view's second tile row.
+        rig.store.invalidate(PixelRect(x0: 0, y0: 1030, x1: 1000, y1: 1070))
+        try rig.frame(300, 1000)
+        let grid = rig.store.source.grid
+        let visible = Set(grid.tiles(at: grid.maxLevel, covering: PixelRect(x0: 300, y0: 1000, x1: 620, y1: 1200)))
+        let covered = Set(grid.tiles(at: grid.maxLevel, covering: PixelRect(x0: 0, y0: 1030, x1: 1000, y1: 1070)))
+        let renewed = rig.requests.dropFirst(before).map(\.key)
+        #expect(Set(renewed) == visible.intersection(covered))
+        // Until the new pixels come, the old ones stay on screen (no flash of a coarser level).
+        #expect(rig.store.framesWithHoles == holes)
+        // The app draws new pixels: they replace the old at once, where the view was.
+        for r in rig.requests.dropFirst(before) {
+            rig.app.draw(r) { _, _ in 0xFFFF_0000 }
+            try rig.provider.answer(r.id, drawn: true)
+        }
+        rig.store.takeArrivals()
+        try rig.frame(300, 1000)
+        #expect(rig.output.frontBuffer[10, 50] == 0xFFFF_0000)   // content y 1050: the redrawn row's tiles
+        #expect(rig.output.frontBuffer[10, 190] & 0xFF_FFFF == Self.colour(310.5, 1190.5) & 0xFF_FFFF)
+    }
+
+    @Test func aFloodOfInvalidationsIsMergedIntoOnePassPerFrame() throws {
+        let rig = try Rig(panel: panel, content: content)
+        try rig.frame(300, 1000)
+        try rig.answerAll()
+        for i in 0..<10_000 { rig.store.invalidate(PixelRect(x0: i % 1000, y0: 1000 + i % 50, x1: i % 1000 + 4, y1: 1004 + i % 50)) }
+        #expect(rig.store.invalidations == 10_000)
+        let before = rig.requests.count
+        try rig.frame(300, 1000)
+        // Each visible tile the flood touched asked for once, not once per invalidation.
+        let renewed = rig.requests.dropFirst(before).map(\.key)
+        #expect(renewed.count == Set(renewed).count && renewed.count <= 3 * 2)
+    }
+}
