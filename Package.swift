@@ -122,7 +122,8 @@ let package = Package(
         .testTarget(name: "FlickDaemonTests", dependencies: ["FlickDaemon", "FlickControl", "FlickCore", "FlickTestSupport", "CMemfd"]),
         // The real flickd binary as a child process: headless, evemu input, its own config,
         // socket and state; also the systemd unit and the install script.
-        .testTarget(name: "flickdTests", dependencies: ["FlickControl", "FlickInput", "FlickDisplay", "FlickCore", "FlickTestSupport"]),
+        .testTarget(name: "flickdTests", dependencies: ["FlickControl", "FlickInput", "FlickDisplay", "FlickCore", "FlickTestSupport",
+                                                  "CMemfd"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,6 +3,8 @@
 # targets). Idempotent: skips apt entirely when every package is already installed.
 set -euo pipefail
 PKGS=(pkg-config libevdev-dev libdrm-dev libpixman-1-dev libspng-dev libturbojpeg0-dev libjpeg62-turbo-dev libsystemd-dev libtomlplusplus-dev libexpat1-dev)
+# The content-provider examples the tests run against the daemon (examples/provider/).
+PKGS+=(python3 libcairo2-dev)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -72,7 +72,7 @@ public struct ControlProviderStatus: Codable, Hashable, Sendable {
     public var stride: Int?
     /// Whether it is connected (status).
     public var connected: Bool?
-    /// Requests waiting for an answer in time.
+    /// Tiles wanted and not drawn yet: asked for (and not given up), or waiting for a slot.
     public var pending: Int?
     /// Tiles it drew.
     public var drawn: Int?

@@ -27,6 +27,9 @@ public struct ControlRequest: Codable, Hashable, Sendable {
     public var tileSize: Int?
     /// For `provide`: the slots in the pool passed with it.
     public var slots: Int?
+    /// For `provide`: levels of detail above zoom 1 (0–3): the finest is 2^detail times the
+    /// content's size.
+    public var detail: Int?
     /// For `provide`: whether every pixel is opaque (the default).
     public var opaque: Bool?
     /// For `provide`: what shows where no tile is drawn yet, `#RRGGBB`.
@@ -42,7 +45,7 @@ public struct ControlRequest: Codable, Hashable, Sendable {
     public init(id: Int? = nil, cmd: String, x: Double? = nil, y: Double? = nil, width: Double? = nil,
                 height: Double? = nil, scale: Double? = nil, page: Int? = nil, animated: Bool? = nil,
                 events: [String]? = nil, path: String? = nil, enabled: Bool? = nil, tileSize: Int? = nil,
-                slots: Int? = nil, opaque: Bool? = nil, background: String? = nil, name: String? = nil,
+                slots: Int? = nil, detail: Int? = nil, opaque: Bool? = nil, background: String? = nil, name: String? = nil,
                 request: Int? = nil, drawn: Bool? = nil) {
         self.id = id
         self.cmd = cmd
@@ -58,6 +61,7 @@ public struct ControlRequest: Codable, Hashable, Sendable {
         self.enabled = enabled
         self.tileSize = tileSize
         self.slots = slots
+        self.detail = detail
         self.opaque = opaque
         self.background = background
         self.name = name
@@ -118,6 +122,8 @@ public enum ControlCommand: Hashable, Sendable {
         public var tileSize: Int
         /// Slots in the pool.
         public var slots: Int
+        /// Levels of detail above zoom 1: the finest level is 2^detail times the content.
+        public var detail: Int
         /// Whether every pixel is opaque.
         public var opaque: Bool
         /// `0xRRGGBB` shown where no tile is drawn yet, if given.
@@ -131,6 +137,8 @@ public enum ControlCommand: Hashable, Sendable {
         public static let tileSizes = 64...1024
         /// The slots a pool may have.
         public static let slotCounts = 1...64
+        /// The levels of detail above zoom 1 a provider may declare (up to zoom 8 sharp).
+        public static let details = 0...3
     }
 
     /// UIScrollView's switches a client can flip, each named as its command.
@@ -247,7 +255,8 @@ extension ControlCommand {
         }
         return Provide(width: try dimension(r.width, "width"), height: try dimension(r.height, "height"),
                        tileSize: try whole(r.tileSize, "tileSize", Provide.tileSizes, default: 256),
-                       slots: try whole(r.slots, "slots", Provide.slotCounts), opaque: r.opaque ?? true,
+                       slots: try whole(r.slots, "slots", Provide.slotCounts),
+                       detail: try whole(r.detail, "detail", Provide.details, default: 0), opaque: r.opaque ?? true,
                        background: background, name: name)
     }
 }

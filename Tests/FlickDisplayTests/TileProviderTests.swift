@@ -60,13 +60,14 @@ final class AppPool {
         var now = Instant.zero
         var sent: [TileProvider.Message] = []
 
-        init(panel: PixelSize, content: PixelSize, slots: Int = 64, timeout: Duration = .seconds(1)) throws {
+        init(panel: PixelSize, content: PixelSize, slots: Int = 64, detail: Int = 0, timeout: Duration = .seconds(1)) throws {
             app = try AppPool(slots: slots, tileSize: 128)
             let pool = try SharedTilePool(fd: app.fd, slots: slots, tileSize: 128)
-            let source = try #require(ProviderSource(name: "test", size: content, tileSize: 128, opaque: true, background: nil))
+            let source = try #require(ProviderSource(name: "test", size: content, detail: detail, tileSize: 128, opaque: true,
+                                                     background: nil))
             var clock: (() -> Instant)!
-            let p = try #require(TileProvider(grid: source.grid, pool: pool, format: .xrgb8888, timeout: timeout,
-                                              clock: { clock() }))
+            let p = try #require(TileProvider(grid: source.grid, contentScale: source.contentScale, pool: pool, format: .xrgb8888,
+                                              timeout: timeout, clock: { clock() }))
             provider = p
             store = try TileStore(source: source, cacheBytes: 64 << 20, fetcher: p)
             output = try #require(HeadlessOutput(size: panel))
@@ -77,7 +78,7 @@ final class AppPool {
 
         func frame(_ x: Double, _ y: Double, zoom: Double = 1) throws {
             let state = RenderState(boundsSize: output.size.size, contentOffset: Point(x: x, y: y), zoomScale: zoom,
-                                    contentSize: Size(width: Double(store.source.grid.width), height: Double(store.source.grid.height)),
+                                    contentSize: Content(tiles: store).size,
                                     indicatorOpacity: 0, background: Color(rgb: 0x000000))
             try composer.commit(state, now: now)
             now = try #require(output.nextDeadline)
@@ -221,6 +222,29 @@ final class AppPool {
         #expect(Set(again.map(\.slot)).isDisjoint(with: Set(first.map(\.slot))))
         for r in first { try rig.provider.answer(r.id, drawn: true) }
         #expect(rig.provider.lateAnswers == first.count && rig.provider.drawn == 0)
+    }
+
+    @Test func aLevelOfDetailAboveZoomOneIsDrawnByTheAppAtScaleTwoWhenZoomedIn() throws {
+        let rig = try Rig(panel: panel, content: content, detail: 1)
+        let grid = rig.store.source.grid
+        #expect(grid.size == PixelSize(width: 2000, height: 6000) && Content(tiles: rig.store).size == Size(width: 1000, height: 3000))
+        // Zoom 1: the level below the finest, at scale 1, in content pixels.
+        try rig.frame(300, 1000)
+        #expect(rig.requests.allSatisfy { $0.key.level == grid.maxLevel - 1 && $0.scale == 1 })
+        try rig.answerAll()
+        try rig.frame(300, 1000)
+        #expect(rig.output.frontBuffer[17, 33] & 0xFF_FFFF == Self.colour(317.5, 1033.5) & 0xFF_FFFF)
+        // Zoom 2: the finest level, drawn by the app at scale 2: its own pixels, not stretched.
+        let before = rig.requests.count
+        try rig.frame(600, 2000, zoom: 2)
+        let finer = rig.requests.dropFirst(before)
+        #expect(!finer.isEmpty && finer.allSatisfy { $0.key.level == grid.maxLevel && $0.scale == 2 })
+        #expect(finer.allSatisfy { $0.x == Double($0.key.column * 128) / 2 && $0.width == 64 })
+        try rig.answerAll()
+        try rig.frame(600, 2000, zoom: 2)
+        // Screen pixel (17, 33) at zoom 2 shows content point ((600 + 17.5) / 2, (2000 + 33.5) / 2).
+        #expect(rig.output.frontBuffer[17, 33] & 0xFF_FFFF == Self.colour(308.75, 1016.75) & 0xFF_FFFF)
+        #expect(rig.output.frontBuffer[16, 32] & 0xFF_FFFF == Self.colour(308.25, 1016.25) & 0xFF_FFFF)
     }
 
     // MARK: Invalidation

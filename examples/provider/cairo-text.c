@@ -1,7 +1,8 @@
 /* A flickd content provider in C with cairo: a long catalogue of headings and paragraphs.
  *
  * flickd asks for tiles; each is drawn with cairo straight into its slot of the shared pool, at
- * the tile's own scale, so zoomed-out text is small text rendered sharp, not a big one shrunk.
+ * the tile's own scale, so zoomed-out text is small text rendered sharp, not a big one shrunk,
+ * and zoomed in (it declares a level of detail above zoom 1) text is drawn again, sharp.
  * Plain POSIX sockets, memfd, SCM_RIGHTS; a line reader and a JSON field finder just big enough
  * for the fields this app reads. See README.md beside this file, and docs/protocol.md.
  *
@@ -426,8 +427,10 @@ int main(int argc, char **argv) {
         die("making the pool: %s", strerror(errno));
     unsigned char *pool = mmap(NULL, pool_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (pool == MAP_FAILED) die("mapping the pool: %s", strerror(errno));
+    /* "detail": 1: levels of detail up to zoom 2, so zooming in asks for tiles at scale 2 and the
+     * text is drawn again, sharp, instead of being stretched. */
     reply = wait_reply(send_line(fd, "\"cmd\": \"provide\", \"width\": %d, \"height\": %d, "
-        "\"tileSize\": %ld, \"slots\": %ld, \"opaque\": true, \"background\": \"#FAF7F0\", "
+        "\"tileSize\": %ld, \"slots\": %ld, \"detail\": 1, \"opaque\": true, \"background\": \"#FAF7F0\", "
         "\"name\": \"%s\"}", WIDTH, HEIGHT, tile_size, slots, name));
     close(fd);   /* flickd has its own copy; ours lives on in the mapping */
     const char *provider = member(reply, "provider"), *end = provider ? skip_value(provider, 0) : NULL;

@@ -63,7 +63,7 @@ final class ProviderHost {
     var status: ControlProviderStatus? {
         guard let session else { return nil }
         let p = session.provider
-        var status = ControlProviderStatus(name: session.name, connected: true, pending: p.outstandingCount, drawn: p.drawn,
+        var status = ControlProviderStatus(name: session.name, connected: true, pending: p.pendingCount, drawn: p.drawn,
                                            timeouts: p.timeouts, cancelled: p.cancelled,
                                            invalidations: session.store.invalidations, latencyMs: p.meanLatencyMs)
         let presented = session.store.presentLatencies.map { Double($0.nanoseconds) / 1e6 }.sorted()
@@ -94,9 +94,10 @@ final class ProviderHost {
             throw .failed("\(error)")
         }
         let size = PixelSize(width: declared.width, height: declared.height)
-        guard let source = ProviderSource(name: "provider \(declared.name)", size: size, tileSize: declared.tileSize,
+        guard let source = ProviderSource(name: "provider \(declared.name)", size: size, detail: declared.detail,
+                                          tileSize: declared.tileSize,
                                           opaque: declared.opaque, background: declared.background.map { Color(rgb: $0) }),
-              let provider = TileProvider(grid: source.grid, pool: pool, format: declared.opaque ? .xrgb8888 : .argb8888,
+              let provider = TileProvider(grid: source.grid, contentScale: source.contentScale, pool: pool, format: declared.opaque ? .xrgb8888 : .argb8888,
                                           timeout: timeout, clock: { [unowned loop] in loop.now }) else {
             throw .failed("the content cannot be made (out of descriptors or memory)")
         }
@@ -145,8 +146,12 @@ final class ProviderHost {
     func invalidate(x: Double, y: Double, width: Double, height: Double, caller: ControlServer.Caller,
                     redraw: () -> Void) throws(ControlError) {
         let session = try serving(caller, "invalidate")
-        // Whole pixels covering the rectangle, bounded before they become Ints.
-        func pixel(_ v: Double, up: Bool) -> Int { Int(min(max(up ? v.rounded(.up) : v.rounded(.down), -1), Double(1 << 25))) }
+        // Whole pixels of the full resolution covering the rectangle, bounded before they
+        // become Ints.
+        let k = Double(session.store.source.contentScale)
+        func pixel(_ v: Double, up: Bool) -> Int {
+            Int(min(max(up ? (v * k).rounded(.up) : (v * k).rounded(.down), -1), Double(1 << 27)))
+        }
         session.store.invalidate(PixelRect(x0: pixel(x, up: false), y0: pixel(y, up: false),
                                            x1: pixel(x + width, up: true), y1: pixel(y + height, up: true)))
         redraw()

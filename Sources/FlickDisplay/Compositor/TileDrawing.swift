@@ -12,7 +12,13 @@ extension Compositor {
     func drawTiles(_ state: RenderState, _ store: TileStore, _ target: PixelBuffer, _ view: PixelRect,
                    prefetchOffset: Point?) -> PixelRect? {
         let grid = store.source.grid
-        guard let (zoom, drawnAt, whole) = Self.drawingScale(state) else { return nil }
+        guard let (shown, drawnAt, wholeAtOne) = Self.drawingScale(state) else { return nil }
+        // Zoom from here on is the full resolution's: a source with levels of detail above zoom
+        // 1 (`contentScale` 2) is drawn 1:1 at zoom 2.
+        let contentScale = Double(store.source.contentScale)
+        let zoom = shown / contentScale
+        let whole = contentScale == 1 ? wholeAtOne : abs(zoom - 1) < 1e-9 && drawnAt.x == drawnAt.x.rounded()
+            && drawnAt.y == drawnAt.y.rounded()
         // A zoom out held since the last frame (scrolling zoomed out, not pinching): drawn from
         // tiles resampled to it once and then copied, at a whole-pixel offset as at zoom 1.
         // Zoomed in, a resampled tile would be zoom² times its tile (100 MiB at 20×), so

@@ -64,8 +64,8 @@ public final class Content {
 
     /// Tiled content; one page covering it unless `pages` are given.
     public init(tiles: TileStore, pages: [Page]? = nil) {
-        let grid = tiles.source.grid
-        let frame = Rect(x: 0, y: 0, width: Double(grid.width), height: Double(grid.height))
+        let grid = tiles.source.grid, scale = Double(tiles.source.contentScale)
+        let frame = Rect(x: 0, y: 0, width: Double(grid.width) / scale, height: Double(grid.height) / scale)
         pixels = .tiles(tiles)
         self.pages = pages ?? [Page(source: tiles.source.name, frame: frame)]
         size = frame.size

@@ -123,7 +123,9 @@ public final class FrameComposer {
     /// Where a frame of tiled content can be scanned out from, planning the next band on the way.
     private func bandSource(for state: RenderState, panel: PixelSize) -> (buffer: PixelBuffer, index: Int, x: Int, y: Int)? {
         guard let store = content?.tiles, store.source.isOpaque, let band = band(for: store, panel: panel) else { return nil }
-        guard let (x, y) = compositor.scanOutOrigin(state, contentSize: store.source.grid.size, panel: panel) else {
+        // Levels of detail above zoom 1: zoom 1 is no level's own pixels, so nothing is banded.
+        guard store.source.contentScale == 1,
+              let (x, y) = compositor.scanOutOrigin(state, contentSize: store.source.grid.size, panel: panel) else {
             // Zoomed, or past the content's edges: composed, but into a band's buffer.
             return band.composeFrame(view: panel) { part in
                 compositor.compose(state, content: content, into: part, indicators: false, restingOffset: state.restingOffset)

@@ -12,11 +12,17 @@ public final class ProviderSource: TileSource {
     public var pinsCoarseLevels: Bool { false }
     /// What shows where no tile has been drawn yet (the app's choice, else the display's).
     public let background: Color?
+    /// 2^`detail`: the finest level is this many times the content's size.
+    public let contentScale: Int
 
-    /// The provider's content, or `nil` for a size or tile size `TileGrid` refuses.
-    public init?(name: String, size: PixelSize, tileSize: Int, opaque: Bool, background: Color?) {
-        guard let grid = TileGrid(width: size.width, height: size.height, tileSize: tileSize, overlap: 0) else { return nil }
+    /// The provider's content of `size` content pixels, with `detail` levels above zoom 1, or
+    /// `nil` for sizes `TileGrid` refuses.
+    public init?(name: String, size: PixelSize, detail: Int = 0, tileSize: Int, opaque: Bool, background: Color?) {
+        guard (0...3).contains(detail),
+              let grid = TileGrid(width: size.width << detail, height: size.height << detail, tileSize: tileSize, overlap: 0)
+        else { return nil }
         self.grid = grid
+        contentScale = 1 << detail
         self.name = name
         isOpaque = opaque
         self.background = background

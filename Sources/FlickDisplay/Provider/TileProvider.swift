@@ -68,6 +68,8 @@ public final class TileProvider: TileFetching {
     public let format: PixelFormat
     /// How long a request may wait for its answer.
     public let timeout: Duration
+    /// Pixels of the full resolution per content pixel (`TileSource.contentScale`).
+    public let contentScale: Int
     /// Carries a message to the app.
     public var send: (Message) -> Void
     private let clock: () -> Instant
@@ -104,13 +106,14 @@ public final class TileProvider: TileFetching {
     ///   - clock: the loop's time (tests inject theirs).
     ///   - send: carries messages to the app (the daemon's connection; set later if need be).
     /// - Returns: `nil` when no wake-up pipe can be made.
-    public init?(grid: TileGrid, pool: SharedTilePool, format: PixelFormat, timeout: Duration,
+    public init?(grid: TileGrid, contentScale: Int = 1, pool: SharedTilePool, format: PixelFormat, timeout: Duration,
                  clock: @escaping () -> Instant, send: @escaping (Message) -> Void = { _ in }) {
         guard let wake = WakePipe() else { return nil }
         self.grid = grid
         self.pool = pool
         self.format = format
         self.timeout = timeout
+        self.contentScale = contentScale
         self.clock = clock
         self.send = send
         self.wake = wake
@@ -234,7 +237,9 @@ public final class TileProvider: TileFetching {
     }
 
     private func describe(_ key: TileKey, id: Int, slot: Int) -> Request {
-        let rect = grid.tileRect(key), scale = grid.scale(of: key.level)
+        // Pixels per content pixel: the level's scale of the full resolution, times the full
+        // resolution's pixels per content pixel.
+        let rect = grid.tileRect(key), scale = grid.scale(of: key.level) * Double(contentScale)
         return Request(id: id, key: key, scale: scale, x: Double(rect.x0) / scale, y: Double(rect.y0) / scale,
                        width: Double(rect.width) / scale, height: Double(rect.height) / scale,
                        pixelWidth: rect.width, pixelHeight: rect.height,

@@ -21,6 +21,10 @@ public protocol TileSource: AnyObject, Sendable {
     /// What shows where no tile is in memory at all and behind translucent tiles; `nil`: the
     /// display's background.
     var background: Color? { get }
+    /// Pixels of the full resolution per content pixel, a power of two: 1 for images (zoom 1
+    /// shows the full resolution); 2 for an app that draws levels of detail up to zoom 2, so
+    /// zooming in sharpens its text instead of stretching pixels.
+    var contentScale: Int { get }
     /// Makes one tile, `grid.storedRect(key)`-sized.
     /// - Throws: `ContentError` naming the tile's file (missing, truncated, corrupt, wrong size).
     func tile(_ key: TileKey) throws -> PixelBuffer
@@ -29,6 +33,7 @@ public protocol TileSource: AnyObject, Sendable {
 extension TileSource {
     public var pinsCoarseLevels: Bool { true }
     public var background: Color? { nil }
+    public var contentScale: Int { 1 }
 
     /// `tile(_:)` as a result, any error as a `ContentError` naming the source and the tile.
     func make(_ key: TileKey) -> Result<PixelBuffer, ContentError> {

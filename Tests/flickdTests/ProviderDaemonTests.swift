@@ -1,0 +1,166 @@
+import CMemfd
+import FlickControl
+import FlickDisplay
+import Foundation
+import Glibc
+import Testing
+
+/// The real daemon with content drawn by an app: the repository's examples run as providers
+/// (Python, and C with cairo), a provider killed mid-run, and pools a hostile client passes.
+@Suite(.serialized) struct ProviderDaemonTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+    static let examples = root + "/examples/provider"
+
+    /// The daemon on an 800×480 headless panel waiting for `provider:NAME` content.
+    private func daemon(waitingFor name: String, extra: String = "") throws -> FlickdProcess {
+        let dir = try FlickdProcess.makeDirectory()
+        try FlickdProcess.config(directory: dir, extra: extra).write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
+        let daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless", "--content", "provider:\(name)"])
+        try daemon.waitUntilReady()
+        return daemon
+    }
+
+    /// An app run beside the daemon, its output kept.
+    private func app(_ executable: String, _ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    private func status(_ client: ControlClient) throws -> ControlStatus {
+        try #require(try client.call(ControlRequest(cmd: "status")).status)
+    }
+
+    /// The frame on screen, decoded.
+    private func snapshot(_ daemon: FlickdProcess, _ client: ControlClient, name: String) throws -> PixelBuffer {
+        #expect(try client.call(ControlRequest(cmd: "snapshot", path: name)).ok == true)
+        let path = daemon.directory + "/snapshots/" + name
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        return try PNGCodec.decode(bytes, path: path, pixelBudget: 1 << 22)
+    }
+
+    /// Waits until the provider has drawn what the view shows (nothing pending) and `more`,
+    /// then for two more frames (the one showing the last tiles presented).
+    private func waitDrawn(_ daemon: FlickdProcess, _ client: ControlClient, _ what: String,
+                           _ more: (ControlProviderStatus) -> Bool = { _ in true }) throws {
+        try daemon.waitUntil(what, timeout: 20) {
+            guard let p = try? status(client).provider else { return false }
+            return (p.drawn ?? 0) > 0 && p.pending == 0 && more(p)
+        }
+        usleep(100_000)
+    }
+
+    @Test func thePythonExampleDrawsItsBoardRedrawsItsClockInPlaceAndTheContentReturnsWhenItDies() throws {
+        let daemon = try daemon(waitingFor: "timetable")
+        defer { try? FileManager.default.removeItem(atPath: daemon.directory) }
+        let client = try daemon.client()
+        #expect(try status(client).content?.hasPrefix("test pattern (waiting for content provider timetable)") == true)
+        let python = try app("/usr/bin/python3", [Self.examples + "/timetable.py", "--socket", daemon.directory + "/control.sock",
+                                                  "--exit-after", "60"])
+        defer { if python.isRunning { kill(python.processIdentifier, SIGKILL) } }
+        try waitDrawn(daemon, client, "the board drawn")
+        let shown = try status(client)
+        #expect(shown.content == "provider timetable" && shown.contentSize == [1920, Double(176 + 200 * 96)])
+        // The board, not the test pattern: the first departures' row colours at the left margin
+        // (timetable.py's C_ROW_BG), the header above them.
+        let frame = try snapshot(daemon, client, name: "board.png")
+        #expect(frame[20, 176 + 48] & 0xFF_FFFF == 0x18_222E)
+        #expect(frame[20, 176 + 96 + 48] & 0xFF_FFFF == 0x1E_2A38)
+        // Its clock row is invalidated every second: redrawn, the view where it was.
+        let before = try #require(shown.provider)
+        try daemon.waitUntil("two invalidations and their tiles drawn again", timeout: 10) {
+            guard let p = try? status(client).provider else { return false }
+            return (p.invalidations ?? 0) >= (before.invalidations ?? 0) + 2 && (p.drawn ?? 0) > (before.drawn ?? 0)
+        }
+        #expect(try status(client).offset == shown.offset)
+        // Killed mid-run: the configured content returns, said once.
+        kill(python.processIdentifier, SIGKILL)
+        try daemon.waitUntil("the test pattern back", timeout: 10) {
+            (try? status(client))?.content?.hasPrefix("test pattern") == true
+        }
+        #expect(try status(client).provider == nil)
+        #expect(daemon.stderr.components(separatedBy: "content provider timetable disconnected").count == 2)
+        #expect(try daemon.terminate() == 0)
+    }
+
+    @Test func theCairoExampleDrawsTextAtTheScaleAskedFor() throws {
+        let daemon = try daemon(waitingFor: "catalogue", extra: "[zoom]\nminimum_scale = 0.25\n")
+        defer { try? FileManager.default.removeItem(atPath: daemon.directory) }
+        // Built as its Makefile builds it, into the test's folder.
+        let binary = daemon.directory + "/cairo-text"
+        let cc = try app("/bin/sh", ["-c", "cc -std=c11 -O2 -Wall -Wextra -o '\(binary)' '\(Self.examples)/cairo-text.c' "
+                                          + "$(pkg-config --cflags --libs cairo) -lm"])
+        cc.waitUntilExit()
+        try #require(cc.terminationStatus == 0, "cairo-text.c does not build (libcairo2-dev: scripts/deps.sh installs it)")
+        let client = try daemon.client()
+        let app = try app(binary, ["--socket", daemon.directory + "/control.sock", "--name", "catalogue", "--exit-after", "60"])
+        defer { if app.isRunning { kill(app.processIdentifier, SIGKILL) } }
+        try waitDrawn(daemon, client, "the catalogue drawn")
+        // Text: many shades (antialiased glyphs), not a flat fill.
+        func shades(_ frame: PixelBuffer) -> Int {
+            var seen = Set<UInt32>()
+            for y in stride(from: 0, to: frame.height, by: 2) { for x in stride(from: 0, to: frame.width, by: 2) { seen.insert(frame[x, y] & 0xFF_FFFF) } }
+            return seen.count
+        }
+        #expect(shades(try snapshot(daemon, client, name: "catalogue.png")) > 16)
+        // Zoomed out to a quarter, the app is asked for a coarser level and draws its text at
+        // that scale: still text, four times as much of it on screen.
+        let drawn = try #require(try status(client).provider?.drawn)
+        #expect(try client.call(ControlRequest(cmd: "set-zoom", scale: 0.25, animated: false)).ok == true)
+        try waitDrawn(daemon, client, "the quarter-scale level drawn") { ($0.drawn ?? 0) > drawn }
+        #expect(shades(try snapshot(daemon, client, name: "quarter.png")) > 16)
+        // Zoomed in to 2 (it declares one level of detail above zoom 1): asked for tiles at scale
+        // 2, drawn again by the app, not stretched.
+        let quarter = try #require(try status(client).provider?.drawn)
+        #expect(try client.call(ControlRequest(cmd: "set-zoom", scale: 2, animated: false)).ok == true)
+        try waitDrawn(daemon, client, "the scale-2 level drawn") { ($0.drawn ?? 0) > quarter }
+        #expect(shades(try snapshot(daemon, client, name: "double.png")) > 16)
+    }
+
+    @Test func badPoolsAndStrangersAreRefusedWithTheReasonAndTheDaemonCarriesOn() throws {
+        let daemon = try daemon(waitingFor: "timetable")
+        defer { try? FileManager.default.removeItem(atPath: daemon.directory) }
+        let client = try daemon.client()
+        let provide = ControlRequest(id: 1, cmd: "provide", width: 1920, height: 4000, tileSize: 64, slots: 2, name: "timetable")
+        func refusal(_ fd: Int32?) throws -> String {
+            let reply = try fd.map { try client.call(provide, passing: $0) } ?? client.call(provide)
+            #expect(reply.ok == false)
+            return reply.error ?? ""
+        }
+        func memfd(bytes: Int, seal: Bool) throws -> Int32 {
+            let fd = flickd_memfd_create("hostile", UInt32(MFD_CLOEXEC | MFD_ALLOW_SEALING))
+            try #require(fd >= 0 && ftruncate(fd, off_t(bytes)) == 0)
+            if seal { try #require(flickd_add_seals(fd, F_SEAL_SHRINK) == 0) }
+            return fd
+        }
+        #expect(try refusal(nil).contains("missing"))
+        var ends: [Int32] = [-1, -1]
+        try #require(pipe(&ends) == 0)
+        #expect(try refusal(ends[0]).contains("not a memfd"))
+        close(ends[0]); close(ends[1])
+        let unsealed = try memfd(bytes: 2 * 64 * 64 * 4, seal: false)
+        #expect(try refusal(unsealed).contains("not sealed"))
+        let small = try memfd(bytes: 64 * 64 * 4, seal: true)
+        #expect(try refusal(small).contains("expected 32768"))
+        var named = provide
+        named.name = "other"
+        let good = try memfd(bytes: 2 * 64 * 64 * 4, seal: true)
+        #expect(try client.call(named, passing: good).error?.contains("provider:timetable") == true)
+        // A stranger's answers and invalidations are refused.
+        #expect(try client.call(ControlRequest(cmd: "tile", request: 1)).error?.contains("not the content provider") == true)
+        #expect(try client.call(ControlRequest(cmd: "invalidate", x: 0, y: 0, width: 10, height: 10)).ok == false)
+        // The right pool is taken; a second provider is refused while it serves.
+        #expect(try client.call(provide, passing: good).provider?.slotBytes == 64 * 64 * 4)
+        let second = try daemon.client()
+        let again = try memfd(bytes: 2 * 64 * 64 * 4, seal: true)
+        #expect(try second.call(provide, passing: again).error?.contains("another provider") == true)
+        for fd in [unsealed, small, good, again] { close(fd) }
+        #expect(try status(second).provider?.name == "timetable")
+        #expect(try daemon.terminate() == 0)
+    }
+}
