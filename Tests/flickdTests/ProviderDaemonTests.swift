@@ -88,6 +88,27 @@ import Testing
         #expect(try daemon.terminate() == 0)
     }
 
+    @Test func afterARestartTheProvidersViewIsWhereItWasWhenTheAppReconnects() throws {
+        let first = try daemon(waitingFor: "timetable")
+        defer { try? FileManager.default.removeItem(atPath: first.directory) }
+        let socket = first.directory + "/control.sock"
+        var python = try app("/usr/bin/python3", [Self.examples + "/timetable.py", "--socket", socket, "--exit-after", "60"])
+        var client = try first.client()
+        try waitDrawn(first, client, "the board drawn")
+        #expect(try client.call(ControlRequest(cmd: "set-offset", x: 300, y: 2400, animated: false)).ok == true)
+        usleep(300_000)   // state.save_delay_ms is 50
+        #expect(try first.terminate() == 0)
+        python.waitUntilExit()
+        let second = try FlickdProcess(directory: first.directory, arguments: ["run", "--display", "headless", "--content", "provider:timetable"])
+        try second.waitUntilReady()
+        client = try second.client()
+        python = try app("/usr/bin/python3", [Self.examples + "/timetable.py", "--socket", socket, "--exit-after", "60"])
+        defer { if python.isRunning { kill(python.processIdentifier, SIGKILL) } }
+        try waitDrawn(second, client, "the board drawn again")
+        #expect(try status(client).offset == [300, 2400])
+        #expect(try second.terminate() == 0)
+    }
+
     @Test func theCairoExampleDrawsTextAtTheScaleAskedFor() throws {
         let daemon = try daemon(waitingFor: "catalogue", extra: "[zoom]\nminimum_scale = 0.25\n")
         defer { try? FileManager.default.removeItem(atPath: daemon.directory) }
@@ -161,6 +182,8 @@ import Testing
         #expect(try second.call(provide, passing: again).error?.contains("another provider") == true)
         for fd in [unsealed, small, good, again] { close(fd) }
         #expect(try status(second).provider?.name == "timetable")
+        // The provider's connection is open to the end (and with it the session).
+        withExtendedLifetime(client) {}
         #expect(try daemon.terminate() == 0)
     }
 }

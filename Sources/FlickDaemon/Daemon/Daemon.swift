@@ -409,10 +409,20 @@ public final class Daemon: PipelineSink, CommandContext {
         contentIdentity = Self.identity(of: name)
     }
 
-    /// The provider's content, named (its size is valid: `provide` checked it).
+    /// The provider's content, named (its size is valid: `provide` checked it), where the view
+    /// was when the same provider was last shown (the daemon restarted, the app reconnected).
     private func presentProvided(_ content: Content, name: String) {
         do {
             try present(content, name: name)
+            let (saved, _) = stateStore.load()
+            if let saved, saved.content == contentIdentity {
+                let now = loop.now
+                pipeline.update(at: now) { v in
+                    try? v.setZoomScale(saved.zoomScale, animated: false, at: now)
+                    try? v.setContentOffset(v.clampedOffset(Point(x: saved.offsetX, y: saved.offsetY)), animated: false, at: now)
+                }
+                logger.info("state: restored offset (\(saved.offsetX), \(saved.offsetY)) zoom \(saved.zoomScale) for \(name)")
+            }
         } catch {
             logger.report(.error, "content: cannot show \(name): ", error)
         }

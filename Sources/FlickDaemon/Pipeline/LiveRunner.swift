@@ -28,18 +28,19 @@ public final class LiveRunner {
     /// Re-arms the timer for the pipeline's earliest deadline; call after anything changed the
     /// pipeline from outside the loop's callbacks (a control command, a reload).
     public func rearm() {
+        try? watch()
         timer?.schedule(at: pipeline.nextDeadline)
     }
 
     private func dispatch(at t: Instant) {
         pipeline.dispatch(now: max(t, loop.now))
-        try? watch()
         rearm()
     }
 
     /// Watches the pipeline's fds, which change when devices come and go (`FileWatches` makes
-    /// them anew when the input's files changed).
+    /// them anew when the input's files changed); only then are replaced content's pipes closed.
     private func watch() throws(SystemError) {
+        defer { pipeline.presenter.composer.releaseRetired() }
         try watches?.update(pipeline.fileDescriptors, generation: pipeline.descriptorGeneration)
     }
 }
