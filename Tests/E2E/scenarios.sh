@@ -8,7 +8,9 @@
 # from vkms while flickd holds it (flickd-e2e-grab); events come from `flickctl subscribe`.
 # Timing under emulation is slow and uneven, so results are checked against what flickd
 # reports (offsets, zoom, velocities), never against numbers computed in advance. After it stops,
-# the bring-up tools (`flickd record`, `flickd events`) read the same touchscreen (7, 8).
+# the bring-up tools (`flickd record`, `flickd events`) read the same touchscreen (7, 8). flickd
+# then runs twice more: on tiled content (9), and on a content provider, the Python example
+# examples/provider/timetable.py drawing a departures board with a live clock (10).
 set -uo pipefail
 
 OUT=$(realpath "$1")
@@ -51,10 +53,11 @@ wait_event() {
   done
   return 1
 }
-# wait_log PATTERN SECONDS: waits for a line of flickd's log matching the extended regex.
+# wait_log PATTERN SECONDS [FILE]: waits for a line of flickd's log (or FILE) matching the
+# extended regex.
 wait_log() {
   within "$2"
-  while in_time; do grep -qE "$1" "$LOG" && return 0; sleep 0.2; done
+  while in_time; do grep -qE "$1" "${3:-$LOG}" && return 0; sleep 0.2; done
   return 1
 }
 # wait_rest SECONDS: waits until nothing moves (no touch, drag, deceleration, zoom or animation)
@@ -425,9 +428,158 @@ if refused=$(grep -E "frame not shown|overlay planes refused" "$RUN/tiled.log");
 fi
 [ $ok = yes ] && pass "9: $levels levels built from the image; at 300,200 and 2000,1500 the screen shows the content, scanned out from the band drawn from its tiles"
 
+# ---------------------------------------------------------------- 10. a content provider: the Python example
+# flickd with content.path = "provider:timetable" shows the test pattern until the example provider,
+# examples/provider/timetable.py (standard library only; the host's python3 through the shared
+# root), connects and draws its departures board into a shared memfd, tile by tile, as flickd asks
+# (docs/protocol.md, "Content providers"). Frames are checked pixel for pixel against the board as
+# timetable.py's own drawing code makes it (Tests/E2E/board.py, the clock read off the screen
+# first): at the top-left, where a flick brings it to rest, and at the top right, where the clock
+# row, invalidated by the provider every second, must advance between two frames while no other
+# pixel changes and the view stays.
+say "10. content provider: timetable.py draws the board; a flick; its live clock row"
+cp "$(dirname "$0")/board.py" "$(dirname "$0")/../../examples/provider/timetable.py" "$RUN/"
+PROVIDED=$RUN/provider.toml
+PLOG=$RUN/provider.log
+cat >"$PROVIDED" <<EOF
+[content]
+path = "provider:timetable"
+[control]
+socket = "$SOCK"
+[state]
+path = "$RUN/provider-state.json"
+EOF
+keep                                  # the first flickd's events are kept; these are new ones
+EVENTS=$RUN/provider-events.jsonl
+: >"$EVENTS"
+# board NAME SECONDS OFFSET [EARLIER]: grabs the frame on screen into OUT/NAME.png (and
+# RUN/NAME.ppm) until board.py finds it is the board at OFFSET (with EARLIER, also that only the
+# clock changed since that frame), for at most SECONDS: tiles come as the provider draws them.
+# Prints the last grab and verdict; leaves the verdict in BOARD, the offset it checked (rounded
+# as flickd rounds it) in BOARD_AT, and when the frame was grabbed (µs) in BOARD_T.
+board() {
+  local name=$1 offset=$3 earlier=() rc tries=0
+  [ -n "${4:-}" ] && earlier=("$RUN/$4.ppm")
+  within "$2"
+  while :; do
+    tries=$((tries + 1))
+    grab "$name" frame --ppm "$RUN/$name.ppm" >"$RUN/grab.out"
+    BOARD_T=${EPOCHREALTIME/./}
+    BOARD=$(/usr/bin/python3 "$RUN/board.py" --timetable "$RUN/timetable.py" --offset="$offset" \
+      "${earlier[@]}" "$RUN/$name.ppm" 2>&1)
+    rc=$?
+    { [ $rc = 0 ] || ! in_time; } && break
+    sleep 0.5
+  done
+  cat "$RUN/grab.out"
+  echo "$BOARD"
+  BOARD_AT=$(sed -n 's/.* is the board at offset \([-0-9]*,[-0-9]*\);.*/\1/p' <<<"$BOARD" | tail -n 1)
+  [ $tries = 1 ] || echo "    ($tries grabs)"
+  return $rc
+}
+clock_in() { sed -n 's/.*the clock reads \([0-9:]*\).*/\1/p' <<<"$1" | tail -n 1; }
+provided() {
+  local S drawn=0 at inv0 inv1 clock_a clock_b t_a rested
+  S=""
+  within 60
+  while in_time && kill -0 $FLICKD 2>/dev/null; do
+    S=$(status 2>/dev/null) && [ -n "$S" ] && break
+    sleep 0.3
+  done
+  [ -n "$S" ] || { fail "10: flickd did not answer on its control socket: $(tail -n 3 "$PLOG")"; return 1; }
+  say "  flickd up, content $(jq -c .content <<<"$S"), no provider yet ($(jq -c .provider <<<"$S"))"
+  "$BIN/flickctl" subscribe --socket "$SOCK" >"$EVENTS" 2>"$RUN/provider-subscribe.err" &
+  /usr/bin/python3 "$RUN/timetable.py" --socket "$SOCK" >"$RUN/timetable.out" 2>"$RUN/timetable.err" &
+  PROVIDER=$!
+  within 60
+  while in_time && kill -0 $PROVIDER 2>/dev/null; do
+    drawn=$(status | jq -r '.provider.drawn // 0')
+    [ "${drawn:-0}" -gt 0 ] && break
+    sleep 0.5
+  done
+  [ "${drawn:-0}" -gt 0 ] \
+    || { fail "10: timetable.py drew no tile within 60 s: $(tail -n 3 "$RUN/timetable.err")"; return 1; }
+  say "  timetable.py accepted: $(head -n 1 "$RUN/timetable.out")"
+  say "  $(ctl provider)"
+
+  # The board, not the test pattern, from the top-left.
+  S=$(status)
+  is 'x == 0 && y == 0' x="$(jq '.offset[0]' <<<"$S")" y="$(jq '.offset[1]' <<<"$S")" \
+    || { fail "10: the provider's content is shown at $(offset_of "$S"), not from the top-left"; return 1; }
+  board 10-top 30 0,0 || { fail "10: the frame at 0,0 is not timetable.py's board"; return 1; }
+
+  # A flick: the board comes to rest further down, and the frame is the board there.
+  flick_up 10 || return 1
+  S=$(wait_rest 20) || { fail "10: still moving: $S"; return 1; }
+  if [ "$(offset_of "$S")" != "$REST" ]; then
+    fail "10: status offset $(offset_of "$S") differs from the rest event's $REST"; return 1
+  elif ! is 'y > 300' y="${REST#*,}"; then
+    fail "10: the flick moved the board only to $REST"; return 1
+  elif ! board 10-flick 30 "$REST"; then
+    fail "10: the frame at rest is not the board at $REST"; return 1
+  elif ! is 'o > 0' o="${GRAB_OFFSET:-0}"; then
+    fail "10: the frame at rest is a composed buffer (framebuffer offset ${GRAB_OFFSET:-none}), not the band scanned out"; return 1
+  elif cmp -s "$RUN/10-top.ppm" "$RUN/10-flick.ppm"; then
+    fail "10: the frame after the flick is the frame before it"; return 1
+  fi
+  rested=$BOARD_AT
+  say "  the flick: the board at $rested, scanned out from the band (byte offset $GRAB_OFFSET)"
+
+  # The clock row: the view at the top right (the clock is at x 1484..1860 of 1920), two frames
+  # 1.5 s apart. The provider invalidates the row every second and redraws its tiles when asked.
+  ctl set-offset "$(jq -r '.contentSize[0] - .boundsSize[0]' <<<"$S")" 0 --no-animate >/dev/null
+  S=$(wait_rest 10) || { fail "10: still moving after set-offset: $S"; return 1; }
+  at=$(offset_of "$S")
+  inv0=$(jq -r '.provider.invalidations // 0' <<<"$S")
+  board 10-clock-a 30 "$at" || { fail "10: the frame at $at is not the board with a readable clock"; return 1; }
+  clock_a=$(clock_in "$BOARD")
+  t_a=$BOARD_T
+  sleep 1.5
+  board 10-clock-b 30 "$at" 10-clock-a || { fail "10: the clock row did not update alone (at $at)"; return 1; }
+  clock_b=$(clock_in "$BOARD")
+  say "  the two clock frames were grabbed $(awk -v d=$((BOARD_T - t_a)) 'BEGIN { printf "%.1f", d / 1e6 }') s apart"
+  S=$(status)
+  inv1=$(jq -r '.provider.invalidations // 0' <<<"$S")
+  if [ "$(offset_of "$S")" != "$at" ]; then
+    fail "10: the view moved from $at to $(offset_of "$S") while the clock updated"; return 1
+  elif ! is 'b > a' a="$inv0" b="$inv1"; then
+    fail "10: status counts no invalidation ($inv0, then $inv1)"; return 1
+  fi
+  say "  $(ctl provider)"
+  pass "10: timetable.py's board on vkms at 0,0 and, after a flick, at $rested (from the band); at $BOARD_AT its clock went $clock_a -> $clock_b ($((inv1 - inv0)) invalidations) with no other pixel changed and the view still at $at"
+
+  # The provider goes: its content goes with it, and the configured content (the test pattern) returns.
+  kill -TERM $PROVIDER
+  wait $PROVIDER 2>/dev/null
+  if ! wait_log "content provider timetable disconnected" 15 "$PLOG"; then
+    fail "10: flickd did not log the provider's disconnection"; return 1
+  fi
+  S=$(status)
+  [ "$(jq -r .provider <<<"$S")" = null ] || { fail "10: status still has a provider: $(jq -c .provider <<<"$S")"; return 1; }
+  pass "10: timetable.py stopped; flickd logged it and shows the configured content ($(jq -c .content <<<"$S")) again"
+}
+"$BIN/flickd" run --config "$PROVIDED" --display auto --input auto >"$PLOG" 2>&1 &
+FLICKD=$!
+PROVIDER=
+if ! provided; then
+  say "this flickd's log:"
+  sed 's/^/    /' "$PLOG" | tail -n 30
+  say "timetable.py's errors:"
+  sed 's/^/    /' "$RUN/timetable.err" 2>/dev/null | tail -n 10
+fi
+[ -n "$PROVIDER" ] && kill -TERM $PROVIDER 2>/dev/null
+kill -TERM $FLICKD 2>/dev/null
+wait $FLICKD
+rc=$?
+cp "$PLOG" "$PROVIDED" "$RUN/timetable.out" "$RUN/timetable.err" "$OUT/" 2>/dev/null
+[ $rc = 0 ] || fail "10: flickd exited $rc on SIGTERM"
+if refused=$(grep -E "frame not shown|overlay planes refused" "$PLOG"); then
+  fail "10: the display refused frames: $(head -n1 <<<"$refused")"
+fi
+
 echo
 if [ ${#failed[@]} = 0 ]; then
-  say "all 9 scenarios passed"
+  say "all 10 scenarios passed"
   exit 0
 fi
 say "${#failed[@]} failure(s):"

@@ -3,10 +3,11 @@
 //
 //     flickd-e2e-grab pattern OUT.png WIDTH HEIGHT
 //         writes the coordinate pattern (see CoordinatePattern) as content for flickd
-//     flickd-e2e-grab frame [--card CARD] [--png OUT.png] [--pixel X,Y]
+//     flickd-e2e-grab frame [--card CARD] [--png OUT.png] [--ppm OUT.ppm] [--pixel X,Y]
 //         prints `fb ID WIDTHxHEIGHT top-left X,Y offset BYTES` for the frame on screen (BYTES > 0:
 //         a framebuffer viewing a larger buffer, flickd's content scanned out with no copy), and
-//         with --pixel, `pixel X,Y RRGGBB`
+//         with --pixel, `pixel X,Y RRGGBB`; --ppm also writes the frame as a binary PPM (P6),
+//         which a script reads without a PNG decoder (Tests/E2E/board.py)
 //     flickd-e2e-grab expect --offset X,Y [--zoom Z] [--card CARD] [--png OUT.png]
 //         exits 1 unless the frame on screen shows the pattern at that offset and zoom
 //
@@ -20,12 +21,38 @@ func fail(_ why: String, code: Int32 = 1) -> Never {
     exit(code)
 }
 
+/// Writes `buffer` as a binary PPM (P6: a text header, then R, G, B bytes row by row).
+func writePPM(_ buffer: PixelBuffer, to path: String) -> Bool {
+    var bytes = Array("P6\n\(buffer.width) \(buffer.height)\n255\n".utf8)
+    bytes.reserveCapacity(bytes.count + buffer.width * buffer.height * 3)
+    for y in 0..<buffer.height {
+        let row = buffer.row(y)
+        for x in 0..<buffer.width {
+            let p = row[x]
+            bytes.append(UInt8(truncatingIfNeeded: p >> 16))
+            bytes.append(UInt8(truncatingIfNeeded: p >> 8))
+            bytes.append(UInt8(truncatingIfNeeded: p))
+        }
+    }
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var done = 0
+    while done < bytes.count {
+        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, $0.count - done) }
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { return false }
+        done += n
+    }
+    return true
+}
+
 func pair(_ text: String?) -> (Double, Double)? {
     let parts = text?.split(separator: ",").compactMap { Double($0) } ?? []
     return parts.count == 2 ? (parts[0], parts[1]) : nil
 }
 
-let usage = "usage: flickd-e2e-grab pattern OUT.png W H | frame [--card C] [--png F] [--pixel X,Y] | expect --offset X,Y [--zoom Z] [--card C] [--png F]"
+let usage = "usage: flickd-e2e-grab pattern OUT.png W H | frame [--card C] [--png F] [--ppm F] [--pixel X,Y] | expect --offset X,Y [--zoom Z] [--card C] [--png F]"
 var arguments = Array(CommandLine.arguments.dropFirst())
 guard let command = arguments.first else { fail(usage, code: 2) }
 arguments.removeFirst()
@@ -60,6 +87,9 @@ if let png = options["png"] {
     } catch {
         fail("\(error)")
     }
+}
+if let ppm = options["ppm"], !writePPM(frame.pixels, to: ppm) {
+    fail("cannot write \(ppm): \(String(cString: strerror(errno)))")
 }
 let corner = CoordinatePattern.decode(frame.pixels[0, 0])
 print("fb \(frame.framebuffer) \(frame.pixels.size) top-left \(corner.x),\(corner.y) offset \(frame.offset)")
