@@ -78,12 +78,18 @@ import Testing
             return (p.invalidations ?? 0) >= (before.invalidations ?? 0) + 2 && (p.drawn ?? 0) > (before.drawn ?? 0)
         }
         #expect(try status(client).offset == shown.offset)
+        // flickctl says how it goes.
+        let said = try runBuilt("flickctl", ["provider", "--socket", daemon.directory + "/control.sock"])
+        #expect(said.status == 0 && said.out.hasPrefix("content provider timetable: connected, "))
+        #expect(said.out.contains(" drawn, mean latency ") && said.out.contains(" invalidations"))
         // Killed mid-run: the configured content returns, said once.
         kill(python.processIdentifier, SIGKILL)
         try daemon.waitUntil("the test pattern back", timeout: 10) {
             (try? status(client))?.content?.hasPrefix("test pattern") == true
         }
         #expect(try status(client).provider == nil)
+        let gone = try runBuilt("flickctl", ["provider", "--socket", daemon.directory + "/control.sock"])
+        #expect(gone.status == 0 && gone.out.hasPrefix("no content provider connected"))
         #expect(daemon.stderr.components(separatedBy: "content provider timetable disconnected").count == 2)
         #expect(try daemon.terminate() == 0)
     }
