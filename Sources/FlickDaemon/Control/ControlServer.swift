@@ -77,9 +77,14 @@ public final class ControlServer {
         var subscription: Set<String>?? = .none
         /// Whether it has sent a well-formed request: such clients are never evicted for room.
         var proven = false
-        /// A file passed with the request being read; it goes with that request. One at most:
-        /// further ones are closed as they come, so a client cannot pile up the daemon's fds.
-        var attached: Int32?
+        /// Files passed with the bytes read (`SCM_RIGHTS`), each with the index in `input` of the
+        /// last byte that came with it: it goes with the line holding that byte. (A `recvmsg`
+        /// returns the bytes sent before a file's together with the file's own and stops after
+        /// them, so with pipelined requests the lines before it come in the same read.) A line
+        /// takes the first of its files; more than `maxWaitingFiles` waiting are closed as they
+        /// come, so a client cannot pile up the daemon's fds.
+        var attached: [(fd: Int32, at: Int)] = []
+        static let maxWaitingFiles = 2
 
         init(fd: Int32, serial: Int) {
             self.fd = fd
@@ -159,7 +164,7 @@ public final class ControlServer {
     deinit {
         listenSource = nil
         for client in clients.values {
-            if let file = client.attached { close(file) }
+            for file in client.attached { close(file.fd) }
             close(client.fd)
         }
         close(listenFD)
@@ -257,15 +262,28 @@ public final class ControlServer {
     private func read(_ client: Client) {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         var total = 0
+        var files: [Int32] = []
         while total < limits.maxReadPerWakeup {
-            let n = receive(client, into: &buffer)
-            if n == 0 { return drop(client, broke: false) }
+            let n = receive(client, into: &buffer, files: &files)
+            if n == 0 {
+                files.forEach { close($0) }
+                return drop(client, broke: false)
+            }
             if n < 0 {
                 if errno == EAGAIN || errno == EINTR { break }
                 return drop(client, broke: false)
             }
             total += n
             client.input.append(contentsOf: buffer[0..<n])
+            // The files came with the last bytes of this read.
+            for file in files {
+                if client.attached.count < Client.maxWaitingFiles {
+                    client.attached.append((file, client.input.count - 1))
+                } else {
+                    close(file)
+                }
+            }
+            files.removeAll()
             processLines(client)
             guard clients[client.fd] === client else { return }
             if client.input.count > limits.maxLineBytes {
@@ -275,9 +293,8 @@ public final class ControlServer {
         }
     }
 
-    /// One `recvmsg`: the bytes into `buffer`, and the client's first passed file kept (any
-    /// more closed at once).
-    private func receive(_ client: Client, into buffer: inout [UInt8]) -> Int {
+    /// One `recvmsg`: the bytes into `buffer`, and the files passed with them into `files`.
+    private func receive(_ client: Client, into buffer: inout [UInt8], files: inout [Int32]) -> Int {
         let header = MemoryLayout<cmsghdr>.size
         var control = [UInt8](repeating: 0, count: header + 4 * MemoryLayout<Int32>.size)
         return buffer.withUnsafeMutableBytes { bytes -> Int in
@@ -299,7 +316,7 @@ public final class ControlServer {
                     if cmsg.cmsg_level == SOL_SOCKET && cmsg.cmsg_type == Int32(SCM_RIGHTS) {
                         for i in 0..<(cmsg.cmsg_len - header) / MemoryLayout<Int32>.size {
                             let fd = raw.loadUnaligned(fromByteOffset: offset + header + i * 4, as: Int32.self)
-                            if client.attached == nil { client.attached = fd } else { close(fd) }
+                            files.append(fd)
                         }
                     }
                     offset += (cmsg.cmsg_len + 7) & ~7
@@ -314,16 +331,24 @@ public final class ControlServer {
         while let newline = client.input[start...].firstIndex(of: 0x0A) {
             let line = client.input[start..<newline]
             start = newline + 1
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
-            answer(line, for: client)
+            // The files that came with this line's bytes: the first goes with it.
+            let own = client.attached.filter { $0.at <= newline }.map(\.fd)
+            client.attached.removeAll { $0.at <= newline }
+            own.dropFirst().forEach { close($0) }
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) {
+                if let file = own.first { close(file) }
+                continue
+            }
+            answer(line, file: own.first, for: client)
             guard clients[client.fd] === client else { return }
         }
-        if start > 0 { client.input.removeFirst(start) }
+        if start > 0 {
+            client.input.removeFirst(start)
+            for i in client.attached.indices { client.attached[i].at -= start }
+        }
     }
 
-    private func answer(_ line: ArraySlice<UInt8>, for client: Client) {
-        let file = client.attached
-        client.attached = nil
+    private func answer(_ line: ArraySlice<UInt8>, file: Int32?, for client: Client) {
         defer { if let file { close(file) } }
         let request: ControlRequest
         do {
@@ -374,7 +399,8 @@ public final class ControlServer {
         guard clients.removeValue(forKey: client.fd) != nil else { return }
         if broke { droppedClients += 1 }
         client.source = nil
-        if let file = client.attached { close(file) }
+        for file in client.attached { close(file.fd) }
+        client.attached.removeAll()
         close(client.fd)
         onDisconnect?(Caller(id: client.serial))
     }
