@@ -1,4 +1,5 @@
 import FlickControl
+import FlickCore
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -23,6 +24,12 @@ public final class ControlServer {
         /// At most this much is read from one client per wake-up, so one client cannot starve
         /// the others or the display.
         public var maxReadPerWakeup = 256 * 1024
+        /// Answering one client's lines stops once this much time has passed in a wake-up; the
+        /// lines left are answered in the loop's next iterations (nothing more is read from the
+        /// client meanwhile). Bytes alone do not bound the work: 256 KiB of well-formed requests
+        /// is thousands of them, tens of milliseconds of decoding, handling and replying, frames
+        /// missed while one client floods.
+        public var maxWorkPerWakeup: Duration = .milliseconds(2)
 
         /// The defaults above.
         public init() {}
@@ -50,6 +57,8 @@ public final class ControlServer {
     private let handler: Handler
     private let listenFD: Int32
     private var listenSource: IOSource?
+    /// Answers the lines left over by clients that used up a wake-up's work (`Client.backlog`).
+    private var backlogTimer: TimerSource?
     private var clients: [Int32: Client] = [:]
 
     /// Clients connected now.
@@ -77,6 +86,8 @@ public final class ControlServer {
         var subscription: Set<String>?? = .none
         /// Whether it has sent a well-formed request: such clients are never evicted for room.
         var proven = false
+        /// Whether `input` holds complete lines not answered yet (a wake-up's work was used up).
+        var backlog = false
         /// Files passed with the bytes read (`SCM_RIGHTS`), each with the index in `input` of the
         /// last byte that came with it: it goes with the line holding that byte. (A `recvmsg`
         /// returns the bytes sent before a file's together with the file's own and stops after
@@ -159,10 +170,14 @@ public final class ControlServer {
         listenSource = try loop.addIO(fd: fd, events: .readable, context: "control socket \(path)") { [unowned self] _ in
             self.acceptClients()
         }
+        backlogTimer = try loop.addTimer(context: "control socket backlog") { [unowned self] _ in
+            for client in self.clients.values where client.backlog && self.clients[client.fd] === client { self.read(client) }
+        }
     }
 
     deinit {
         listenSource = nil
+        backlogTimer = nil
         for client in clients.values {
             for file in client.attached { close(file.fd) }
             close(client.fd)
@@ -260,6 +275,12 @@ public final class ControlServer {
     }
 
     private func read(_ client: Client) {
+        let deadline = EventLoop.monotonicNow() + limits.maxWorkPerWakeup
+        // Lines left from an earlier wake-up first; nothing more is read until they are answered.
+        if client.backlog {
+            processLines(client, until: deadline)
+            guard clients[client.fd] === client, !client.backlog else { return }
+        }
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         var total = 0
         var files: [Int32] = []
@@ -284,8 +305,8 @@ public final class ControlServer {
                 }
             }
             files.removeAll()
-            processLines(client)
-            guard clients[client.fd] === client else { return }
+            processLines(client, until: deadline)
+            guard clients[client.fd] === client, !client.backlog else { return }
             if client.input.count > limits.maxLineBytes {
                 send([UInt8](ControlMessage.failure(id: nil, .lineTooLong(limit: limits.maxLineBytes)).line()), to: client)
                 return drop(client, broke: true)
@@ -326,9 +347,17 @@ public final class ControlServer {
         }
     }
 
-    private func processLines(_ client: Client) {
+    /// Answers the complete lines in `client`'s input, in order, until `deadline`; the lines left
+    /// then are its backlog, answered at the loop's next iteration.
+    private func processLines(_ client: Client, until deadline: Instant) {
         var start = 0
+        client.backlog = false
         while let newline = client.input[start...].firstIndex(of: 0x0A) {
+            if start > 0 && EventLoop.monotonicNow() >= deadline {
+                client.backlog = true
+                backlogTimer?.schedule(at: loop.now)
+                break
+            }
             let line = client.input[start..<newline]
             start = newline + 1
             // The files that came with this line's bytes: the first goes with it.
