@@ -98,7 +98,9 @@ let package = Package(
 
         // Release-mode measurements: `swift run -c release flickd-bench` (BENCHMARKS.md). CPixman
         // deliberately: the compose benchmark's peer is pixman called directly, not through FlickDisplay.
-        .executableTarget(name: "flickd-bench", dependencies: ["FlickCore", "FlickInput", "FlickDisplay", "FlickDaemon", "FlickControl", "CPixman", "FlickTestSupport"],
+        // CMemfd: section 11's content providers make and seal their pools.
+        .executableTarget(name: "flickd-bench", dependencies: ["FlickCore", "FlickInput", "FlickDisplay", "FlickDaemon", "FlickControl", "CPixman", "FlickTestSupport",
+                                                               "CMemfd"],
                           path: "Benchmarks/flickd-bench"),
 
         // The end-to-end test on a real kernel (Tests/E2E): a uinput touchscreen playing gestures,

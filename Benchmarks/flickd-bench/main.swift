@@ -7,6 +7,7 @@
 //     .build/release/flickd-bench --pyramid [--quick] [--side N]   # section 9 alone
 //     .build/release/flickd-bench --tiled [--quick]   # section 8 alone
 //     .build/release/flickd-bench --map [--quick]   # section 10 alone
+//     .build/release/flickd-bench --provider [--quick]   # section 11 alone
 //     .build/release/flickd-bench --write-map FILE.png|FOLDER [--side N]   # the generated map, PNG or DZI
 
 import FlickCore
@@ -29,10 +30,20 @@ struct Plan {
     var startups: Int
     /// Calm and attack windows of item 7, 1 s each.
     var hostilePairs: Int
+    /// Item 11: flicks at each zoom, jumps timed for request → presented, and calm and attack
+    /// windows per hostile provider.
+    var providerFlicks: Int, providerJumps: Int, providerPairs: Int
 }
 let plan = quick
-    ? Plan(gestureSeconds: 60, gestureRepeats: 5, composeFrames: 20, latencyMoves: 60, idleSeconds: 2, startups: 3, hostilePairs: 3)
-    : Plan(gestureSeconds: 600, gestureRepeats: 15, composeFrames: 200, latencyMoves: 1000, idleSeconds: 10, startups: 10, hostilePairs: 10)
+    ? Plan(gestureSeconds: 60, gestureRepeats: 5, composeFrames: 20, latencyMoves: 60, idleSeconds: 2, startups: 3, hostilePairs: 3,
+           providerFlicks: 1, providerJumps: 6, providerPairs: 1)
+    : Plan(gestureSeconds: 600, gestureRepeats: 15, composeFrames: 200, latencyMoves: 1000, idleSeconds: 10, startups: 10, hostilePairs: 10,
+           providerFlicks: 5, providerJumps: 40, providerPairs: 10)
+
+if arguments.contains("--provider-child") {
+    // Section 11's provider killed mid-request, run as a child of this benchmark.
+    providerChildMain(arguments)
+}
 
 if let i = arguments.firstIndex(of: "--write-map"), i + 1 < arguments.count {
     // The generated map alone, for the e2e and by hand: a .png path, else a folder for a DZI.
@@ -69,6 +80,15 @@ if arguments.contains("--map") {
     section(MapBench.title)
     MapBench.report(quick: quick, flickd: DaemonBench.locateFlickd(arguments: arguments))
     for line in Verdicts.lines { print(line) }
+    exit(0)
+}
+if arguments.contains("--provider") {
+    // Section 11 alone: flickd-bench --provider [--quick] [--flickd PATH].
+    section(ProviderBench.title)
+    ProviderBench.report(flickd: DaemonBench.locateFlickd(arguments: arguments), flicks: plan.providerFlicks,
+                         jumps: plan.providerJumps, pairs: plan.providerPairs)
+    for line in Verdicts.lines { print(line) }
+    try? FileManager.default.removeItem(atPath: DaemonBench.directory)
     exit(0)
 }
 if arguments.contains("--tiled") {
@@ -202,6 +222,9 @@ PyramidBench.report(quick: quick)
 
 section(MapBench.title)
 MapBench.report(quick: quick, flickd: flickd)
+
+section(ProviderBench.title)
+ProviderBench.report(flickd: flickd, flicks: plan.providerFlicks, jumps: plan.providerJumps, pairs: plan.providerPairs)
 
 section("summary")
 for line in Verdicts.lines { print(line) }

@@ -1,4 +1,5 @@
 import FlickControl
+import FlickCore
 import Foundation
 import Testing
 @testable import FlickDaemon
@@ -13,6 +14,8 @@ import Testing
         var commands: [ControlCommand] = []
         /// Whether each command came with a file.
         var files: [Bool] = []
+        /// How long handling each command takes (busy, as decoding and answering is).
+        var cost: Duration = .zero
 
         init(limits: ControlServer.Limits = ControlServer.Limits()) throws {
             loop = try EventLoop()
@@ -20,6 +23,8 @@ import Testing
             server = try ControlServer(path: path, loop: loop, limits: limits) { [unowned self] command, id, file, _ in
                 self.commands.append(command)
                 self.files.append(file != nil)
+                let end = EventLoop.monotonicNow() + self.cost
+                while EventLoop.monotonicNow() < end {}
                 if case .status = command {
                     return .reply(id: id, status: ControlStatus(offset: [0, 42], zoomScale: 1, contentSize: [1, 2],
                                                                  boundsSize: [3, 4], tracking: false, dragging: false,
@@ -82,6 +87,76 @@ import Testing
         let reply = try f.call(client, ControlRequest(id: 99, cmd: "status"))
         #expect(reply?.ok == true && f.files == Array(repeating: true, count: 50) + [false])
         #expect(openOnFile() == 1, "the daemon keeps no passed fd")
+    }
+
+    /// A client may send requests without waiting for each reply (a provider sends `subscribe`,
+    /// then `provide` with its pool): the server then reads the earlier lines and the file in one
+    /// go, and the file must still go with the line it was sent with, not the first line read
+    /// (found by flickd-bench's section 11: the pipelined `provide` was refused for want of a pool,
+    /// the `subscribe` before it having taken and closed it).
+    @Test func aPassedFileGoesWithItsOwnLineWhenRequestsArePipelined() throws {
+        let f = try Fixture()
+        let name = NSTemporaryDirectory() + "flickd-pipelined-\(UInt32.random(in: 0...UInt32.max))"
+        let file = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        defer { close(file); unlink(name) }
+        let client = try ControlClient(path: f.path)
+        try f.pump()
+        // As ControlClient passes a file: with the line's first byte, the rest after it.
+        try client.send(ControlRequest(id: 1, cmd: "status"))
+        try client.send(ControlRequest(id: 2, cmd: "snapshot"), passing: file)
+        try client.send(ControlRequest(id: 3, cmd: "status"))
+        // As Python's socket.send_fds passes one: with the whole line, in one sendmsg.
+        try client.send(ControlRequest(id: 4, cmd: "status"))
+        #expect(Self.sendWholeLine(client.fileDescriptor, ControlRequest(id: 5, cmd: "snapshot"), passing: file))
+        try client.send(ControlRequest(id: 6, cmd: "status"))
+        try f.pump()
+        for id in 1...6 { #expect(try client.receive()?.id == id) }
+        #expect(f.files == [false, true, false, false, true, false])
+    }
+
+    /// `sendmsg` of a whole request line with `file` (`SCM_RIGHTS`).
+    private static func sendWholeLine(_ socket: Int32, _ request: ControlRequest, passing file: Int32) -> Bool {
+        let line = Array(request.line())
+        let header = MemoryLayout<cmsghdr>.size
+        let space = header + MemoryLayout<Int>.size
+        var control = [UInt8](repeating: 0, count: space)
+        return line.withUnsafeBytes { bytes in
+            control.withUnsafeMutableBytes { raw in
+                var iov = iovec(iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress), iov_len: bytes.count)
+                return withUnsafeMutablePointer(to: &iov) { iovPointer in
+                    var message = msghdr()
+                    message.msg_iov = iovPointer
+                    message.msg_iovlen = 1
+                    message.msg_control = raw.baseAddress
+                    message.msg_controllen = space
+                    var cmsg = cmsghdr()
+                    cmsg.cmsg_level = SOL_SOCKET
+                    cmsg.cmsg_type = Int32(SCM_RIGHTS)
+                    cmsg.cmsg_len = header + MemoryLayout<Int32>.size
+                    raw.storeBytes(of: cmsg, toByteOffset: 0, as: cmsghdr.self)
+                    raw.storeBytes(of: file, toByteOffset: header, as: Int32.self)
+                    return sendmsg(socket, &message, Int32(MSG_NOSIGNAL)) == bytes.count
+                }
+            }
+        }
+    }
+
+    /// A client sending well-formed requests as fast as the socket takes them gets a wake-up's
+    /// worth of work answered at a time (`maxWorkPerWakeup`), so the loop goes on to frames in
+    /// between; the rest is answered in the next iterations, in order, though nothing more comes
+    /// (found by flickd-bench's section 11: a provider flooding `invalidate`s cut the frame rate
+    /// to 26 frames/s, each wake-up answering 256 KiB of them, ~3600 lines).
+    @Test func aFloodOfRequestsIsAnsweredAWakeUpsWorthAtATime() throws {
+        let f = try Fixture()   // maxWorkPerWakeup: 2 ms
+        f.cost = .microseconds(500)
+        let client = try ControlClient(path: f.path)
+        try f.pump()
+        try client.write((1...200).flatMap { Array(ControlRequest(id: $0, cmd: "stop").line()) })
+        _ = try f.loop.runOnce(timeout: .milliseconds(100))
+        #expect((1...8).contains(f.commands.count), "one wake-up answers about 2 ms of requests, not all 200")
+        for _ in 0..<1000 where f.commands.count < 200 { _ = try f.loop.runOnce(timeout: .milliseconds(5)) }
+        #expect(f.commands.count == 200)
+        for id in 1...200 { #expect(try client.receive()?.id == id) }
     }
 
     @Test func badRequestsAreAnsweredWithTheReason() throws {

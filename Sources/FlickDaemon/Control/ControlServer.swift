@@ -1,4 +1,5 @@
 import FlickControl
+import FlickCore
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -23,6 +24,12 @@ public final class ControlServer {
         /// At most this much is read from one client per wake-up, so one client cannot starve
         /// the others or the display.
         public var maxReadPerWakeup = 256 * 1024
+        /// Answering one client's lines stops once this much time has passed in a wake-up; the
+        /// lines left are answered in the loop's next iterations (nothing more is read from the
+        /// client meanwhile). Bytes alone do not bound the work: 256 KiB of well-formed requests
+        /// is thousands of them, tens of milliseconds of decoding, handling and replying, frames
+        /// missed while one client floods.
+        public var maxWorkPerWakeup: Duration = .milliseconds(2)
 
         /// The defaults above.
         public init() {}
@@ -50,6 +57,8 @@ public final class ControlServer {
     private let handler: Handler
     private let listenFD: Int32
     private var listenSource: IOSource?
+    /// Answers the lines left over by clients that used up a wake-up's work (`Client.backlog`).
+    private var backlogTimer: TimerSource?
     private var clients: [Int32: Client] = [:]
 
     /// Clients connected now.
@@ -77,9 +86,16 @@ public final class ControlServer {
         var subscription: Set<String>?? = .none
         /// Whether it has sent a well-formed request: such clients are never evicted for room.
         var proven = false
-        /// A file passed with the request being read; it goes with that request. One at most:
-        /// further ones are closed as they come, so a client cannot pile up the daemon's fds.
-        var attached: Int32?
+        /// Whether `input` holds complete lines not answered yet (a wake-up's work was used up).
+        var backlog = false
+        /// Files passed with the bytes read (`SCM_RIGHTS`), each with the index in `input` of the
+        /// last byte that came with it: it goes with the line holding that byte. (A `recvmsg`
+        /// returns the bytes sent before a file's together with the file's own and stops after
+        /// them, so with pipelined requests the lines before it come in the same read.) A line
+        /// takes the first of its files; more than `maxWaitingFiles` waiting are closed as they
+        /// come, so a client cannot pile up the daemon's fds.
+        var attached: [(fd: Int32, at: Int)] = []
+        static let maxWaitingFiles = 2
 
         init(fd: Int32, serial: Int) {
             self.fd = fd
@@ -154,12 +170,16 @@ public final class ControlServer {
         listenSource = try loop.addIO(fd: fd, events: .readable, context: "control socket \(path)") { [unowned self] _ in
             self.acceptClients()
         }
+        backlogTimer = try loop.addTimer(context: "control socket backlog") { [unowned self] _ in
+            for client in self.clients.values where client.backlog && self.clients[client.fd] === client { self.read(client) }
+        }
     }
 
     deinit {
         listenSource = nil
+        backlogTimer = nil
         for client in clients.values {
-            if let file = client.attached { close(file) }
+            for file in client.attached { close(file.fd) }
             close(client.fd)
         }
         close(listenFD)
@@ -255,19 +275,38 @@ public final class ControlServer {
     }
 
     private func read(_ client: Client) {
+        let deadline = EventLoop.monotonicNow() + limits.maxWorkPerWakeup
+        // Lines left from an earlier wake-up first; nothing more is read until they are answered.
+        if client.backlog {
+            processLines(client, until: deadline)
+            guard clients[client.fd] === client, !client.backlog else { return }
+        }
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         var total = 0
+        var files: [Int32] = []
         while total < limits.maxReadPerWakeup {
-            let n = receive(client, into: &buffer)
-            if n == 0 { return drop(client, broke: false) }
+            let n = receive(client, into: &buffer, files: &files)
+            if n == 0 {
+                files.forEach { close($0) }
+                return drop(client, broke: false)
+            }
             if n < 0 {
                 if errno == EAGAIN || errno == EINTR { break }
                 return drop(client, broke: false)
             }
             total += n
             client.input.append(contentsOf: buffer[0..<n])
-            processLines(client)
-            guard clients[client.fd] === client else { return }
+            // The files came with the last bytes of this read.
+            for file in files {
+                if client.attached.count < Client.maxWaitingFiles {
+                    client.attached.append((file, client.input.count - 1))
+                } else {
+                    close(file)
+                }
+            }
+            files.removeAll()
+            processLines(client, until: deadline)
+            guard clients[client.fd] === client, !client.backlog else { return }
             if client.input.count > limits.maxLineBytes {
                 send([UInt8](ControlMessage.failure(id: nil, .lineTooLong(limit: limits.maxLineBytes)).line()), to: client)
                 return drop(client, broke: true)
@@ -275,9 +314,8 @@ public final class ControlServer {
         }
     }
 
-    /// One `recvmsg`: the bytes into `buffer`, and the client's first passed file kept (any
-    /// more closed at once).
-    private func receive(_ client: Client, into buffer: inout [UInt8]) -> Int {
+    /// One `recvmsg`: the bytes into `buffer`, and the files passed with them into `files`.
+    private func receive(_ client: Client, into buffer: inout [UInt8], files: inout [Int32]) -> Int {
         let header = MemoryLayout<cmsghdr>.size
         var control = [UInt8](repeating: 0, count: header + 4 * MemoryLayout<Int32>.size)
         return buffer.withUnsafeMutableBytes { bytes -> Int in
@@ -299,7 +337,7 @@ public final class ControlServer {
                     if cmsg.cmsg_level == SOL_SOCKET && cmsg.cmsg_type == Int32(SCM_RIGHTS) {
                         for i in 0..<(cmsg.cmsg_len - header) / MemoryLayout<Int32>.size {
                             let fd = raw.loadUnaligned(fromByteOffset: offset + header + i * 4, as: Int32.self)
-                            if client.attached == nil { client.attached = fd } else { close(fd) }
+                            files.append(fd)
                         }
                     }
                     offset += (cmsg.cmsg_len + 7) & ~7
@@ -309,21 +347,37 @@ public final class ControlServer {
         }
     }
 
-    private func processLines(_ client: Client) {
+    /// Answers the complete lines in `client`'s input, in order, until `deadline`; the lines left
+    /// then are its backlog, answered at the loop's next iteration.
+    private func processLines(_ client: Client, until deadline: Instant) {
         var start = 0
+        client.backlog = false
         while let newline = client.input[start...].firstIndex(of: 0x0A) {
+            if start > 0 && EventLoop.monotonicNow() >= deadline {
+                client.backlog = true
+                backlogTimer?.schedule(at: loop.now)
+                break
+            }
             let line = client.input[start..<newline]
             start = newline + 1
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
-            answer(line, for: client)
+            // The files that came with this line's bytes: the first goes with it.
+            let own = client.attached.filter { $0.at <= newline }.map(\.fd)
+            client.attached.removeAll { $0.at <= newline }
+            own.dropFirst().forEach { close($0) }
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) {
+                if let file = own.first { close(file) }
+                continue
+            }
+            answer(line, file: own.first, for: client)
             guard clients[client.fd] === client else { return }
         }
-        if start > 0 { client.input.removeFirst(start) }
+        if start > 0 {
+            client.input.removeFirst(start)
+            for i in client.attached.indices { client.attached[i].at -= start }
+        }
     }
 
-    private func answer(_ line: ArraySlice<UInt8>, for client: Client) {
-        let file = client.attached
-        client.attached = nil
+    private func answer(_ line: ArraySlice<UInt8>, file: Int32?, for client: Client) {
         defer { if let file { close(file) } }
         let request: ControlRequest
         do {
@@ -374,7 +428,8 @@ public final class ControlServer {
         guard clients.removeValue(forKey: client.fd) != nil else { return }
         if broke { droppedClients += 1 }
         client.source = nil
-        if let file = client.attached { close(file) }
+        for file in client.attached { close(file.fd) }
+        client.attached.removeAll()
         close(client.fd)
         onDisconnect?(Caller(id: client.serial))
     }

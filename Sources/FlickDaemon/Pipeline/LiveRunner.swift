@@ -25,8 +25,11 @@ public final class LiveRunner {
         rearm()
     }
 
-    /// Re-arms the timer for the pipeline's earliest deadline; call after anything changed the
-    /// pipeline from outside the loop's callbacks (a control command, a reload).
+    /// Re-arms the timer for the pipeline's earliest deadline and brings the watches up to date;
+    /// call after anything changed the pipeline from outside the loop's callbacks (a control
+    /// command, a reload). Content shown from there closes the old content's fds: their watches
+    /// must go before the numbers can be reused (a client accepted on one was otherwise never
+    /// read, the stale watch's removal at the next frame taking the client's registration too).
     public func rearm() {
         try? watch()
         timer?.schedule(at: pipeline.nextDeadline)

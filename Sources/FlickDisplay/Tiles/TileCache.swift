@@ -57,6 +57,18 @@ public final class TileCache {
         evictOverBudget()
     }
 
+    /// Bytes of the tiles eviction may not take now: pinned ones and those drawn in the current frame.
+    public var bytesKept: Int {
+        entries.values.reduce(0) { $0 + ($1.pinned || $1.lastUse == frame ? Self.bytes(of: $1.buffer) : 0) }
+    }
+
+    /// Bytes of a held tile that eviction may take (0 for one pinned or drawn in the current
+    /// frame: `bytesKept` has it); `nil` when it is not held.
+    public func evictableBytes(of key: TileKey) -> Int? {
+        guard let entry = entries[key] else { return nil }
+        return entry.pinned || entry.lastUse == frame ? 0 : Self.bytes(of: entry.buffer)
+    }
+
     /// The keys of the tiles held, in no order.
     public var keys: [TileKey] { Array(entries.keys) }
 

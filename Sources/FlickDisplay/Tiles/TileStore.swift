@@ -279,9 +279,19 @@ public final class TileStore {
         var seen = Set(missing)
         var wanted = missing
         defer { bandWanted.removeAll() }
-        for key in bandWanted + prefetch where source.grid.contains(key) && !cache.contains(key) && failed[key] == nil
+        for key in bandWanted where source.grid.contains(key) && !cache.contains(key) && failed[key] == nil
             && seen.insert(key).inserted {
             wanted.append(key)
+        }
+        // The ring and the tiles ahead, nearest first, only as far as the cache has room for them
+        // beside what this frame drew: each tile asked for beyond that would evict another of
+        // them, which the next frame (drawn because a tile came) would ask for again, for ever.
+        var room = cache.budgetBytes - cache.bytesKept
+        for key in prefetch where source.grid.contains(key) && failed[key] == nil && seen.insert(key).inserted {
+            let held = cache.evictableBytes(of: key)
+            room -= held ?? source.grid.storedRect(key).width * source.grid.storedRect(key).height * 4
+            guard room >= 0 else { break }
+            if held == nil { wanted.append(key) }
         }
         fetcher.want(wanted)
     }
