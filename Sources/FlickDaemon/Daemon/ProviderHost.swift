@@ -145,10 +145,7 @@ final class ProviderHost {
     func invalidate(x: Double, y: Double, width: Double, height: Double, caller: ControlServer.Caller,
                     redraw: () -> Void) throws(ControlError) {
         let session = try serving(caller, "invalidate")
-        // Whole pixels covering the rectangle, bounded before they become Ints.
-        func pixel(_ v: Double, up: Bool) -> Int { Int(min(max(up ? v.rounded(.up) : v.rounded(.down), -1), Double(1 << 25))) }
-        session.store.invalidate(PixelRect(x0: pixel(x, up: false), y0: pixel(y, up: false),
-                                           x1: pixel(x + width, up: true), y1: pixel(y + height, up: true)))
+        session.store.invalidate(x: x, y: y, width: width, height: height)
         redraw()
     }
 
