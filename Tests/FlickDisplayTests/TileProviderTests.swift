@@ -304,6 +304,25 @@ final class AppPool {
         #expect(rig.output.frontBuffer[10, 190] & 0xFF_FFFF == Self.colour(310.5, 1190.5) & 0xFF_FFFF)
     }
 
+    @Test func anAppsRectangleIsTheWholePixelsCoveringItWhateverItsNumbers() throws {
+        let rig = try Rig(panel: panel, content: content)
+        func changes(_ x: Double, _ y: Double, _ width: Double, _ height: Double) -> [PixelRect] {
+            rig.store.invalidate(x: x, y: y, width: width, height: height)
+            rig.store.applyInvalidations()
+            return rig.store.takeChanges()
+        }
+        #expect(changes(10.5, 1030.2, 0.1, 0.1) == [PixelRect(x0: 10, y0: 1030, x1: 11, y1: 1031)])
+        #expect(changes(-5, 2990, 2000, 100) == [PixelRect(x0: 0, y0: 2990, x1: 1000, y1: 3000)])
+        // Numbers past Int's range, or past the content, are bounded before they become Ints.
+        #expect(changes(1e308, 0, 1e308, 1).isEmpty)
+        #expect(changes(-1e308, -1e308, 1e308, 1e308).isEmpty)
+        #expect(changes(-1e308, 0, .infinity, 1) == [PixelRect(x0: 0, y0: 0, x1: 1000, y1: 1)])
+        // The socket refuses a NaN; the store takes one as an edge not known: up to the content's.
+        #expect(changes(.nan, 5, 1, 1) == [PixelRect(x0: 0, y0: 5, x1: 1000, y1: 6)])
+        #expect(changes(3, 5, .nan, .nan) == [PixelRect(x0: 3, y0: 5, x1: 1000, y1: 3000)])
+        #expect(rig.store.invalidations == 7)
+    }
+
     @Test func aFloodOfInvalidationsIsMergedIntoOnePassPerFrame() throws {
         let rig = try Rig(panel: panel, content: content)
         try rig.frame(300, 1000)

@@ -13,6 +13,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// A Deep Zoom descriptor through `DZIDescriptor.parse`, or a tile file through
     /// `DZISource.decodeTile` (the first byte chooses).
     case dzi
+    /// A content provider's lines and steps through `ControlRequest.decode`, `ControlCommand.init`
+    /// and a real `TileProvider` and `TileStore` over a sealed memfd pool, drawn by frames.
+    case provider
 
     /// Runs one input. A contract broken is a crash (`FuzzCheck`), so libFuzzer keeps the input.
     public func run(_ bytes: UnsafeRawBufferPointer) {
@@ -22,6 +25,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .control: ControlTarget.run(bytes)
         case .evdev: EvdevTarget.run(bytes)
         case .dzi: DZITarget.run(bytes)
+        case .provider: ProviderTarget.run(bytes)
         }
     }
 
@@ -33,6 +37,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .control: ControlTarget.seeds()
         case .evdev: EvdevTarget.seeds()
         case .dzi: DZITarget.seeds()
+        case .provider: ProviderTarget.seeds()
         }
     }
 }

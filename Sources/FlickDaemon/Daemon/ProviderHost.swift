@@ -146,14 +146,7 @@ final class ProviderHost {
     func invalidate(x: Double, y: Double, width: Double, height: Double, caller: ControlServer.Caller,
                     redraw: () -> Void) throws(ControlError) {
         let session = try serving(caller, "invalidate")
-        // Whole pixels of the full resolution covering the rectangle, bounded before they
-        // become Ints.
-        let k = Double(session.store.source.contentScale)
-        func pixel(_ v: Double, up: Bool) -> Int {
-            Int(min(max(up ? (v * k).rounded(.up) : (v * k).rounded(.down), -1), Double(1 << 27)))
-        }
-        session.store.invalidate(PixelRect(x0: pixel(x, up: false), y0: pixel(y, up: false),
-                                           x1: pixel(x + width, up: true), y1: pixel(y + height, up: true)))
+        session.store.invalidate(x: x, y: y, width: width, height: height)
         redraw()
     }
 

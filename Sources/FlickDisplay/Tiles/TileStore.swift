@@ -177,6 +177,21 @@ public final class TileStore {
         }
     }
 
+    /// Marks changed the rectangle an app names in unscaled content pixels (`invalidate`): the
+    /// whole pixels covering it. Any Double is taken: the numbers are bounded before they become
+    /// Ints, and a NaN edge reaches the content's edge on its side (a changed area not known is
+    /// redrawn, not left stale).
+    public func invalidate(x: Double, y: Double, width: Double, height: Double) {
+        // In the full resolution's pixels: `contentScale` of them per content pixel.
+        let k = Double(source.contentScale), most = Double(1 << 27)
+        func pixel(_ v: Double, up: Bool) -> Int {
+            guard !v.isNaN else { return up ? 1 << 27 : -1 }
+            return Int(min(max(up ? (v * k).rounded(.up) : (v * k).rounded(.down), -1), most))
+        }
+        invalidate(PixelRect(x0: pixel(x, up: false), y0: pixel(y, up: false),
+                             x1: pixel(x + width, up: true), y1: pixel(y + height, up: true)))
+    }
+
     /// Applies the invalidations received since the last frame: every tile held that shows any
     /// of them, at every level, is stale (still drawn, asked for again when drawn); a tile that
     /// could not be made there may be asked for again; resampled copies go.
