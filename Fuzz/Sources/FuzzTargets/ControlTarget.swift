@@ -60,7 +60,8 @@ enum ControlTarget {
     }
 
     /// Record layout: command number, flags (bit 0: animated, and touch-overlay's `enabled`), x,
-    /// y, width, height, scale as raw little-endian Double bits, page as a raw Int64.
+    /// y, width, height, scale as raw little-endian Double bits, page as a raw Int64 (its bits
+    /// also give `provide`'s and `tile`'s fields).
     private static let recordSize = 2 + 5 * 8 + 8
 
     private static func structured(_ bytes: Slice<UnsafeRawBufferPointer>, _ daemon: DaemonPath) {
@@ -80,9 +81,13 @@ enum ControlTarget {
             let cmd = names[Int(record[base]) % names.count]
             let animated = record[base + 1] & 1 == 1
             let (x, y, width, height, scale) = (double(0), double(1), double(2), double(3), double(4))
+            // The content provider's fields (`provide`, `tile`) come from the page's bits too, so
+            // every command finds each field it needs.
             let request = ControlRequest(id: Int(page & 0xFF), cmd: cmd, x: x, y: y, width: width, height: height,
                                          scale: scale, page: Int(page), animated: animated, path: "fuzz.png",
-                                         enabled: animated)
+                                         enabled: animated, tileSize: Int(page >> 8 & 0xFFFF), slots: Int(page >> 24 & 0xFF),
+                                         detail: Int(page >> 32 & 0xF), opaque: animated, name: "fuzz",
+                                         request: Int(page), drawn: animated)
             do {
                 daemon.answer(try ControlCommand(request), id: request.id)
             } catch {
