@@ -56,29 +56,7 @@ final class RawConnection {
     func write(_ line: String, passing file: Int32?) -> Bool {
         let bytes = Array((line + "\n").utf8)
         guard let file else { return write(bytes) }
-        let header = MemoryLayout<cmsghdr>.size
-        let align = MemoryLayout<Int>.size
-        let space = header + (MemoryLayout<Int32>.size + align - 1) / align * align
-        var control = [UInt8](repeating: 0, count: space)
-        let sent: Int = bytes.withUnsafeBytes { data in
-            control.withUnsafeMutableBytes { raw in
-                var iov = iovec(iov_base: UnsafeMutableRawPointer(mutating: data.baseAddress), iov_len: 1)
-                return withUnsafeMutablePointer(to: &iov) { iovPointer in
-                    var message = msghdr()
-                    message.msg_iov = iovPointer
-                    message.msg_iovlen = 1
-                    message.msg_control = raw.baseAddress
-                    message.msg_controllen = space
-                    var cmsg = cmsghdr()
-                    cmsg.cmsg_level = SOL_SOCKET
-                    cmsg.cmsg_type = Int32(SCM_RIGHTS)
-                    cmsg.cmsg_len = header + MemoryLayout<Int32>.size
-                    raw.storeBytes(of: cmsg, toByteOffset: 0, as: cmsghdr.self)
-                    raw.storeBytes(of: file, toByteOffset: header, as: Int32.self)
-                    return sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
-                }
-            }
-        }
+        let sent = ControlClient.send(bytes.prefix(1), passing: file, on: fd)
         guard sent == 1 else { return false }
         return write(Array(bytes.dropFirst()))
     }

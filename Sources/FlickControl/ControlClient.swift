@@ -52,15 +52,22 @@ public final class ControlClient {
     /// - Throws: `ControlClientError.io` if the daemon went away.
     public func send(_ request: ControlRequest, passing file: Int32) throws(ControlClientError) {
         let line = Array(request.line())
-        // The fd travels with the first byte; the rest of the line follows as usual. The control
-        // buffer is CMSG_SPACE(sizeof(int)): the header and the fd, padded to the header's alignment.
+        // The fd travels with the first byte; the rest of the line follows as usual.
+        guard Self.send(line.prefix(1), passing: file, on: fd) == 1 else { throw .io(String(cString: strerror(errno))) }
+        try write(Array(line.dropFirst()))
+    }
+
+    /// One `sendmsg` of `bytes` on `socket` with `file` passed along (`SCM_RIGHTS`); returns what
+    /// `sendmsg` does (the bytes sent, or -1 and `errno`). The control buffer is
+    /// CMSG_SPACE(sizeof(int)): the header and the fd, padded to the header's alignment.
+    public static func send(_ bytes: ArraySlice<UInt8>, passing file: Int32, on socket: Int32) -> Int {
         let header = MemoryLayout<cmsghdr>.size
         let align = MemoryLayout<Int>.size
         let space = header + (MemoryLayout<Int32>.size + align - 1) / align * align
         var control = [UInt8](repeating: 0, count: space)
-        let sent: Int = line.withUnsafeBytes { bytes in
+        return bytes.withUnsafeBytes { data in
             control.withUnsafeMutableBytes { raw in
-                var iov = iovec(iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress), iov_len: 1)
+                var iov = iovec(iov_base: UnsafeMutableRawPointer(mutating: data.baseAddress), iov_len: data.count)
                 return withUnsafeMutablePointer(to: &iov) { iovPointer in
                     var message = msghdr()
                     message.msg_iov = iovPointer
@@ -73,12 +80,10 @@ public final class ControlClient {
                     cmsg.cmsg_len = header + MemoryLayout<Int32>.size
                     raw.storeBytes(of: cmsg, toByteOffset: 0, as: cmsghdr.self)
                     raw.storeBytes(of: file, toByteOffset: header, as: Int32.self)
-                    return sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
+                    return sendmsg(socket, &message, Int32(MSG_NOSIGNAL))
                 }
             }
         }
-        guard sent == 1 else { throw .io(String(cString: strerror(errno))) }
-        try write(Array(line.dropFirst()))
     }
 
     /// Sends a request with an open file and waits for its reply.

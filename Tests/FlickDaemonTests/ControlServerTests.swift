@@ -117,28 +117,7 @@ import Testing
     /// `sendmsg` of a whole request line with `file` (`SCM_RIGHTS`).
     private static func sendWholeLine(_ socket: Int32, _ request: ControlRequest, passing file: Int32) -> Bool {
         let line = Array(request.line())
-        let header = MemoryLayout<cmsghdr>.size
-        let space = header + MemoryLayout<Int>.size
-        var control = [UInt8](repeating: 0, count: space)
-        return line.withUnsafeBytes { bytes in
-            control.withUnsafeMutableBytes { raw in
-                var iov = iovec(iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress), iov_len: bytes.count)
-                return withUnsafeMutablePointer(to: &iov) { iovPointer in
-                    var message = msghdr()
-                    message.msg_iov = iovPointer
-                    message.msg_iovlen = 1
-                    message.msg_control = raw.baseAddress
-                    message.msg_controllen = space
-                    var cmsg = cmsghdr()
-                    cmsg.cmsg_level = SOL_SOCKET
-                    cmsg.cmsg_type = Int32(SCM_RIGHTS)
-                    cmsg.cmsg_len = header + MemoryLayout<Int32>.size
-                    raw.storeBytes(of: cmsg, toByteOffset: 0, as: cmsghdr.self)
-                    raw.storeBytes(of: file, toByteOffset: header, as: Int32.self)
-                    return sendmsg(socket, &message, Int32(MSG_NOSIGNAL)) == bytes.count
-                }
-            }
-        }
+        return ControlClient.send(line[...], passing: file, on: socket) == line.count
     }
 
     /// A client sending well-formed requests as fast as the socket takes them gets a wake-up's
