@@ -5,6 +5,10 @@
 #   FLICKD_FUZZ_RUNS=N scripts/fuzz.sh 0 evemu
 #                                         stop after N executions instead (SECONDS 0: no time bound)
 #   FLICKD_FUZZ_SEED=S                    libFuzzer's seed (with RUNS: the same inputs every run)
+#   FLICKD_FUZZ_JOBS=N                    N fuzzer processes at once, RUNS/N executions each, on
+#                                         seeds of their own and one shared scratch corpus (each
+#                                         rereads what the others found: libFuzzer's -reload);
+#                                         the first to fail stops the others
 #   scripts/fuzz.sh seeds                 rewrite the committed seed corpora from their generators
 #
 # Targets: evemu (EvemuRecording.parse + replay), config (ConfigLoader.parse), control
@@ -64,6 +68,31 @@ rm -rf "$SCRATCH/seeds" && "$fuzzer" seeds "$SCRATCH/seeds" >/dev/null
 diff -rq Fuzz/Corpus "$SCRATCH/seeds" >/dev/null \
   || echo "fuzz.sh: warning: Fuzz/Corpus differs from its generators; run scripts/fuzz.sh seeds" >&2
 
+# Runs the fuzzer on target $1 with the arguments after it, in FLICKD_FUZZ_JOBS processes (1
+# by default); their output goes to $log ($log.K for each process, then all of them in $log).
+fuzz() {
+  local t=$1; shift
+  local jobs=${FLICKD_FUZZ_JOBS:-1}
+  if [ "$jobs" -le 1 ]; then
+    "$fuzzer" "$t" "$@" "$corpus" "Fuzz/Corpus/$t" "Fuzz/Regressions/$t" >"$log" 2>&1
+    return
+  fi
+  local k pids=() each=() status=0 base=${FLICKD_FUZZ_SEED:-$(( RANDOM * 32768 + RANDOM ))}
+  [ -n "${FLICKD_FUZZ_RUNS:-}" ] && each+=(-runs=$(( (FLICKD_FUZZ_RUNS + jobs - 1) / jobs )))
+  for k in $(seq 1 "$jobs"); do
+    # libFuzzer takes the last of a repeated flag: these override RUNS and SEED.
+    "$fuzzer" "$t" "$@" "${each[@]}" -seed=$(( base + k )) -reload=1 "$corpus" "Fuzz/Corpus/$t" "Fuzz/Regressions/$t" \
+      >"$log.$k" 2>&1 &
+    pids+=($!)
+  done
+  for k in "${pids[@]}"; do
+    wait -n || { status=1; kill "${pids[@]}" 2>/dev/null || true; break; }
+  done
+  wait 2>/dev/null || true
+  for k in $(seq 1 "$jobs"); do cat "$log.$k"; done >"$log"
+  return $status
+}
+
 declare -A max_len=([evemu]=8192 [config]=8192 [control]=4096 [evdev]=4096 [dzi]=32768 [provider]=4096)
 for t in "${targets[@]}"; do
   corpus=$SCRATCH/corpus/$t artifacts=$SCRATCH/crashes/$t
@@ -74,10 +103,10 @@ for t in "${targets[@]}"; do
   # A fixed seed with a fixed number of runs replays the same inputs every time (CI).
   # Swift seeds its hashing per process; coverage must not depend on it for a replay to repeat.
   [ -n "${FLICKD_FUZZ_SEED:-}" ] && args+=(-seed="$FLICKD_FUZZ_SEED") && export SWIFT_DETERMINISTIC_HASHING=1
-  echo "fuzz.sh: $t for ${seconds} s${FLICKD_FUZZ_RUNS:+ or $FLICKD_FUZZ_RUNS runs}"
+  echo "fuzz.sh: $t for ${seconds} s${FLICKD_FUZZ_RUNS:+ or $FLICKD_FUZZ_RUNS runs}${FLICKD_FUZZ_JOBS:+ in $FLICKD_FUZZ_JOBS processes}"
   log=$SCRATCH/$t.log
   before=$(ls "$artifacts" | wc -l)
-  if ! "$fuzzer" "$t" "${args[@]}" "$corpus" "Fuzz/Corpus/$t" "Fuzz/Regressions/$t" >"$log" 2>&1; then
+  if ! fuzz "$t" "${args[@]}"; then
     grep -E "Fatal error|ERROR:|SUMMARY:|contract broken" "$log" | head -5 >&2 || true
     echo "fuzz.sh: $t FAILED; the log is $log" >&2
     if [ "$(ls "$artifacts" | wc -l)" -gt "$before" ]; then
@@ -90,5 +119,8 @@ for t in "${targets[@]}"; do
   fi
   grep -E "^stat::(number_of_executed_units|average_exec_per_sec)|^#[0-9]+[[:space:]]+DONE" "$log" | tr '\n' ' '
   echo
+  if [ "${FLICKD_FUZZ_JOBS:-1}" -gt 1 ]; then
+    echo "fuzz.sh: $t: $(awk '/^stat::number_of_executed_units/ { n += $2 } END { print n }' "$log") executions in $FLICKD_FUZZ_JOBS processes"
+  fi
 done
 echo "fuzz.sh: ${targets[*]}: no crash ($(( $(date +%s) - start )) s in all)"

@@ -323,6 +323,105 @@ final class AppPool {
         #expect(rig.store.invalidations == 7)
     }
 
+    @Test func aStaleTileTheCacheEvictedIsForgottenUnlessABandStillShowsItsOldPixels() throws {
+        // Room for 12 tiles of 128².
+        let rig = try Rig(panel: panel, content: content, cacheBytes: 12 * 128 * 128 * 4)
+        let grid = rig.store.source.grid
+        func fetch(_ area: PixelRect) throws -> [TileKey] {
+            let keys = grid.tiles(at: grid.maxLevel, covering: area)
+            rig.provider.want(keys)
+            try rig.answerAll()
+            return keys
+        }
+        let top = try fetch(PixelRect(x0: 0, y0: 0, x1: 1000, y1: 128))
+        rig.store.invalidate(PixelRect(x0: 0, y0: 0, x1: 1000, y1: 10))
+        rig.store.applyInvalidations()
+        #expect(rig.store.stale == Set(top))
+        // Tiles drawn later push them out of the cache before their new pixels were asked for.
+        rig.store.cache.beginFrame()
+        _ = try fetch(PixelRect(x0: 0, y0: 1280, x1: 1000, y1: 1536))
+        #expect(top.allSatisfy { !rig.store.cache.contains($0) })
+        _ = rig.store.takeChanges()
+        // A band still holds the first two tiles' old pixels: they stay stale; nothing holds
+        // the others' any more, and they are forgotten.
+        rig.store.applyInvalidations(bandHolds: [PixelRect(x0: 0, y0: 0, x1: 200, y1: 100)])
+        #expect(rig.store.stale == Set(top.prefix(2)))
+        // New pixels for a tile the band shows are a change the band draws again; for a
+        // forgotten one, a tile like any other.
+        rig.provider.want([top[0], top[5]])
+        try rig.answerAll()
+        #expect(rig.store.takeChanges() == [grid.contentRect(top[0])])
+        #expect(rig.store.stale == [top[1]])
+        // The band moved on.
+        rig.store.applyInvalidations()
+        #expect(rig.store.stale.isEmpty)
+    }
+
+    @Test func aBandShowingAStaleTileTheCacheEvictedShowsItsNewPixelsWhenTheyCome() throws {
+        // Room for 40 tiles of 128²: the band's 30 and a few more.
+        let rig = try Rig(panel: panel, content: content, cacheBytes: 40 * 128 * 128 * 4)
+        let grid = rig.store.source.grid
+        try rig.frame(300, 1000)
+        try rig.answerAll()
+        try rig.frame(300, 1000)
+        _ = rig.composer.finishBandFill()
+        try rig.frame(300, 1000)
+        // A row inside the view changes: the frame shows its old pixels and asks for new ones.
+        let before = rig.requests.count
+        rig.store.invalidate(PixelRect(x0: 0, y0: 1030, x1: 1000, y1: 1070))
+        try rig.frame(300, 1000)
+        let renewals = Array(rig.requests.dropFirst(before))
+        #expect(!renewals.isEmpty && renewals.allSatisfy { rig.store.stale.contains($0.key) })
+        // Before the app answers, tiles elsewhere push them out of the cache.
+        rig.store.cache.beginFrame()
+        let far = Set(grid.tiles(at: grid.maxLevel, covering: PixelRect(x0: 0, y0: 2304, x1: 1000, y1: 3000)))
+        rig.provider.want(Array(far))
+        for r in rig.requests where far.contains(r.key) && rig.provider.isOutstanding(r.id) {
+            rig.app.draw(r, TileProviderTests.colour)
+            try rig.provider.answer(r.id, drawn: true)
+        }
+        rig.store.takeArrivals()
+        #expect(renewals.allSatisfy { !rig.store.cache.contains($0.key) })
+        // The band still shows their old pixels (composing would find no tile there): they stay
+        // stale through the frames until then.
+        try rig.frame(300, 1000)
+        #expect(renewals.allSatisfy { rig.store.stale.contains($0.key) })
+        #expect(rig.output.frontBuffer[10, 50] & 0xFF_FFFF == Self.colour(310.5, 1050.5) & 0xFF_FFFF)
+        // The new pixels come: the band draws them.
+        for r in renewals {
+            rig.app.draw(r) { _, _ in 0xFFFF_0000 }
+            try rig.provider.answer(r.id, drawn: true)
+        }
+        rig.store.takeArrivals()
+        try rig.frame(300, 1000)
+        _ = rig.composer.finishBandFill()
+        try rig.frame(300, 1000)
+        #expect(rig.output.frontBuffer[10, 50] == 0xFFFF_0000)
+        #expect(rig.store.stale.isEmpty)
+    }
+
+    @Test func aLongSessionOfInvalidationsKeepsNoMoreStaleTilesThanTheCacheAndTheBandsHold() throws {
+        // Room for 16 tiles; the view takes up to 12, its bands up to 30 each.
+        let rig = try Rig(panel: panel, content: content, cacheBytes: 1 << 20)
+        let grid = rig.store.source.grid
+        var everStale = Set<TileKey>()
+        for y in stride(from: 0, through: 2800, by: 100) {
+            try rig.frame(300, Double(y))
+            try rig.answerAll()
+            try rig.frame(300, Double(y))
+            _ = rig.composer.finishBandFill()
+            // The whole view changes (a clock in every row), then the view moves on at once.
+            rig.store.invalidate(PixelRect(x0: 0, y0: y, x1: 1000, y1: y + 200))
+            try rig.frame(300, Double(y + 100))
+            everStale.formUnion(rig.store.stale)
+            let bandTiles = 2 * grid.tiles(at: grid.maxLevel, covering: PixelRect(x0: 0, y0: 0, x1: 576, y1: 456)).count
+            #expect(rig.store.stale.count <= rig.store.cache.count + bandTiles)
+        }
+        // Not bounded by the tiles the session made stale.
+        #expect(everStale.count > rig.store.stale.count + 100)
+        #expect(rig.store.cache.evictions > 100)
+    }
+
     @Test func aFloodOfInvalidationsIsMergedIntoOnePassPerFrame() throws {
         let rig = try Rig(panel: panel, content: content)
         try rig.frame(300, 1000)

@@ -38,8 +38,9 @@ import Glibc
 /// `nextDeadline` are the model's; after a want, an answer or an expiry, a free slot means every
 /// wanted tile is asked (no slot leaks). Each drawn tile arrives in the cache with the pixels the
 /// app drew; each refusal is recorded as failed. The cache holds at most its budget plus one
-/// frame's tiles plus what arrived since the frame; stale and failed keys are the grid's;
-/// changes lie inside the content. A `provide` that `ControlCommand` accepts makes a grid.
+/// frame's tiles plus what arrived since the frame; stale and failed keys are the grid's; once
+/// invalidations are applied, a stale tile is in the cache or in what a band holds (the step
+/// places a band's rectangle, or none); changes lie inside the content. A `provide` that `ControlCommand` accepts makes a grid.
 enum ProviderTarget {
     /// The largest pool the app makes as declared; larger declarations get a small pool, refused.
     static let maxPoolBytes = 1 << 20
@@ -74,7 +75,8 @@ enum ProviderTarget {
         case expire
         /// `takeArrivals()` and `takeFailures()`.
         case arrivals
-        /// `applyInvalidations()` and `takeChanges()`.
+        /// `applyInvalidations(bandHolds:)` and `takeChanges()`; bytes: with bit 0 of the first,
+        /// a band holds a rectangle (x, y, width, height: 16 bits each, across the content).
         case invalidations
         /// Answers the outstanding request at an index (byte), drawn unless bit 0 of the next.
         case answer
@@ -661,10 +663,20 @@ private final class ProviderRig {
         case .arrivals:
             takeArrivals(s)
         case .invalidations:
-            s.store.applyInvalidations()
-            let content = PixelRect(x0: 0, y0: 0, x1: s.grid.width, y1: s.grid.height)
+            let g = s.grid
+            var holds: [PixelRect] = []
+            if (byte(0) ?? 0) & 1 != 0 {
+                let x = (word(1) ?? 0) * g.width / 65536, y = (word(3) ?? 0) * g.height / 65536
+                holds = [PixelRect(x0: x, y0: y, x1: x + (word(5) ?? 0) * g.width / 65536, y1: y + (word(7) ?? 0) * g.height / 65536)]
+            }
+            s.store.applyInvalidations(bandHolds: holds)
+            let content = PixelRect(x0: 0, y0: 0, x1: g.width, y1: g.height)
             for r in s.store.takeChanges() {
                 fuzzCheck(!r.isEmpty && r.intersection(content) == r, "a change \(r) outside the content \(content)")
+            }
+            // Bounded by the cache and the bands, not by the tiles a session has shown.
+            for key in s.store.stale where !s.store.cache.contains(key) {
+                fuzzCheck(holds.contains { !$0.intersection(g.contentRect(key)).isEmpty }, "\(key) stale, evicted and in no band")
             }
         case .answer:
             let ids = s.open.keys.sorted()

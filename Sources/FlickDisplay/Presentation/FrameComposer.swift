@@ -96,9 +96,10 @@ public final class FrameComposer {
         if let store = content?.tiles {
             // An app's redrawn content: stale tiles are asked for again by this frame, and what
             // a band holds of them is drawn again.
-            store.applyInvalidations()
+            let storeBand = bandStore === store ? band : nil
+            store.applyInvalidations(bandHolds: storeBand?.holds ?? [])
             let changed = store.takeChanges()
-            if !changed.isEmpty, bandStore === store { band?.invalidate(changed) }
+            if !changed.isEmpty { storeBand?.invalidate(changed) }
         }
         var layers = FrameLayers(primary: .composed, overlays: overlays ?? [])
         let banded = overlays != nil ? bandSource(for: state, panel: panel) : nil

@@ -273,6 +273,12 @@ final class ScanOutBand {
         for index in 0..<2 where held[index].map({ touches($0.valid) }) == true { held[index] = nil }
     }
 
+    /// The parts of the content the buffers hold, and the part the worker is drawing (content
+    /// pixels): where the band may show a tile's pixels that the cache no longer has.
+    var holds: [PixelRect] {
+        held.compactMap { $0?.valid } + (job.map { [$0.drawn] } ?? [])
+    }
+
     /// Stops the worker's job and forgets it: its buffer holds only what it held before.
     private func drop(_ running: Job) {
         running.cancel.set()

@@ -38,7 +38,9 @@ public final class TileStore {
     /// frame's list, after its own missing tiles.
     private var bandWanted: [TileKey] = []
     /// Tiles whose content the app has changed (`invalidate`): still drawn, and asked for
-    /// again whenever a frame draws them, until their new pixels arrive.
+    /// again whenever a frame draws them, until their new pixels arrive. A stale tile the cache
+    /// evicted stays stale only while a scan-out band may hold its old pixels
+    /// (`applyInvalidations(bandHolds:)`), so the set never outgrows the cache and the bands.
     public private(set) var stale: Set<TileKey> = []
     /// Invalidated rectangles not applied yet (merged: a flood costs one pass per frame).
     private var invalidated: [PixelRect] = []
@@ -194,8 +196,12 @@ public final class TileStore {
 
     /// Applies the invalidations received since the last frame: every tile held that shows any
     /// of them, at every level, is stale (still drawn, asked for again when drawn); a tile that
-    /// could not be made there may be asked for again; resampled copies go.
-    public func applyInvalidations() {
+    /// could not be made there may be asked for again; resampled copies go. Stale tiles the
+    /// cache has evicted stop being stale unless they lie in `bandHolds`.
+    /// - Parameter bandHolds: the parts of the content scan-out bands hold (or are being drawn
+    ///   with), in full-resolution pixels: their old pixels of a stale tile may still be shown.
+    public func applyInvalidations(bandHolds: @autoclosure () -> [PixelRect] = []) {
+        forgetEvictedStale(keeping: bandHolds)
         guard !invalidated.isEmpty else { return }
         let rects = invalidated
         invalidated.removeAll()
@@ -209,6 +215,19 @@ public final class TileStore {
         dropResampled(of: hit)
         failed = failed.filter { !touches($0.key) }
         changes += rects
+    }
+
+    /// A stale tile the cache evicted took its old pixels with it: it is asked for like any
+    /// other missing tile and arrives new, so it is not stale any more. Unless a band holds its
+    /// old pixels: then its arrival must still count as a change (`takeArrivals()`), for the
+    /// band to draw it again. Without this, `stale` kept every tile invalidated and then evicted
+    /// until it was shown again, growing with the tiles a long provider session had shown.
+    private func forgetEvictedStale(keeping holds: () -> [PixelRect]) {
+        guard !stale.isEmpty else { return }
+        let grid = source.grid, held = holds()
+        stale = stale.filter { key in
+            cache.contains(key) || held.contains { !$0.intersection(grid.contentRect(key)).isEmpty }
+        }
     }
 
     /// Parts of the content whose pixels changed since the last call (a scan-out band redraws
