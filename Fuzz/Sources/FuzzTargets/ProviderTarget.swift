@@ -40,7 +40,8 @@ import Glibc
 /// app drew; each refusal is recorded as failed. The cache holds at most its budget plus one
 /// frame's tiles plus what arrived since the frame; stale and failed keys are the grid's; once
 /// invalidations are applied, a stale tile is in the cache or in what a band holds (the step
-/// places a band's rectangle, or none); changes lie inside the content. A `provide` that `ControlCommand` accepts makes a grid.
+/// places a band's rectangle, or none); changes lie inside the content. A `provide` that
+/// `ControlCommand` accepts makes a grid.
 enum ProviderTarget {
     /// The largest pool the app makes as declared; larger declarations get a small pool, refused.
     static let maxPoolBytes = 1 << 20
