@@ -1,18 +1,21 @@
 import FlickCore
 
-/// Runs a pipeline on sd-event: the input and display fds, and one timer armed to the
-/// pipeline's earliest deadline. Whatever wakes the loop, the pipeline does everything due at
-/// that time (`Pipeline.dispatch(now:)`). When nothing moves, the timer is disarmed and only an
-/// fd can wake the process.
+/// Runs a pipeline (the daemon's, or calibrate's) on sd-event: the input and display fds, and
+/// one timer armed to the pipeline's earliest deadline. Whatever wakes the loop, the pipeline
+/// does everything due at that time (`RunnablePipeline.dispatch(now:)`). When nothing moves,
+/// the timer is disarmed and only an fd can wake the process.
 public final class LiveRunner {
     private let loop: EventLoop
-    private let pipeline: Pipeline
+    private let pipeline: any RunnablePipeline
     private var watches: FileWatches?
     private var timer: TimerSource?
+    /// Called when an fd that appeared after a dispatch (a device plugged in) cannot be
+    /// watched; by default the run goes on with the fds it watches.
+    public var watchFailed: ((SystemError) -> Void)?
 
     /// Wires the pipeline to the loop.
     /// - Throws: `SystemError` if an fd or the timer cannot be watched.
-    public init(loop: EventLoop, pipeline: Pipeline) throws(SystemError) {
+    public init(loop: EventLoop, pipeline: any RunnablePipeline) throws(SystemError) {
         self.loop = loop
         self.pipeline = pipeline
         timer = try loop.addTimer(context: "pipeline timer") { [unowned self] t in
@@ -31,7 +34,7 @@ public final class LiveRunner {
     /// must go before the numbers can be reused (a client accepted on one was otherwise never
     /// read, the stale watch's removal at the next frame taking the client's registration too).
     public func rearm() {
-        try? watch()
+        do { try watch() } catch { watchFailed?(error) }
         timer?.schedule(at: pipeline.nextDeadline)
     }
 

@@ -2,8 +2,9 @@ import FlickCore
 
 /// Runs a pipeline on virtual time, as fast as possible: the next thing to happen — a recorded
 /// frame, a presentation, a wake-up — happens next, with `now` set to its time and never going
-/// back (swift-nio's EmbeddedEventLoop, in spirit). Used by `flickd replay` and by tests; a
-/// replay decides exactly as a live run with the same timestamps would.
+/// back (swift-nio's EmbeddedEventLoop, in spirit). Used by `flickd replay`, `flickd calibrate
+/// --recording` and by tests; a replay decides exactly as a live run with the same timestamps
+/// would.
 public enum VirtualRunner {
     /// How a run ended.
     public struct Outcome: Sendable {
@@ -18,7 +19,7 @@ public enum VirtualRunner {
 
     /// Runs until nothing is due — the input has nothing more to deliver (no next deadline) and
     /// the pipeline is at rest (no frame in flight, no wake-up) — or until `limit`.
-    public static func run(_ pipeline: Pipeline, limit: Instant? = nil) -> Outcome {
+    public static func run(_ pipeline: any RunnablePipeline, limit: Instant? = nil) -> Outcome {
         var now = pipeline.now
         var wakeups = 0
         while let next = pipeline.nextDeadline {
