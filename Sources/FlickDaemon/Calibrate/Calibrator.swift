@@ -9,9 +9,11 @@ import Glibc
 ///
 /// Touches are read with the config's rotation and flips but with the identity matrix in place
 /// of any configured or udev one, so recalibrating never compounds an old matrix. The display
-/// opens as `flickd run` opens it. Live, sd-event wakes it on the devices' and the card's fds
-/// and on the session's deadline; on a recording (`--recording`) it runs on a virtual clock,
-/// as fast as possible, on the headless display: the same steps, with nothing to wait for.
+/// opens as `flickd run` opens it. The touches and the targets go through a
+/// `CalibrationPipeline` on the daemon's runners: live on `LiveRunner` (sd-event wakes it on the
+/// devices' and the card's fds and on the session's deadline); on a recording (`--recording`)
+/// on `VirtualRunner`, as fast as possible, on the headless display: the same steps, with
+/// nothing to wait for.
 public final class Calibrator {
     /// What the command line decided.
     public struct Options: Sendable {
@@ -40,11 +42,6 @@ public final class Calibrator {
         public var mapping: TouchMapping
     }
 
-    private enum Outcome {
-        case touches([Point])
-        case failed(any Error)
-    }
-
     /// The display's one line.
     public let displayName: String
     /// The targets, logical view px.
@@ -55,12 +52,10 @@ public final class Calibrator {
     private let recording: RecordingSource?
     private let mapping: TouchMapping
     private let view: Size
+    private let rotation: PanelRotation
+    private let settings: CalibrationSession.Settings
     private let deviceName: () -> String
     private let say: (String) -> Void
-    private var session: CalibrationSession
-    private var screen: TargetScreen
-    private var needsFrame = true
-    private var outcome: Outcome?
 
     /// Opens the display and the input.
     /// - Parameter say: receives each line for the user (targets, touches, refusals, notes).
@@ -68,6 +63,8 @@ public final class Calibrator {
     public init(options: Options, configuration: Configuration, say: @escaping (String) -> Void) throws {
         self.say = say
         let rotation = configuration.panelRotation
+        self.rotation = rotation
+        settings = options.settings
         var opener = DisplayOpener(configuration: configuration)
         // A recording is judged as replay and events judge it (a touchscreen by its capabilities).
         let recording = try options.recording.map { path throws in try Replay.touchscreenRecording(path, note: say) }
@@ -111,8 +108,6 @@ public final class Calibrator {
             deviceName = { input.deviceNames.first ?? "NAME OF THE TOUCHSCREEN" }
             self.recording = nil
         }
-        session = CalibrationSession(count: targets.count, screen: view, settings: options.settings)
-        screen = TargetScreen(targets: targets, current: 0, done: 0, rotation: rotation)
     }
 
     deinit { output.close() }
@@ -124,123 +119,54 @@ public final class Calibrator {
         say("display: \(displayName); touch: \(source.name)")
         say("touches are read without input.calibration (and udev's matrix); rotation \(mapping.rotation)"
             + (mapping.flipX ? ", flip_x" : "") + (mapping.flipY ? ", flip_y" : ""))
-        if recording == nil { try runLive() } else { runVirtual() }
+        let pipeline = recording == nil ? try runLive() : runVirtual()
         output.close()
-        switch outcome {
+        switch pipeline.outcome {
         case .touches(let touches):
             let fit = try CalibrationFit(touches: touches, targets: targets, mapping: mapping, outputSize: view)
             return Result(fit: fit, deviceName: deviceName(), mapping: mapping)
         case .failed(let error):
             throw error
         case nil:
-            throw CalibrationError.inputEnded(source: source.name, accepted: session.touches.count, of: targets.count)
+            throw CalibrationError.inputEnded(source: source.name, accepted: pipeline.accepted, of: targets.count)
         }
     }
 
-    // MARK: Loops
+    // MARK: Runs
 
-    private func runVirtual() {
-        var now = Instant.zero
-        report(session.start(at: now))
-        while outcome == nil, let next = nextDeadline(now: now) {
-            now = max(now, next)
-            step(at: now)
-        }
+    private func makePipeline(at t: Instant) -> CalibrationPipeline {
+        CalibrationPipeline(output: output, input: source, targets: targets,
+                            session: CalibrationSession(count: targets.count, screen: view, settings: settings),
+                            rotation: rotation, at: t, say: say)
     }
 
-    private func runLive() throws {
+    private func runVirtual() -> CalibrationPipeline {
+        let pipeline = makePipeline(at: .zero)
+        pipeline.start()
+        _ = VirtualRunner.run(pipeline)
+        return pipeline
+    }
+
+    private func runLive() throws -> CalibrationPipeline {
         let loop = try EventLoop()
-        var watches: FileWatches?
-        var watchFailure: SystemError?
-        var timer: TimerSource?
-        func wake(_ t: Instant) {
-            step(at: max(t, loop.now))
-            if outcome != nil {
-                loop.exit(code: 0)
-                return
-            }
-            do {
-                try watches?.update(source.fileDescriptors + (output.pollDescriptor.map { [$0] } ?? []),
-                                    generation: source.descriptorGeneration)
-            } catch {
-                // A touchscreen that cannot be watched would only look like a target timing out.
-                watchFailure = error
-                loop.exit(code: 1)
-                return
-            }
-            timer?.schedule(at: nextDeadline(now: loop.now))
-        }
-        timer = try loop.addTimer(context: "calibrate") { wake($0) }
-        watches = FileWatches(loop: loop, context: "calibrate") { wake(loop.now) }
+        let pipeline = makePipeline(at: loop.now)
+        pipeline.finished = { [unowned loop] in loop.exit(code: 0) }
         var signals: [SignalSource] = []
         for signo in [SIGINT, SIGTERM] {
-            signals.append(try loop.addSignal(signo) { [unowned self] in
-                self.outcome = .failed(CalibrationError.interrupted)
-                loop.exit(code: 0)
-            })
+            signals.append(try loop.addSignal(signo) { [unowned pipeline] in pipeline.fail(CalibrationError.interrupted) })
         }
-        report(session.start(at: loop.now))
-        wake(loop.now)
+        pipeline.start()
+        let runner = try LiveRunner(loop: loop, pipeline: pipeline)
+        var watchFailure: SystemError?
+        runner.watchFailed = { [unowned loop] error in
+            // A touchscreen that cannot be watched would only look like a target timing out.
+            watchFailure = watchFailure ?? error
+            loop.exit(code: 1)
+        }
         try loop.run()
-        // The handlers hold `wake`, which holds the sources: release them, or the loop leaks.
-        watches?.removeAll()
-        timer = nil
-        _ = signals
+        pipeline.finished = nil
+        withExtendedLifetime((runner, signals)) {}
         if let watchFailure { throw watchFailure }
-    }
-
-    private func nextDeadline(now: Instant) -> Instant? {
-        let frame = needsFrame && !output.isFlipPending ? now : nil
-        return [source.nextDeadline, session.nextDeadline, output.nextDeadline, frame].compactMap { $0 }.min()
-    }
-
-    /// Everything due at `now`: the touches, the session's deadline, the display.
-    private func step(at now: Instant) {
-        var steps: [CalibrationSession.Step] = []
-        for frame in source.dispatch(now: now) { steps += session.handle(.frame(frame)) }
-        if let deadline = session.nextDeadline, deadline <= now { steps += session.handle(.timer(now)) }
-        report(steps)
-        for note in recording?.takeDiagnostics() ?? [] { say("input: \(note)") }
-        do {
-            _ = try output.dispatch(now: now)
-            if needsFrame && !output.isFlipPending {
-                try output.withBackBuffer { screen.draw(into: $0) }
-                try output.commit(now: now)
-                needsFrame = false
-            }
-        } catch {
-            outcome = .failed(error)
-        }
-        if outcome == nil && recording?.isFinished == true {
-            outcome = .failed(CalibrationError.inputEnded(source: source.name, accepted: session.touches.count, of: targets.count))
-        }
-    }
-
-    /// Says what happened and changes the picture.
-    private func report(_ steps: [CalibrationSession.Step]) {
-        let n = targets.count
-        for step in steps {
-            switch step {
-            case .show(let i):
-                let t = targets[i]
-                say("target \(i + 1)/\(n) at (\(t.x.brief), \(t.y.brief))")
-                screen.current = i
-                screen.done = i
-                needsFrame = true
-            case let .accepted(i, touch):
-                say("touch \(i + 1)/\(n) at (\(touch.x.fixed(1)), \(touch.y.fixed(1)))")
-            case let .ignored(i, why):
-                say("target \(i + 1)/\(n): ignored \(why)")
-            case let .refused(i, why):
-                say("target \(i + 1)/\(n): refused \(why); lift every finger and touch the target again")
-            case .finished(let touches):
-                screen.current = nil
-                screen.done = n
-                needsFrame = true
-                outcome = .touches(touches)
-            case .timedOut(let i):
-                outcome = .failed(CalibrationError.timedOut(target: i, of: n, seconds: session.settings.timeout.inSeconds))
-            }
-        }
+        return pipeline
     }
 }

@@ -3,7 +3,7 @@ import FlickCore
 /// The readable-fd watches of a set of fds that changes as devices come and go: one sd-event
 /// source per fd, made anew for all when the owner's files changed (`descriptorGeneration`),
 /// since a watch is on the file behind a number and a new device may reuse the number of one
-/// that left. `LiveRunner` and `flickd calibrate` keep theirs in one.
+/// that left. `LiveRunner` keeps its own in one.
 final class FileWatches {
     private let loop: EventLoop
     private let context: String

@@ -5,7 +5,9 @@ import FlickCore
 /// both where to touch and how many remain. Drawn in the logical view's coordinates and turned
 /// by the panel rotation, as the compositor turns content: the targets sit where touches
 /// mapped to that view land. Only filled rectangles, so no text or vector library is needed.
-public struct TargetScreen: Sendable {
+/// It reaches the panel as a frame like any other: a `RenderState` carrying it
+/// (`RenderState.targetScreen`) is composed with it in place of content.
+public struct TargetScreen: Hashable, Sendable {
     /// The targets, logical view px.
     public var targets: [Point]
     /// The one being asked for, if any.

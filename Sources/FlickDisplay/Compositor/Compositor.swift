@@ -4,7 +4,7 @@ import FlickCore
 /// Draws a `RenderState` and its content into an output's back buffer with pixman.
 ///
 /// Every pixel of the target is written each frame: the content where it lands, the background
-/// everywhere else, then the scroll indicators. The content goes through one of two paths:
+/// everywhere else (or instead of both, calibrate's target screen), then the scroll indicators. The content goes through one of two paths:
 ///
 /// - zoom 1 and no panel rotation: the offset is rounded to whole pixels (as UIKit does at
 ///   scale 1, which keeps text sharp) and the rows are copied (`PIXMAN_OP_SRC`, no transform),
@@ -70,14 +70,18 @@ public final class Compositor {
         let panel = target.size
         let logical = rotation.logicalSize(panel: panel)
         let view = PixelRect(x0: 0, y0: 0, x1: logical.width, y1: logical.height)
-        let covered = draw(view) ?? PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)
-        var color = pixmanColor(state.background)
-        var boxes = view.subtracting(covered).map { r in
-            let p = rotation.physicalRect(r, panel: panel)
-            return pixman_box32_t(x1: Int32(p.x0), y1: Int32(p.y0), x2: Int32(p.x1), y2: Int32(p.y1))
-        }
-        if !boxes.isEmpty {
-            pixman_image_fill_boxes(PIXMAN_OP_SRC, target.image, &color, Int32(boxes.count), &boxes)
+        if let screen = state.targetScreen {
+            screen.draw(into: target)
+        } else {
+            let covered = draw(view) ?? PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)
+            var color = pixmanColor(state.background)
+            var boxes = view.subtracting(covered).map { r in
+                let p = rotation.physicalRect(r, panel: panel)
+                return pixman_box32_t(x1: Int32(p.x0), y1: Int32(p.y0), x2: Int32(p.x1), y2: Int32(p.y1))
+            }
+            if !boxes.isEmpty {
+                pixman_image_fill_boxes(PIXMAN_OP_SRC, target.image, &color, Int32(boxes.count), &boxes)
+            }
         }
         if indicators {
             for bar in ScrollIndicators.bars(for: state, style: indicatorStyle) {

@@ -6,7 +6,8 @@ import FlickCore
 /// On an output with two overlay planes (and no panel rotation) the scroll indicators go on
 /// them, and a frame the content covers at zoom 1 is the content itself, scanned out from the
 /// viewport's corner: no pixel of it is copied (docs/ARCHITECTURE.md, "Display"). Everything
-/// else is composed into the back buffer, and so is every frame that shows touch marks.
+/// else is composed into the back buffer, and so is every frame that shows touch marks or
+/// calibrate's target screen.
 public final class FrameComposer {
     /// The display backend.
     public let output: any Output
@@ -79,9 +80,10 @@ public final class FrameComposer {
     public func commit(_ state: RenderState, now: Instant) throws {
         guard !output.isFlipPending else { throw OutputError.flipPending }
         let panel = output.size
-        // Touch marks go over the indicators too, so a frame that shows any is composed whole.
+        // Touch marks go over the indicators too, so a frame that shows any is composed whole;
+        // so is calibrate's target screen, which has no content to scan out.
         let planes = planeFailure == nil && output.overlayPlaneCount >= Axis.allCases.count && compositor.rotation == .none
-            && state.touchMarks.isEmpty
+            && state.touchMarks.isEmpty && state.targetScreen == nil
         let origin = planes && scanOutReady ? content?.image.flatMap { compositor.scanOutOrigin(state, content: $0, panel: panel) } : nil
         var overlays: [FrameLayers.Overlay]?
         if planes {
