@@ -152,21 +152,21 @@ private func runVirtually(_ presenter: FramePresenter, until limit: Instant = .s
 @Test func headlessPresentsAtTheNextVblank() throws {
     let output = try #require(HeadlessOutput(size: PixelSize(width: 4, height: 4), refreshRate: 50))
     try output.withBackBuffer { $0.fill(0xFF11_2233) }
-    try output.commit(now: .milliseconds(5))
+    try output.commit(.composed, now: .milliseconds(5))
     #expect(output.nextDeadline == .milliseconds(20))
     #expect(throws: OutputError.flipPending) { try output.withBackBuffer { _ in } }
-    #expect(throws: OutputError.flipPending) { try output.commit(now: .milliseconds(6)) }
+    #expect(throws: OutputError.flipPending) { try output.commit(.composed, now: .milliseconds(6)) }
     #expect(try output.dispatch(now: .milliseconds(19)).isEmpty)
     #expect(try output.dispatch(now: .milliseconds(20)) == [.presented(at: .milliseconds(20))])
     #expect(output.frontBuffer[0, 0] == 0xFF11_2233)
     // Committed exactly on the vblank that just presented: the next one.
     try output.withBackBuffer { $0.fill(0xFF00_0000) }
-    try output.commit(now: .milliseconds(20))
+    try output.commit(.composed, now: .milliseconds(20))
     #expect(output.nextDeadline == .milliseconds(40))
     // On a vblank with nothing presented there: that one.
     _ = try output.dispatch(now: .milliseconds(40))
     try output.withBackBuffer { _ in }
-    try output.commit(now: .milliseconds(80))
+    try output.commit(.composed, now: .milliseconds(80))
     #expect(output.nextDeadline == .milliseconds(80))
     output.close()
     #expect(output.nextDeadline == nil)
@@ -178,7 +178,7 @@ private func runVirtually(_ presenter: FramePresenter, until limit: Instant = .s
     let every = try #require(HeadlessOutput(size: PixelSize(width: 8, height: 6), capture: .everyFrame(directory: dir)))
     for i in 0..<2 {
         try every.withBackBuffer { $0.fill(0xFF00_0000 | 0x10 * UInt32(i + 1)) }
-        try every.commit(now: .seconds(Double(i)))
+        try every.commit(.composed, now: .seconds(Double(i)))
         _ = try every.dispatch(now: try #require(every.nextDeadline))
     }
     #expect(every.capturedFiles == [dir + "/frame-000001.png", dir + "/frame-000002.png"])
@@ -190,7 +190,7 @@ private func runVirtually(_ presenter: FramePresenter, until limit: Instant = .s
     for i in 0..<3 {
         if i == 1 { onRequest.requestCapture() }
         try onRequest.withBackBuffer { _ in }
-        try onRequest.commit(now: .seconds(Double(i)))
+        try onRequest.commit(.composed, now: .seconds(Double(i)))
         _ = try onRequest.dispatch(now: try #require(onRequest.nextDeadline))
     }
     #expect(onRequest.capturedFiles == [requestDir + "/frame-000002.png"])
@@ -240,10 +240,10 @@ private func runVirtually(_ presenter: FramePresenter, until limit: Instant = .s
 @Test func vblanksAtTheEndOfTimeDoNotTrap() throws {
     let output = try #require(HeadlessOutput(size: PixelSize(width: 8, height: 8), refreshRate: 60))
     let late = Instant(nanoseconds: .max - 1_000_000)
-    try output.commit(now: late)
+    try output.commit(.composed, now: late)
     #expect(output.nextDeadline.map { $0 >= late } == true)
     _ = try output.dispatch(now: Instant(nanoseconds: .max))
-    try output.commit(now: Instant(nanoseconds: .max))
+    try output.commit(.composed, now: Instant(nanoseconds: .max))
     #expect(output.nextDeadline == Instant(nanoseconds: .max))
     #expect(HeadlessOutput(size: PixelSize(width: 8, height: 8), refreshRate: 2e9) == nil)
 }

@@ -45,7 +45,7 @@ func renderOnce(_ state: RenderState, content: PixelBuffer?, panel: PixelSize,
     let output = try #require(HeadlessOutput(size: panel))
     let compositor = Compositor(rotation: rotation, indicatorStyle: style)
     try output.withBackBuffer { compositor.compose(state, content: content, into: $0) }
-    try output.commit(now: .zero)
+    try output.commit(.composed, now: .zero)
     _ = try output.dispatch(now: try #require(output.nextDeadline))
     return output.frontBuffer
 }
@@ -58,7 +58,7 @@ func renderOnce(_ state: RenderState, content: Content?, panel: PixelSize,
     let output = try #require(HeadlessOutput(size: panel))
     let compositor = Compositor(rotation: rotation)
     try output.withBackBuffer { compositor.compose(state, content: content, into: $0) }
-    try output.commit(now: .zero)
+    try output.commit(.composed, now: .zero)
     _ = try output.dispatch(now: try #require(output.nextDeadline))
     return output.frontBuffer
 }

@@ -242,10 +242,6 @@ public final class DRMOutput: Output {
         return true
     }
 
-    public func commit(now: Instant) throws {
-        try commit(.composed, now: now)
-    }
-
     public func commit(_ layers: FrameLayers, now: Instant) throws {
         guard !isClosed else { throw OutputError.closed }
         guard !isFlipPending else { throw OutputError.flipPending }

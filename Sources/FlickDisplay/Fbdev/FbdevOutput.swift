@@ -95,7 +95,9 @@ public final class FbdevOutput: Output {
         return try body(shadow ?? screens[1 - front])
     }
 
-    public func commit(now: Instant) throws {
+    /// Composed frames only: fbdev has no planes.
+    public func commit(_ layers: FrameLayers, now: Instant) throws {
+        guard layers.isComposedOnly else { throw OutputError.unsupported }
         guard !isClosed else { throw OutputError.closed }
         guard presentedAt == nil else { throw OutputError.flipPending }
         if waitForVBlank {

@@ -17,7 +17,6 @@ open class ForwardingOutput: Output {
     open var overlayPlaneCount: Int { inner.overlayPlaneCount }
     open func snapshot() -> PixelBuffer? { inner.snapshot() }
     open func withBackBuffer<R>(_ body: (PixelBuffer) throws -> R) throws -> R { try inner.withBackBuffer(body) }
-    open func commit(now: Instant) throws { try commit(.composed, now: now) }
     open func makeLayerBuffer(_ size: PixelSize) throws -> LayerBuffer { try inner.makeLayerBuffer(size) }
     open func canScanOut(_ content: PixelBuffer) -> Bool { inner.canScanOut(content) }
     open func makeScanOutBuffer(_ size: PixelSize) -> PixelBuffer? { inner.makeScanOutBuffer(size) }

@@ -142,10 +142,6 @@ public final class HeadlessOutput: Output {
         isClosed ? nil : PixelBuffer(width: size.width, height: size.height)
     }
 
-    public func commit(now: Instant) throws {
-        try commit(.composed, now: now)
-    }
-
     public func commit(_ layers: FrameLayers, now: Instant) throws {
         guard !isClosed else { throw OutputError.closed }
         guard pendingDeadline == nil else { throw OutputError.flipPending }

@@ -36,8 +36,9 @@ public enum OutputError: FlickError, Hashable, Sendable {
 /// Outputs are passive, like libinput and libdrm: they never wait, sleep or start threads. A
 /// loop (sd-event in the daemon, a virtual loop in tests) watches `pollDescriptor` for
 /// readability or waits until `nextDeadline`, then calls `dispatch(now:)`, which returns the
-/// events that happened. One frame is in flight at most: after `commit(now:)`, the back buffer
-/// is unavailable until `.presented`.
+/// events that happened. One frame is in flight at most: after `commit(_:now:)`, the back
+/// buffer is unavailable until `.presented`. `commit(_:now:)` is the one way a frame reaches the
+/// panel, composed (`FrameLayers.composed`) or in layers; every backend implements it.
 public protocol Output: AnyObject {
     /// The physical panel size in pixels.
     var size: PixelSize { get }
@@ -61,12 +62,6 @@ public protocol Output: AnyObject {
     /// - Throws: `OutputError.flipPending` while a flip is pending, or what `body` throws.
     func withBackBuffer<R>(_ body: (PixelBuffer) throws -> R) throws -> R
 
-    /// Queues the back buffer to be shown at the next vblank.
-    ///
-    /// - Parameter now: the current time (the headless backend derives its vblank from it).
-    /// - Throws: `OutputError.flipPending`, or a backend error.
-    func commit(now: Instant) throws
-
     /// How many overlay planes the output can show above the primary one (0: it shows only
     /// composed frames, and `commit(_:now:)` accepts only `FrameLayers.composed`).
     var overlayPlaneCount: Int { get }
@@ -87,9 +82,12 @@ public protocol Output: AnyObject {
     /// it lives as long as the caller keeps it.
     func makeScanOutBuffer(_ size: PixelSize) -> PixelBuffer?
 
-    /// Queues a frame made of layers to be shown at the next vblank. `FrameLayers.composed` is the
-    /// same as `commit(now:)`.
+    /// Queues a frame to be shown at the next vblank: `FrameLayers.composed` shows the back
+    /// buffer; on backends with planes the content and overlays may stand in for it.
     ///
+    /// - Parameters:
+    ///   - layers: what the frame is made of.
+    ///   - now: the current time (the headless backend derives its vblank from it).
     /// - Throws: `OutputError.flipPending`, `OutputError.unsupported` for layers the backend
     ///   cannot show, or a backend error.
     func commit(_ layers: FrameLayers, now: Instant) throws
@@ -119,9 +117,4 @@ extension Output {
     public func canScanOut(_ content: PixelBuffer) -> Bool { false }
     /// The primary plane shows composed frames only.
     public func makeScanOutBuffer(_ size: PixelSize) -> PixelBuffer? { nil }
-    /// Composed frames only.
-    public func commit(_ layers: FrameLayers, now: Instant) throws {
-        guard layers.isComposedOnly else { throw OutputError.unsupported }
-        try commit(now: now)
-    }
 }
