@@ -193,9 +193,10 @@ public final class DRMOutput: Output {
         return LayerBuffer(pixels: buffer.pixels!, backing: buffer)
     }
 
-    /// Copies the content into the card's memory the first time it is shown; `false` when the
-    /// copy or a test commit of a view of it is refused (the content is then composed).
-    public func canScanOut(_ content: PixelBuffer) -> Bool {
+    /// Allocates a scan-out buffer, copies the content into it and test-commits a view of it, the
+    /// first time the content is shown (a buffer of the card's own only tests); `false` when the
+    /// copy or the test commit is refused (the content is then composed).
+    public func prepareScanOut(_ content: PixelBuffer) -> Bool {
         guard usesPlanes, !isClosed, content.format == .xrgb8888, refusedContent !== content,
               content.width >= size.width, content.height >= size.height else { return false }
         if let scanout, scanout.source === content { return true }

@@ -18,7 +18,7 @@ open class ForwardingOutput: Output {
     open func snapshot() -> PixelBuffer? { inner.snapshot() }
     open func withBackBuffer<R>(_ body: (PixelBuffer) throws -> R) throws -> R { try inner.withBackBuffer(body) }
     open func makeLayerBuffer(_ size: PixelSize) throws -> LayerBuffer { try inner.makeLayerBuffer(size) }
-    open func canScanOut(_ content: PixelBuffer) -> Bool { inner.canScanOut(content) }
+    open func prepareScanOut(_ content: PixelBuffer) -> Bool { inner.prepareScanOut(content) }
     open func makeScanOutBuffer(_ size: PixelSize) -> PixelBuffer? { inner.makeScanOutBuffer(size) }
     open func commit(_ layers: FrameLayers, now: Instant) throws { try inner.commit(layers, now: now) }
     open func dispatch(now: Instant) throws -> [OutputEvent] { try inner.dispatch(now: now) }

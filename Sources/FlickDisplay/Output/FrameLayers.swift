@@ -26,7 +26,7 @@ public struct FrameLayers {
         /// The back buffer, just composed.
         case composed
         /// The content buffer's pixels from (`x`, `y`) on, one panel's worth; the output must
-        /// have accepted the buffer with `canScanOut(_:)`.
+        /// have accepted the buffer with `prepareScanOut(_:)`.
         case content(PixelBuffer, x: Int, y: Int)
     }
 

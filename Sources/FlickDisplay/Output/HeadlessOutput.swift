@@ -132,8 +132,9 @@ public final class HeadlessOutput: Output {
         return LayerBuffer(pixels: pixels)
     }
 
-    /// Memory is the virtual controller's memory: any opaque content can be scanned out as is.
-    public func canScanOut(_ content: PixelBuffer) -> Bool {
+    /// Memory is the virtual controller's memory: nothing to prepare, any opaque content is scanned
+    /// out as is.
+    public func prepareScanOut(_ content: PixelBuffer) -> Bool {
         content.format == .xrgb8888 && !isClosed
     }
 

@@ -71,10 +71,14 @@ public protocol Output: AnyObject {
     /// - Throws: `OutputError.unsupported` without overlay planes, or a backend error.
     func makeLayerBuffer(_ size: PixelSize) throws -> LayerBuffer
 
-    /// Whether the primary plane can scan out `content` itself (`FrameLayers.Primary.content`);
-    /// prepares it the first time (DRM copies it once into a scan-out buffer). `false` when the
-    /// backend cannot, or the preparation failed: the caller composes instead.
-    func canScanOut(_ content: PixelBuffer) -> Bool
+    /// Prepares the primary plane to scan out `content` itself (`FrameLayers.Primary.content`)
+    /// and says whether it can. The first time for a buffer it may allocate, copy and test (DRM
+    /// copies the content into a scan-out buffer and test-commits a view of it); later calls for
+    /// the same buffer only answer. Call it when content is set, never on the frame path.
+    ///
+    /// - Returns: `false` when the backend cannot, or the preparation failed: the caller
+    ///   composes instead.
+    func prepareScanOut(_ content: PixelBuffer) -> Bool
 
     /// A buffer the primary plane can scan out from any corner (`FrameLayers.Primary.content`)
     /// and that is drawn into directly, with no copy (DRM: a dumb buffer kept mapped), for
@@ -114,7 +118,7 @@ extension Output {
     /// No overlay planes.
     public func makeLayerBuffer(_ size: PixelSize) throws -> LayerBuffer { throw OutputError.unsupported }
     /// The primary plane shows composed frames only.
-    public func canScanOut(_ content: PixelBuffer) -> Bool { false }
+    public func prepareScanOut(_ content: PixelBuffer) -> Bool { false }
     /// The primary plane shows composed frames only.
     public func makeScanOutBuffer(_ size: PixelSize) -> PixelBuffer? { nil }
 }

@@ -13,11 +13,11 @@ public final class FrameComposer {
     public let output: any Output
     /// The compositor.
     public let compositor: Compositor
-    /// The content drawn, if any. Whether the output can scan it out (DRM copies it once into a
-    /// scan-out buffer) is settled here, when it is set, not on the frame path.
+    /// The content drawn, if any. The output prepares to scan it out (DRM copies it once into a
+    /// scan-out buffer) here, when it is set, not on the frame path.
     public var content: Content? {
         didSet {
-            scanOutReady = content?.image.map { output.canScanOut($0) } ?? false
+            scanOutReady = content?.image.map { output.prepareScanOut($0) } ?? false
             descriptorGeneration &+= 1
             if let oldValue, oldValue !== content {
                 // Its workers stop now; its pipe stays open until the loop has stopped watching it.
@@ -64,7 +64,7 @@ public final class FrameComposer {
         self.output = output
         self.compositor = compositor
         self.content = content
-        scanOutReady = content?.image.map { output.canScanOut($0) } ?? false
+        scanOutReady = content?.image.map { output.prepareScanOut($0) } ?? false
     }
 
     /// The logical view: the panel turned by the panel rotation.
