@@ -53,7 +53,7 @@ enum FeelBench {
                                           refreshRate: refreshRate),
               let first = path.frames.first else { return nil }
         let pipeline = try PipelineBuilder(configuration: configuration)
-            .build(output: output, content: content, input: .source(FrameSource(path.frames), pixelsPerMillimetre: nil),
+            .build(output: output, content: content, input: .source(ScriptedTouches(path.frames), pixelsPerMillimetre: nil),
                    at: first.time - .milliseconds(100), restore: (home, 1))
         pipeline.sink = sink
         pipeline.start()

@@ -8,7 +8,7 @@ import Testing
 @Suite struct CalibrationPipelineTests {
     let view = Size(width: 320, height: 240)
 
-    func pipeline(_ output: any Output, touches: FrameSource = FrameSource(), rotation: PanelRotation = .none)
+    func pipeline(_ output: any Output, touches: ScriptedTouches = ScriptedTouches(), rotation: PanelRotation = .none)
         throws -> CalibrationPipeline {
         let logical = rotation.logicalSize(panel: output.size).size
         let targets = try CalibrationTargets.layout(count: 3, in: logical)
@@ -46,7 +46,7 @@ import Testing
 
     @Test func eachAcceptedTouchRedrawsAndTheLastEndsTheRun() throws {
         let output = try #require(HeadlessOutput(size: PixelSize(width: 320, height: 240)))
-        let touches = FrameSource()
+        let touches = ScriptedTouches()
         let calibration = try pipeline(output, touches: touches)
         var t = 0.5
         for target in calibration.targets {

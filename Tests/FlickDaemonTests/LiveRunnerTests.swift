@@ -101,7 +101,7 @@ import Testing
         close(fd)
         let pipeFD = try #require(provided?.tiles?.fileDescriptor)
         let pipeline = try PipelineBuilder(configuration: Configuration())
-            .build(output: output, content: provided!, input: .source(FrameSource(), pixelsPerMillimetre: nil), at: loop.now)
+            .build(output: output, content: provided!, input: .source(ScriptedTouches(), pixelsPerMillimetre: nil), at: loop.now)
         let runner = try LiveRunner(loop: loop, pipeline: pipeline)
         func run() throws { for _ in 0..<20 { try loop.runOnce(timeout: .milliseconds(2)) } }
         try run()

@@ -9,7 +9,7 @@ final class PipelineRig: PipelineSink {
     let output: RecordingOutput
     let content: Content
     let pipeline: Pipeline
-    let touches = FrameSource()
+    let touches = ScriptedTouches()
     /// The test's virtual clock: it moves to each settle's limit, rest or not.
     private var clock: Instant
     var outputs: [GestureOutput] = []

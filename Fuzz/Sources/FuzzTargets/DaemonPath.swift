@@ -18,7 +18,7 @@ final class DaemonPath: PipelineSink {
     let output: HeadlessOutput
     let pipeline: Pipeline
     let commands: CommandHandler
-    private let touches = FrameSource()
+    private let touches = ScriptedTouches()
 
     /// The content every input starts from (read-only, so inputs share it): taller than the
     /// view, wider at zoom 2, one page.

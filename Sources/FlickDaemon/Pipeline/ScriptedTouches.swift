@@ -1,9 +1,10 @@
 import FlickCore
 
-/// Touch frames handed out at their times, as a device would deliver them: the input of tests,
-/// fuzzing and scripted runs that make their frames themselves (a recording goes through
-/// `RecordingSource`, the device's decoder included).
-public final class FrameSource: TouchSource {
+/// Scripted touches: touch frames handed out at their times, as a device would deliver them —
+/// the input of tests, benchmarks and fuzzing that make their frames themselves (a recording
+/// goes through `RecordingSource`, the device's decoder included). Touches only: the display's
+/// frames are the presenter's.
+public final class ScriptedTouches: TouchSource {
     /// The frames still to come, oldest first; more can be added at any time.
     public var frames: ArraySlice<TouchFrame>
 
