@@ -1,6 +1,7 @@
 import FlickCore
 
-/// What the frame presenter asks of the model side, and tells it. The pipeline answers.
+/// What the frame presenter asks of the model side, and tells it. The pipeline answers, or
+/// `flickd calibrate`'s, whose frames show its targets (`RenderState.targetScreen`).
 public protocol FramePresenterDelegate: AnyObject {
     /// Steps the model's animations to `t`, the time the frame being prepared will be shown,
     /// and returns what that frame shows. Only the presenter calls it: once per frame.
