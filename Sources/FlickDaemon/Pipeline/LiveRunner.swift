@@ -9,8 +9,8 @@ public final class LiveRunner {
     private let pipeline: any RunnablePipeline
     private var watches: FileWatches?
     private var timer: TimerSource?
-    /// Called when an fd that appeared after a dispatch (a device plugged in) cannot be
-    /// watched; by default the run goes on with the fds it watches.
+    /// Called when a new fd (a device plugged in, new content's pipe) cannot be watched at a
+    /// re-arm; by default the run goes on with the fds it watches.
     public var watchFailed: ((SystemError) -> Void)?
 
     /// Wires the pipeline to the loop.

@@ -4,7 +4,8 @@ import FlickCore
 /// Draws a `RenderState` and its content into an output's back buffer with pixman.
 ///
 /// Every pixel of the target is written each frame: the content where it lands, the background
-/// everywhere else (or instead of both, calibrate's target screen), then the scroll indicators. The content goes through one of two paths:
+/// everywhere else (or instead of both, calibrate's target screen), then the scroll indicators.
+/// The content goes through one of two paths:
 ///
 /// - zoom 1 and no panel rotation: the offset is rounded to whole pixels (as UIKit does at
 ///   scale 1, which keeps text sharp) and the rows are copied (`PIXMAN_OP_SRC`, no transform),
