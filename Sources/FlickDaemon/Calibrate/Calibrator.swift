@@ -1,6 +1,7 @@
 import FlickCore
 import FlickDisplay
 import FlickInput
+import FlickSystem
 import FoundationEssentials
 import Glibc
 
@@ -160,8 +161,7 @@ public final class Calibrator {
                 return
             }
             do {
-                try watches?.update(source.fileDescriptors + (output.pollDescriptor.map { [$0] } ?? []),
-                                    generation: source.descriptorGeneration)
+                try watches?.update(source.fileDescriptors + (output.pollDescriptor.map { [$0] } ?? []))
             } catch {
                 // A touchscreen that cannot be watched would only look like a target timing out.
                 watchFailure = error
