@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 // flickd — iPhone-quality scrolling and zooming for Linux kiosk touch panels.
 // Layout and layering: docs/ARCHITECTURE.md. Arrows point down only:
-// flickd → FlickDaemon → {FlickInput, FlickDisplay, FlickControl} → FlickCore.
+// flickd → FlickDaemon → {FlickInput, FlickDisplay, FlickControl} → FlickSystem → FlickCore.
 import PackageDescription
 
 /// A C library reached through pkg-config, installed from Debian.
@@ -13,6 +13,7 @@ let package = Package(
     name: "flickd",
     products: [
         .library(name: "FlickCore", targets: ["FlickCore"]),
+        .library(name: "FlickSystem", targets: ["FlickSystem"]),
         .library(name: "FlickInput", targets: ["FlickInput"]),
         .library(name: "FlickDisplay", targets: ["FlickDisplay"]),
         // Also for the fuzz package (Fuzz/), which reaches the config loader and the protocol.
@@ -56,20 +57,23 @@ let package = Package(
             dependencies: [.product(name: "RealModule", package: "swift-numerics")],
             linkerSettings: [.linkedLibrary("m")]
         ),
+        // The kernel's side, shared by the modules that make system calls: the one error type of a
+        // failed call, an owning file descriptor, a whole-buffer write, the monotonic clock.
+        .target(name: "FlickSystem", dependencies: ["FlickCore"]),
         // libevdev devices and evemu recordings → TouchFrame (sd-device only for udev properties).
-        .target(name: "FlickInput", dependencies: ["FlickCore", "CEvdev", "CSystemd"]),
+        .target(name: "FlickInput", dependencies: ["FlickCore", "FlickSystem", "CEvdev", "CSystemd"]),
         // Output backends (DRM/KMS, fbdev, headless), pixman compositor, image content, tiles
         // (expat reads Deep Zoom descriptors; libjpeg's scanline API streams JPEGs into pyramids).
-        .target(name: "FlickDisplay", dependencies: ["FlickCore", "CDRM", "CPixman", "CSpng", "CTurboJPEG", "CJPEGRows", "CExpat",
+        .target(name: "FlickDisplay", dependencies: ["FlickCore", "FlickSystem", "CDRM", "CPixman", "CSpng", "CTurboJPEG", "CJPEGRows", "CExpat",
                                                      "CMemfd"]),
 
         // The control protocol's messages, shared by the daemon and flickctl.
-        .target(name: "FlickControl", dependencies: ["FlickCore"]),
+        .target(name: "FlickControl", dependencies: ["FlickCore", "FlickSystem"]),
         // sd-event loop, TOML config, journal logging, notify/watchdog, control socket, state.
         .target(
             name: "FlickDaemon",
             dependencies: [
-                "FlickCore", "FlickInput", "FlickDisplay", "FlickControl", "CSystemd",
+                "FlickCore", "FlickSystem", "FlickInput", "FlickDisplay", "FlickControl", "CSystemd",
                 "CTOMLParser", "CMalloc",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -89,7 +93,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "flickctl",
-            dependencies: ["FlickControl", "FlickCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["FlickControl", "FlickCore", "FlickSystem", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"], .when(configuration: .release))]
         ),
 
@@ -99,7 +103,7 @@ let package = Package(
         // Release-mode measurements: `swift run -c release flickd-bench` (BENCHMARKS.md). CPixman
         // deliberately: the compose benchmark's peer is pixman called directly, not through FlickDisplay.
         // CMemfd: section 11's content providers make and seal their pools.
-        .executableTarget(name: "flickd-bench", dependencies: ["FlickCore", "FlickInput", "FlickDisplay", "FlickDaemon", "FlickControl", "CPixman", "FlickTestSupport",
+        .executableTarget(name: "flickd-bench", dependencies: ["FlickCore", "FlickSystem", "FlickInput", "FlickDisplay", "FlickDaemon", "FlickControl", "CPixman", "FlickTestSupport",
                                                                "CMemfd"],
                           path: "Benchmarks/flickd-bench"),
 
@@ -119,9 +123,9 @@ let package = Package(
             name: "FlickCoreTests",
             dependencies: ["FlickCore", "FlickTestSupport", .product(name: "RealModule", package: "swift-numerics")]
         ),
-        .testTarget(name: "FlickInputTests", dependencies: ["FlickInput", "FlickCore", "FlickTestSupport"]),
-        .testTarget(name: "FlickDisplayTests", dependencies: ["FlickDisplay", "FlickCore", "FlickTestSupport", "CMemfd"]),
-        .testTarget(name: "FlickDaemonTests", dependencies: ["FlickDaemon", "FlickControl", "FlickCore", "FlickTestSupport", "CMemfd"]),
+        .testTarget(name: "FlickInputTests", dependencies: ["FlickInput", "FlickCore", "FlickSystem", "FlickTestSupport"]),
+        .testTarget(name: "FlickDisplayTests", dependencies: ["FlickDisplay", "FlickCore", "FlickSystem", "FlickTestSupport", "CMemfd"]),
+        .testTarget(name: "FlickDaemonTests", dependencies: ["FlickDaemon", "FlickControl", "FlickCore", "FlickSystem", "FlickTestSupport", "CMemfd"]),
         // The real flickd binary as a child process: headless, evemu input, its own config,
         // socket and state; also the systemd unit and the install script.
         .testTarget(name: "flickdTests", dependencies: ["FlickControl", "FlickInput", "FlickDisplay", "FlickCore", "FlickTestSupport",

@@ -1,6 +1,7 @@
 import FlickCore
 import FlickDaemon
 import FlickInput
+import FlickSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,12 +38,17 @@ final class PipeTouchSource: TouchSource {
     /// `CLOCK_MONOTONIC` when the loop last called `dispatch`: the wake-up.
     private(set) var wokeAt = Instant.zero
 
+    /// The read end, duplicated: the loop's watch holds its own descriptor, the caller keeps
+    /// and closes `fd`.
+    private let descriptor: Descriptor
+
     init(fd: Int32, description: DeviceDescription, transform: TouchTransform) {
         self.fd = fd
+        descriptor = Descriptor(owning: fcntl(fd, F_DUPFD_CLOEXEC, 0))
         decoder = TouchDecoder(description: description, transform: transform)
     }
 
-    var fileDescriptors: [Int32] { [fd] }
+    var fileDescriptors: [Descriptor] { [descriptor] }
     var nextDeadline: Instant? { nil }
     var tracing: Bool {
         get { decoder.tracing }

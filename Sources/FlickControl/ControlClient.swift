@@ -1,4 +1,5 @@
 import FlickCore
+import FlickSystem
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -22,15 +23,19 @@ public final class ControlClient {
             raw[path.utf8.count] = 0
         }
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw .connect(path: path, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else {
+            let cause = SystemError.current("socket", path)
+            throw .connect(path: path, reason: cause.message, cause: cause)
+        }
         let r = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         if r != 0 {
-            let e = errno
+            let cause = SystemError.current("connect", path)
             close(fd)
+            let e = cause.errno
             let hint = e == EACCES ? " (is your user in the socket's group?)" : e == ENOENT || e == ECONNREFUSED ? " (is flickd running?)" : ""
-            throw .connect(path: path, reason: String(cString: strerror(e)) + hint)
+            throw .connect(path: path, reason: cause.message + hint, cause: cause)
         }
     }
 
@@ -53,7 +58,7 @@ public final class ControlClient {
     public func send(_ request: ControlRequest, passing file: Int32) throws(ControlClientError) {
         let line = Array(request.line())
         // The fd travels with the first byte; the rest of the line follows as usual.
-        guard Self.send(line.prefix(1), passing: file, on: fd) == 1 else { throw .io(String(cString: strerror(errno))) }
+        guard Self.send(line.prefix(1), passing: file, on: fd) == 1 else { throw .failed(.current("sendmsg", "control socket")) }
         try write(Array(line.dropFirst()))
     }
 
@@ -101,7 +106,7 @@ public final class ControlClient {
             let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw .io(String(cString: strerror(errno)))
+                throw .failed(.current("send", "control socket"))
             }
             offset += n
         }
@@ -125,7 +130,7 @@ public final class ControlClient {
             if n == 0 { return nil }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw .io(String(cString: strerror(errno)))
+                throw .failed(.current("recv", "control socket"))
             }
             buffer.append(contentsOf: chunk[0..<n])
         }
@@ -142,19 +147,24 @@ public final class ControlClient {
 
 /// Why talking to the daemon failed.
 public enum ControlClientError: FlickError, Hashable, Sendable {
-    case connect(path: String, reason: String)
-    case io(String)
+    /// The socket could not be reached: why in words, and the failed call when the kernel refused.
+    case connect(path: String, reason: String, cause: SystemError? = nil)
+    /// Sending or receiving failed: why in words, and the failed call behind it.
+    case io(String, cause: SystemError? = nil)
     case badReply(String)
     case closed
 
     public var context: ErrorContext {
         switch self {
-        case let .connect(path, reason): ErrorContext(source: path, reason: "cannot connect: \(reason)")
-        case let .io(reason): ErrorContext(source: "control socket", reason: reason)
+        case let .connect(path, reason, _): ErrorContext(source: path, reason: "cannot connect: \(reason)")
+        case let .io(reason, _): ErrorContext(source: "control socket", reason: reason)
         case let .badReply(line): ErrorContext(source: "control socket", reason: "unexpected reply line", found: String(line.prefix(200)))
         case .closed: ErrorContext(source: "control socket", reason: "the daemon closed the connection")
         }
     }
+
+    /// A send or receive the kernel refused, in the words `io` has always given (`strerror`).
+    static func failed(_ cause: SystemError) -> ControlClientError { .io(cause.message, cause: cause) }
 
     public var kind: ErrorKind {
         switch self {

@@ -2,6 +2,7 @@
 import ArgumentParser
 import FlickControl
 import FlickCore
+import FlickSystem
 import FoundationEssentials
 import Glibc
 
@@ -279,7 +280,7 @@ struct FlickCtl: ParsableCommand {
             // frame is in it: a refusal or a missing daemon leaves FILE as it was.
             var template = Array((file + ".XXXXXX").utf8CString)
             let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            guard fd >= 0 else { throw failure(LocalFileError(path: file, reason: "cannot create", errno: errno)) }
+            guard fd >= 0 else { throw failure(LocalFileError(path: file, reason: "cannot create", cause: .current("open", file))) }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
             // mkstemp makes 0600; a snapshot is an ordinary file of its user's (0666 less the umask).
@@ -299,7 +300,7 @@ struct FlickCtl: ParsableCommand {
             }
             if reply.ok == true {
                 guard rename(temporary, file) == 0 else {
-                    throw failure(LocalFileError(path: file, reason: "cannot replace", errno: errno))
+                    throw failure(LocalFileError(path: file, reason: "cannot replace", cause: .current("rename", file)))
                 }
                 kept = true
             }
@@ -311,8 +312,8 @@ struct FlickCtl: ParsableCommand {
     struct LocalFileError: FlickError {
         var path: String
         var reason: String
-        var errno: Int32
-        var context: ErrorContext { ErrorContext(source: path, reason: "\(reason): \(String(cString: strerror(errno)))") }
+        var cause: SystemError
+        var context: ErrorContext { ErrorContext(source: path, reason: "\(reason): \(cause.message)") }
         var kind: ErrorKind { .io }
     }
 
@@ -326,12 +327,7 @@ struct FlickCtl: ParsableCommand {
 /// Writes all of `bytes` to `fd` (standard output or error), retrying short writes: flickctl
 /// needs no FileHandle, so it links FoundationEssentials only, not Foundation and its ICU data.
 func write(_ bytes: [UInt8], to fd: Int32) {
-    var written = 0
-    while written < bytes.count {
-        let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
-        if n < 0 && errno == EINTR { continue }
-        guard n > 0 else { return }
-        written += n
-    }
+    // Nowhere to report a failed write to standard output or error.
+    try? writeWhole(bytes, to: fd, context: "fd \(fd)")
 }
 

@@ -1,3 +1,4 @@
+import FlickSystem
 import Foundation
 import Glibc
 import Testing

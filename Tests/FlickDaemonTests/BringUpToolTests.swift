@@ -1,5 +1,6 @@
 import FlickCore
 @testable import FlickDaemon
+import FlickSystem
 import FlickInput
 import Foundation
 import Testing
@@ -119,7 +120,7 @@ import Testing
     final class ScriptedReader: EventReader {
         let path = "/dev/input/event-scripted"
         let description: DeviceDescription
-        let fileDescriptor: Int32 = -1
+        let fileDescriptor = Descriptor(owning: -1)
         var batches: [[ReadItem]]
         var seed: [InputEvent] = []
 

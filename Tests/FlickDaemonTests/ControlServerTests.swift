@@ -1,5 +1,6 @@
 import FlickControl
 import FlickCore
+import FlickSystem
 import Foundation
 import Testing
 @testable import FlickDaemon

@@ -2,38 +2,41 @@ import CMemfd
 import FlickCore
 @testable import FlickDaemon
 import FlickDisplay
+import FlickSystem
 import Foundation
 import Testing
 
 /// `LiveRunner` on a real sd-event loop.
 @Suite struct LiveRunnerTests {
-    /// A "device" behind a pipe. A byte `s` makes it swap, within that dispatch, to a new pipe
-    /// whose read end has the old one's fd number: as a touchscreen unplugged and another
-    /// plugged in within one rescan can.
+    /// A "device" behind a pipe. A byte `s` makes it swap, within that dispatch, to a new pipe,
+    /// the old one let go first: as a touchscreen unplugged and another plugged in within one
+    /// rescan can. Were the old file closed at once, the new one would get its number.
     final class SwappingSource: TouchSource {
-        var fd: Int32
-        var writer: Int32
+        var fd: Descriptor
+        var writer: Descriptor
         var bytesRead = 0
-        private(set) var descriptorGeneration = 0
+        private(set) var swaps = 0
         var tracing = false
 
         init() {
+            (fd, writer) = Self.makePipe()
+        }
+
+        static func makePipe() -> (Descriptor, Descriptor) {
             var ends: [Int32] = [0, 0]
             _ = pipe(&ends)
-            fd = ends[0]
-            writer = ends[1]
-            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+            _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)
+            return (Descriptor(owning: ends[0]), Descriptor(owning: ends[1]))
         }
-        deinit { close(fd); close(writer) }
 
         var name: String { "swapping pipe" }
-        var fileDescriptors: [Int32] { [fd] }
+        var fileDescriptors: [Descriptor] { [fd] }
         var nextDeadline: Instant? { nil }
         func takeTransitions() -> [Transition] { [] }
 
         func dispatch(now: Instant) -> [TouchFrame] {
             var byte: UInt8 = 0
-            while read(fd, &byte, 1) == 1 {
+            while read(fd.rawValue, &byte, 1) == 1 {
                 bytesRead += 1
                 if byte == UInt8(ascii: "s") { swap() }
             }
@@ -41,15 +44,8 @@ import Testing
         }
 
         private func swap() {
-            var ends: [Int32] = [0, 0]
-            _ = pipe(&ends)
-            // The new pipe's read end takes the old one's number (dup2 closes the old file).
-            _ = dup2(ends[0], fd)
-            close(ends[0])
-            close(writer)
-            writer = ends[1]
-            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
-            descriptorGeneration += 1
+            (fd, writer) = Self.makePipe()
+            swaps += 1
         }
     }
 
@@ -65,12 +61,12 @@ import Testing
         try run()
         let before = source.fd
         var s = UInt8(ascii: "s")
-        #expect(write(source.writer, &s, 1) == 1)
+        #expect(write(source.writer.rawValue, &s, 1) == 1)
         try run()
-        #expect(source.bytesRead == 1 && source.fd == before && source.descriptorGeneration == 1)
-        // The new file behind the same number wakes the loop.
+        #expect(source.bytesRead == 1 && source.fd !== before && source.swaps == 1)
+        // The new file wakes the loop.
         var x = UInt8(ascii: "x")
-        #expect(write(source.writer, &x, 1) == 1)
+        #expect(write(source.writer.rawValue, &x, 1) == 1)
         try run()
         #expect(source.bytesRead == 2, "the new device's byte was never read")
         withExtendedLifetime(runner) {}
@@ -99,7 +95,7 @@ import Testing
             return Content(tiles: try TileStore(source: source, cacheBytes: 8 << 20, fetcher: provider))
         }()
         close(fd)
-        let pipeFD = try #require(provided?.tiles?.fileDescriptor)
+        let pipeFD = try #require(provided?.tiles?.fileDescriptor).rawValue
         let pipeline = try PipelineBuilder(configuration: Configuration())
             .build(output: output, content: provided!, input: .source(ScriptedTouches(), pixelsPerMillimetre: nil), at: loop.now)
         let runner = try LiveRunner(loop: loop, pipeline: pipeline)
@@ -109,7 +105,7 @@ import Testing
         // app's goes, and its pipe with it.
         pipeline.show(Content(image: try #require(TestPattern.make(PixelSize(width: 64, height: 480)))), at: loop.now)
         provided = nil
-        // Retired, not closed: the loop still watches the number.
+        // Let go, not closed: the loop's watch still holds it.
         try #require(fcntl(pipeFD, F_GETFD) >= 0, "the old content's pipe is open until its watch goes")
         runner.rearm()
         try #require(fcntl(pipeFD, F_GETFD) == -1, "the old content's pipe is closed once the watches are up to date")

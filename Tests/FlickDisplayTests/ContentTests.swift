@@ -1,5 +1,7 @@
 import CTurboJPEG
 import FlickCore
+import FlickSystem
+import Glibc
 import Testing
 @testable import FlickDisplay
 
@@ -145,7 +147,7 @@ private func expectError(_ path: String, budget: Int = 1_000_000, _ matches: (Co
     let dir = makeTemporaryDirectory()
     writeBytes(Array("GIF89a....".utf8), to: dir + "/anim.gif")
     expectError(dir + "/anim.gif") { $0 == .unsupportedFormat }
-    expectError(dir + "/missing.png") { $0 == .unreadable(.noEntry) }
+    expectError(dir + "/missing.png") { $0 == .unreadable(SystemError(call: "open", context: dir + "/missing.png", errno: ENOENT)) }
 }
 
 @Test func hugeDimensionsInAHeaderAreRejectedBeforeAllocating() throws {

@@ -1,3 +1,5 @@
+import FlickSystem
+import Glibc
 import Testing
 @testable import FlickDisplay
 
@@ -48,7 +50,7 @@ private func screenInfo(bpp: UInt32, yresVirtual: UInt32, ypanstep: UInt16 = 1, 
 }
 
 @Test func missingFramebufferIsAClearError() {
-    #expect(throws: FbdevError.open(device: "/nonexistent/fb0", errno: .noEntry)) {
+    #expect(throws: FbdevError.open(device: "/nonexistent/fb0", cause: SystemError(call: "open", context: "/nonexistent/fb0", errno: ENOENT))) {
         try FbdevOutput(device: "/nonexistent/fb0")
     }
 }

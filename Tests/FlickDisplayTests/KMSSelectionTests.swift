@@ -1,3 +1,5 @@
+import FlickSystem
+import Glibc
 import Testing
 @testable import FlickDisplay
 
@@ -71,9 +73,10 @@ private func connector(_ id: UInt32, _ name: String, connected: Bool, modes: Int
 }
 
 @Test func drmErrorsSayWhatToDo() {
-    let denied = DRMError.permissionDenied(card: "/dev/dri/card0", errno: .permissionDenied)
+    let denied = DRMError.permissionDenied(card: "/dev/dri/card0", cause: SystemError(call: "open", context: "/dev/dri/card0", errno: EACCES))
     #expect(denied.description.contains("/dev/dri/card0") && denied.description.contains("video"))
-    let master = DRMError.notMaster(card: "/dev/dri/card0", step: .setCRTC, errno: .permissionDenied)
+    let master = DRMError.notMaster(card: "/dev/dri/card0", step: .setCRTC,
+                                    cause: SystemError(call: "drmModeSetCrtc", context: "DRM card fd 3", errno: EACCES))
     #expect(master.description.contains("DRM master") && master.description.contains("setCRTC"))
 }
 
@@ -83,7 +86,8 @@ private func connector(_ id: UInt32, _ name: String, connected: Bool, modes: Int
     do {
         _ = try DRMOutput(.init(cardPath: "/nonexistent/card0"))
     } catch let error as DRMError {
-        #expect(error == .call(card: "/nonexistent/card0", step: .open, errno: .noEntry))
+        #expect(error == .call(card: "/nonexistent/card0", step: .open,
+                               cause: SystemError(call: "open", context: "/nonexistent/card0", errno: ENOENT)))
     } catch {
         Issue.record("unexpected \(error)")
     }

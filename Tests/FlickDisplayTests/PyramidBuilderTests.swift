@@ -1,4 +1,5 @@
 import FlickCore
+import FlickSystem
 import Glibc
 import Testing
 @testable import FlickDisplay
@@ -98,7 +99,8 @@ import Testing
         guard getuid() != 0 else { return }   // root writes into a read-only folder anyway
         let readOnly = dir + "/ro"
         #expect(mkdir(readOnly, 0o555) == 0)
-        #expect(throws: ContentError(path: readOnly, reason: .cacheWriteFailed(step: "create a temporary folder", errno: .permissionDenied))) {
+        let denied = SystemError(call: "mkdtemp", context: readOnly, errno: EACCES)
+        #expect(throws: ContentError(path: readOnly, reason: .cacheWriteFailed(step: "create a temporary folder", cause: denied))) {
             try PyramidBuilder.build(image: path, cacheDirectory: readOnly)
         }
     }

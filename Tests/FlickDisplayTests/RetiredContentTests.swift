@@ -1,31 +1,34 @@
 import FlickCore
 @testable import FlickDisplay
+import FlickSystem
 import Glibc
 import Testing
 
 /// Replaced content keeps its pipe open until the loop has stopped watching it: epoll knows fd
 /// numbers, not files, so closing first let the next accepted client take the number, and
-/// removing the old watch then removed the client's (it never heard a reply).
+/// removing the old watch then removed the client's (it never heard a reply). The watch holds
+/// the pipe's `Descriptor`; here a variable stands in for it.
 @Suite struct RetiredContentTests {
-    @Test func replacedTiledContentClosesItsPipeOnlyWhenReleased() throws {
+    @Test func replacedTiledContentClosesItsPipeOnlyWhenNoWatchHoldsIt() throws {
         let output = try #require(HeadlessOutput(size: PixelSize(width: 320, height: 200)))
         let composer = FrameComposer(output: output, compositor: Compositor(), content: nil)
+        var watched: Descriptor?
         var pipe: Int32 = -1
         var weakOld = WeakBox<Content>(nil)
         do {
-            // Only the composer holds it.
+            // Only the composer holds it (and the watch its pipe).
             let old = try Content.testPattern(PixelSize(width: 2000, height: 2000), tiles: .init(cacheBytes: 16 << 20, workers: 1))
-            pipe = try #require(old.tiles?.fileDescriptor)
+            watched = try #require(old.tiles?.fileDescriptor)
+            pipe = try #require(watched?.rawValue)
             weakOld = WeakBox(old)
             composer.content = old
         }
         composer.content = try Content.testPattern(PixelSize(width: 1000, height: 1000))
-        // Gone from the composer, its workers stopped, but it and its pipe are still there.
-        #expect(weakOld.value != nil && weakOld.value?.tiles?.pendingCount == 0)
-        #expect(fcntl(pipe, F_GETFD) >= 0)
-        // Released (the loop has watched anew), it goes, and its pipe is closed.
-        composer.releaseRetired()
+        // Gone from the composer and gone, its workers stopped, but its pipe is still open.
         #expect(weakOld.value == nil)
+        #expect(fcntl(pipe, F_GETFD) >= 0)
+        // The watch goes (the loop has watched anew), and the pipe is closed.
+        watched = nil
         #expect(fcntl(pipe, F_GETFD) == -1 && errno == EBADF)
     }
 }

@@ -1,5 +1,6 @@
 import FlickCore
 @testable import FlickInput
+import FlickSystem
 import Foundation
 import Glibc
 import Testing
@@ -11,8 +12,8 @@ import Testing
     final class FakeReader: EventReader {
         let path: String
         let description: DeviceDescription
-        let fileDescriptor: Int32
-        private let writeEnd: Int32
+        let fileDescriptor: Descriptor
+        private let writeEnd: Descriptor
         var queued: [ReadItem] = []
         var removed = false
         var closed = false
@@ -20,8 +21,8 @@ import Testing
         init(path: String, description: DeviceDescription) {
             var fds: [Int32] = [0, 0]
             pipe(&fds)
-            fileDescriptor = fds[0]
-            writeEnd = fds[1]
+            fileDescriptor = Descriptor(owning: fds[0])
+            writeEnd = Descriptor(owning: fds[1])
             self.path = path
             self.description = description
         }
@@ -34,8 +35,6 @@ import Testing
         func close() {
             guard !closed else { return }
             closed = true
-            Glibc.close(fileDescriptor)
-            Glibc.close(writeEnd)
         }
     }
 

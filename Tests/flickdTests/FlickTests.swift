@@ -89,7 +89,7 @@ import Testing
             do {
                 let reply = try client.receive()
                 if reply == nil || reply?.ok == false { dealtWith += 1 }
-            } catch .io(let reason) where reason.contains("reset") {
+            } catch .io(let reason, _) where reason.contains("reset") {
                 dealtWith += 1
             } catch {}
         }

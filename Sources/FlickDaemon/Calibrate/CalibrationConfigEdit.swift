@@ -1,5 +1,6 @@
 import FlickCore
 import FlickInput
+import FlickSystem
 import FoundationEssentials
 import Glibc
 

@@ -1,5 +1,6 @@
 import FlickCore
 import FlickDisplay
+import FlickSystem
 import FlickInput
 
 /// `flickd calibrate`'s pipeline: touches into the `CalibrationSession`, and the target it asks
@@ -71,11 +72,9 @@ final class CalibrationPipeline: RunnablePipeline {
 
     // MARK: The loop's side
 
-    var fileDescriptors: [Int32] {
+    var fileDescriptors: [Descriptor] {
         input.fileDescriptors + [presenter.fileDescriptor].compactMap { $0 }
     }
-
-    var descriptorGeneration: Int { input.descriptorGeneration }
 
     var nextDeadline: Instant? {
         guard outcome == nil else { return nil }

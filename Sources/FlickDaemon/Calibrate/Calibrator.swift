@@ -1,6 +1,7 @@
 import FlickCore
 import FlickDisplay
 import FlickInput
+import FlickSystem
 import FoundationEssentials
 import Glibc
 

@@ -1,5 +1,6 @@
 import FlickControl
 import FlickCore
+import FlickSystem
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc

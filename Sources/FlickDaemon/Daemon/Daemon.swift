@@ -3,6 +3,7 @@ import FlickControl
 import FlickCore
 import FlickDisplay
 import FlickInput
+import FlickSystem
 import FoundationEssentials
 import Glibc
 import Logging
@@ -474,7 +475,7 @@ public final class Daemon: PipelineSink, CommandContext {
             return
         }
         do {
-            buildWatch = try loop.addIO(fd: build.fileDescriptor, events: .readable, context: "pyramid of \(image)") {
+            buildWatch = try loop.addIO(build.fileDescriptor, events: .readable, context: "pyramid of \(image)") {
                 [unowned self] _ in self.pyramidBuilt()
             }
         } catch {

@@ -2,6 +2,7 @@ import FlickControl
 import FlickCore
 import FlickDisplay
 import FlickInput
+import FlickSystem
 import Glibc
 
 /// `flickd events`: what a panel sends, in flickd's terms — each contact in device units and in

@@ -1,6 +1,7 @@
 import FlickControl
 import FlickCore
 import FlickDisplay
+import FlickSystem
 import Logging
 
 /// The daemon's side of content providers: at most one app at a time drawing the content on

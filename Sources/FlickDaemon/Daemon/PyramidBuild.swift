@@ -1,4 +1,5 @@
 import FlickDisplay
+import FlickSystem
 import FoundationEssentials
 import Glibc
 import Logging
@@ -15,7 +16,7 @@ final class PyramidBuild {
     /// The image being built.
     let image: String
     /// Readable once the build has ended.
-    var fileDescriptor: Int32 { worker.fileDescriptor }
+    var fileDescriptor: Descriptor { worker.fileDescriptor }
     private let worker: BackgroundWorker
     private let state: Shared
 
@@ -61,19 +62,26 @@ final class PyramidBuild {
         return state.result.withLock { $0 }
     }
 
-    /// Why the child did not build the pyramid, in its words.
+    /// Why the child did not build the pyramid, in its words (or the call that kept it from
+    /// starting).
     struct ChildFailure: Error {
         var message: String
+
+        init(message: String) { self.message = message }
+
+        /// The child could not be started: `step: <errno in words>`.
+        init(_ step: String, _ cause: SystemError) { message = "\(step): \(cause.message)" }
     }
 
     /// Runs `/proc/self/exe ARGUMENTS`, handing each line of its standard error to `line`;
     /// returns its standard output's first line, or its last error line if it failed.
     private static func run(_ arguments: [String], line: (String) -> Void) -> Result<String, ChildFailure> {
         var out: [Int32] = [-1, -1], err: [Int32] = [-1, -1]
-        guard pipe(&out) == 0 else { return .failure(ChildFailure(message: "cannot make a pipe: \(String(cString: strerror(errno)))")) }
+        guard pipe(&out) == 0 else { return .failure(ChildFailure("cannot make a pipe", .current("pipe", "flickd pyramid"))) }
         guard pipe(&err) == 0 else {
+            let cause = SystemError.current("pipe", "flickd pyramid")
             close(out[0]); close(out[1])
-            return .failure(ChildFailure(message: "cannot make a pipe: \(String(cString: strerror(errno)))"))
+            return .failure(ChildFailure("cannot make a pipe", cause))
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -88,7 +96,9 @@ final class PyramidBuild {
         close(out[1])
         close(err[1])
         defer { close(out[0]); close(err[0]) }
-        guard rc == 0 else { return .failure(ChildFailure(message: "cannot start flickd pyramid: \(String(cString: strerror(rc)))")) }
+        guard rc == 0 else {
+            return .failure(ChildFailure("cannot start flickd pyramid", SystemError(call: "posix_spawn", context: "/proc/self/exe", errno: rc)))
+        }
         var lastError = ""
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)

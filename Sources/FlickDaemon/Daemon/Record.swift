@@ -58,7 +58,7 @@ public enum Record {
         let recorder = try EvemuRecorder(reader: reader, path: options.file)
         started(path)
         var failure: (any Error)?
-        let io = try loop.addIO(fd: reader.fileDescriptor, events: .readable, context: "record \(path)") { [unowned loop] _ in
+        let io = try loop.addIO(reader.fileDescriptor, events: .readable, context: "record \(path)") { [unowned loop] _ in
             do {
                 if try recorder.drain() { loop.exit(code: 0) }
             } catch {

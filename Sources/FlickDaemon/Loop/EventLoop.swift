@@ -1,5 +1,6 @@
 import CSystemd
 import FlickCore
+import FlickSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -55,23 +56,34 @@ public final class EventLoop {
         return sd_event_get_iteration(event, &count) < 0 ? 0 : count
     }
 
-    /// Reads `CLOCK_MONOTONIC` directly.
-    public static func monotonicNow() -> Instant {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Instant(nanoseconds: Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec))
+    /// Reads `CLOCK_MONOTONIC` directly (`Instant.monotonicNow()`).
+    public static func monotonicNow() -> Instant { Instant.monotonicNow() }
+
+    /// Watches `descriptor` for `events` and calls `handler` with the events that occurred. The
+    /// source holds the descriptor: its file stays open, and its number taken, while the watch
+    /// exists, so the watch can never be on another file that got the number.
+    /// - Throws: `SystemError`. The corresponding C function is `sd_event_add_io`.
+    public func addIO(_ descriptor: Descriptor, events: IOEvents, context: String,
+                      handler: @escaping (IOEvents) -> Void) throws(SystemError) -> IOSource {
+        try addIO(fd: descriptor.rawValue, holding: descriptor, events: events, context: context, handler: handler)
     }
 
-    /// Watches `fd` for `events` and calls `handler` with the events that occurred.
+    /// Watches a raw `fd` its owner closes only after dropping the source (the control server's
+    /// sockets); anything replaced while watched goes through `addIO(_:events:context:handler:)`.
     /// - Throws: `SystemError`. The corresponding C function is `sd_event_add_io`.
     public func addIO(fd: Int32, events: IOEvents, context: String, handler: @escaping (IOEvents) -> Void) throws(SystemError) -> IOSource {
+        try addIO(fd: fd, holding: nil, events: events, context: context, handler: handler)
+    }
+
+    private func addIO(fd: Int32, holding descriptor: Descriptor?, events: IOEvents, context: String,
+                       handler: @escaping (IOEvents) -> Void) throws(SystemError) -> IOSource {
         let box = Callback(handler)
         var s: OpaquePointer?
         try check(sd_event_add_io(event, &s, fd, events.rawValue, { _, _, revents, userdata in
             Callback<IOEvents>.call(userdata, IOEvents(rawValue: revents))
             return 0
         }, Unmanaged.passUnretained(box).toOpaque()), "sd_event_add_io", context)
-        return IOSource(source: s!, handler: box)
+        return IOSource(source: s!, handler: box, descriptor: descriptor)
     }
 
     /// A one-shot timer on `CLOCK_MONOTONIC`, initially disarmed; arm it with `schedule(at:)`.

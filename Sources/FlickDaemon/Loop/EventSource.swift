@@ -1,5 +1,6 @@
 import CSystemd
 import FlickCore
+import FlickSystem
 
 /// An sd-event source the loop made, with the handler it calls: both live exactly as long as
 /// this object, so dropping the last reference stops the watch (the source is disabled before
@@ -37,6 +38,16 @@ final class Callback<Argument> {
 
 /// A watched fd; stops being watched when released.
 public final class IOSource: EventSource {
+    /// The watched file, when the loop was given its owner: released only after the source is
+    /// disabled (stored properties go after every `deinit` has run), so the number is not
+    /// reused while sd-event still watches it.
+    private let descriptor: Descriptor?
+
+    init(source: OpaquePointer, handler: AnyObject, descriptor: Descriptor?) {
+        self.descriptor = descriptor
+        super.init(source: source, handler: handler)
+    }
+
     /// Changes the events watched for. The corresponding C function is
     /// `sd_event_source_set_io_events`.
     public func setEvents(_ events: IOEvents) {

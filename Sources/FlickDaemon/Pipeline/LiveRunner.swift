@@ -1,4 +1,5 @@
 import FlickCore
+import FlickSystem
 
 /// Runs a pipeline (the daemon's, or calibrate's) on sd-event: the input and display fds, and
 /// one timer armed to the pipeline's earliest deadline. Whatever wakes the loop, the pipeline
@@ -30,9 +31,8 @@ public final class LiveRunner {
 
     /// Re-arms the timer for the pipeline's earliest deadline and brings the watches up to date;
     /// call after anything changed the pipeline from outside the loop's callbacks (a control
-    /// command, a reload). Content shown from there closes the old content's fds: their watches
-    /// must go before the numbers can be reused (a client accepted on one was otherwise never
-    /// read, the stale watch's removal at the next frame taking the client's registration too).
+    /// command, a reload). Content shown from there lets the old content's descriptors go, but
+    /// they stay open (their numbers taken) until their watches go here.
     public func rearm() {
         do { try watch() } catch { watchFailed?(error) }
         timer?.schedule(at: pipeline.nextDeadline)
@@ -43,10 +43,9 @@ public final class LiveRunner {
         rearm()
     }
 
-    /// Watches the pipeline's fds, which change when devices come and go (`FileWatches` makes
-    /// them anew when the input's files changed); only then are replaced content's pipes closed.
+    /// Watches the pipeline's descriptors, which change when devices come and go and content
+    /// is replaced; dropping a stale watch is what finally closes the file it held.
     private func watch() throws(SystemError) {
-        defer { pipeline.presenter.composer.releaseRetired() }
-        try watches?.update(pipeline.fileDescriptors, generation: pipeline.descriptorGeneration)
+        try watches?.update(pipeline.fileDescriptors)
     }
 }

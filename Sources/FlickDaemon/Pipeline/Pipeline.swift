@@ -1,4 +1,5 @@
 import FlickCore
+import FlickSystem
 import FlickDisplay
 
 /// The daemon between input, model, display and clients, with no I/O and no clock of its own:
@@ -88,15 +89,11 @@ public final class Pipeline {
 
     // MARK: The loop's side
 
-    /// Fds the loop watches for readability: the input devices (and their hotplug watch) and
-    /// the display's (DRM). They may change after `dispatch(now:)`.
-    public var fileDescriptors: [Int32] {
+    /// Descriptors the loop watches for readability: the input devices (and their hotplug
+    /// watch), the display's (DRM), the tiles' and the band's. They may change after
+    /// `dispatch(now:)` or when content is shown.
+    public var fileDescriptors: [Descriptor] {
         input.fileDescriptors + [presenter.fileDescriptor, tiles?.fileDescriptor, presenter.composer.fileDescriptor].compactMap { $0 }
-    }
-
-    /// Changes whenever the files behind `fileDescriptors` may have: devices, content, band.
-    public var descriptorGeneration: Int {
-        input.descriptorGeneration &* 1_000_003 &+ presenter.composer.descriptorGeneration
     }
 
     /// The content's tiles, when it is tiled.

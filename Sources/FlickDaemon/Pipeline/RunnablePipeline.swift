@@ -1,5 +1,6 @@
 import FlickCore
 import FlickDisplay
+import FlickSystem
 
 /// What the runners drive — `LiveRunner` on sd-event, `VirtualRunner` on virtual time: fds and
 /// a deadline to wait on, one call that does everything due, and the frame presenter through
@@ -16,9 +17,7 @@ public protocol RunnablePipeline: AnyObject {
     /// The latest time the pipeline has been told of: a virtual run starts there.
     var now: Instant { get }
     /// Fds the loop watches for readability; they may change after `dispatch(now:)`.
-    var fileDescriptors: [Int32] { get }
-    /// Changes whenever the files behind `fileDescriptors` may have (see `TouchSource`).
-    var descriptorGeneration: Int { get }
+    var fileDescriptors: [Descriptor] { get }
     /// When the loop must call `dispatch(now:)` next without an fd, if ever. Nil means idle:
     /// no timer live, and the end of a virtual run.
     var nextDeadline: Instant? { get }

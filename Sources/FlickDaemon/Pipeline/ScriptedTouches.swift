@@ -1,4 +1,5 @@
 import FlickCore
+import FlickSystem
 
 /// Scripted touches: touch frames handed out at their times, as a device would deliver them —
 /// the input of tests, benchmarks and fuzzing that make their frames themselves (a recording
@@ -12,7 +13,7 @@ public final class ScriptedTouches: TouchSource {
     public init(_ frames: [TouchFrame] = []) { self.frames = frames[...] }
 
     public var name: String { "scripted frames" }
-    public var fileDescriptors: [Int32] { [] }
+    public var fileDescriptors: [Descriptor] { [] }
     public var nextDeadline: Instant? { frames.first?.time }
     /// Scripted frames pass no decoder: nothing to trace.
     public var tracing = false

@@ -1,16 +1,15 @@
 import FlickCore
+import FlickSystem
 
 /// A source of touch frames the loop can wait on: a live evdev device (an fd), a replayed
 /// recording (deadlines on the real or a virtual clock), or several devices behind hotplug.
 public protocol TouchSource: AnyObject {
     /// A human name for logs and `status` (device path and name, or the recording).
     var name: String { get }
-    /// Fds to watch for readability (devices, the hotplug watch); may change after `dispatch`.
-    var fileDescriptors: [Int32] { get }
-    /// Changes whenever a file behind `fileDescriptors` is closed or opened: a device that left
-    /// and one that came in one dispatch may share an fd number, and a watch on the old file
-    /// does not see the new one.
-    var descriptorGeneration: Int { get }
+    /// Descriptors to watch for readability (devices, the hotplug watch); may change after
+    /// `dispatch`. A device that left and one that came in one dispatch are two descriptors even
+    /// when the kernel gave them one number (the old one stays open while watched).
+    var fileDescriptors: [Descriptor] { get }
     /// When the source has something to deliver without an fd (a recording's next event).
     var nextDeadline: Instant? { get }
     /// Reads what is ready at `now` and returns the frames, oldest first.
@@ -19,9 +18,4 @@ public protocol TouchSource: AnyObject {
     var tracing: Bool { get set }
     /// The decoders' steps since the last call (the `touch` machine), oldest first.
     func takeTransitions() -> [Transition]
-}
-
-extension TouchSource {
-    /// Sources whose fds never change (a recording, scripted frames, one pipe).
-    public var descriptorGeneration: Int { 0 }
 }

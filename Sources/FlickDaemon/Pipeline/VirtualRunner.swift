@@ -29,8 +29,6 @@ public enum VirtualRunner {
             let presentation = pipeline.presenter.state == .inFlight && (pipeline.presenter.output.nextDeadline.map { $0 <= now } ?? false)
             if !input && !presentation { wakeups += 1 }
             pipeline.dispatch(now: now)
-            // Nothing watches fds on virtual time: replaced content may go at once.
-            pipeline.presenter.composer.releaseRetired()
         }
         return Outcome(end: now, timerWakeups: wakeups, hitLimit: false)
     }

@@ -1,3 +1,4 @@
+import FlickSystem
 import FoundationEssentials
 import Glibc
 
@@ -44,12 +45,10 @@ enum AtomicFile {
             umask(mask)
             guard fchmod(fd.descriptor, newFileMode & ~mask) == 0 else { throw fail("fchmod", errno) }
         }
-        var written = 0
-        while written < data.count {
-            let n = data.withUnsafeBytes { Glibc.write(fd.descriptor, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw fail("write", n < 0 ? errno : EIO) }
-            written += n
+        do {
+            try writeWhole(Array(data), to: fd.descriptor, context: temporary)
+        } catch {
+            throw fail("write", error.errno)
         }
         guard fsync(fd.descriptor) == 0 else { throw fail("fsync", errno) }
         Glibc.close(fd.descriptor)

@@ -1,3 +1,4 @@
+import FlickSystem
 import FoundationEssentials
 import Glibc
 

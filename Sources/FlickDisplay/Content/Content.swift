@@ -157,7 +157,7 @@ public final class Content {
             guard bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) || bytes.starts(with: [0xFF, 0xD8, 0xFF]) else {
                 throw ContentError(path: path, reason: .unsupportedFormat)
             }
-        case .failure(.errno(let errno)): throw ContentError(path: path, reason: .unreadable(errno))
+        case .failure(.system(let error)): throw ContentError(path: path, reason: .unreadable(error))
         case .failure(.tooLarge): return
         }
     }
@@ -167,7 +167,7 @@ public final class Content {
         let data: [UInt8]
         switch FileIO.read(path, limit: maxFileBytes) {
         case .success(let bytes): data = bytes
-        case .failure(.errno(let errno)): throw ContentError(path: path, reason: .unreadable(errno))
+        case .failure(.system(let error)): throw ContentError(path: path, reason: .unreadable(error))
         case .failure(.tooLarge(let size)):
             throw ContentError(path: path, reason: .fileTooLarge(bytes: size, limit: maxFileBytes))
         }

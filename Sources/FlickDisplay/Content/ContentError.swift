@@ -1,4 +1,5 @@
 import FlickCore
+import FlickSystem
 
 /// Why a content file or folder could not be loaded, naming the file.
 public struct ContentError: FlickError, Hashable, Sendable {
@@ -16,7 +17,7 @@ public struct ContentError: FlickError, Hashable, Sendable {
     /// What is wrong with a content file.
     public enum Reason: Hashable, Sendable, CustomStringConvertible {
         /// The file could not be opened or read.
-        case unreadable(SystemErrno)
+        case unreadable(SystemError)
         /// The file has no bytes.
         case empty
         /// The file is bigger than the loader accepts.
@@ -40,7 +41,7 @@ public struct ContentError: FlickError, Hashable, Sendable {
         case changedWhileBuilding(before: String, after: String)
         /// A pyramid's cache folder or one of its files could not be written (`step` says which
         /// call: mkdir, open, write, rename…); the partial pyramid was removed.
-        case cacheWriteFailed(step: String, errno: SystemErrno)
+        case cacheWriteFailed(step: String, cause: SystemError)
         /// The image cannot be read row by row (an interlaced PNG, a huge progressive JPEG).
         case notStreamable(String)
         /// A descriptor (XML) that is not well-formed: where expat stopped, its message, and what
@@ -64,7 +65,7 @@ public struct ContentError: FlickError, Hashable, Sendable {
 
         public var description: String {
             switch self {
-            case .unreadable(let errno): "cannot read: \(errno)"
+            case .unreadable(let error): "cannot read: \(error.errnoDescription)"
             case .empty: "the file is empty (0 bytes)"
             case .fileTooLarge(let bytes, let limit): "the file is \(bytes) bytes, more than the \(limit) accepted"
             case .unsupportedFormat: "not a PNG or JPEG file"
@@ -77,8 +78,8 @@ public struct ContentError: FlickError, Hashable, Sendable {
             case .notAllowed(let why): "refused: \(why)"
             case .changedWhileBuilding(let before, let after):
                 "the file changed while its pyramid was being built (\(before) → \(after)); the partial pyramid was discarded, build again once the file is complete"
-            case .cacheWriteFailed(let step, let errno):
-                "cannot write the pyramid cache (\(step)): \(errno); nothing partial was left behind"
+            case .cacheWriteFailed(let step, let error):
+                "cannot write the pyramid cache (\(step)): \(error.errnoDescription); nothing partial was left behind"
             case .notStreamable(let why): "cannot be read row by row: \(why)"
             case .malformedXML(_, let column, let message, let expected):
                 "malformed XML at column \(column): \(message)" + (expected.map { "; expected \($0)" } ?? "")

@@ -1,4 +1,5 @@
 import FlickCore
+import FlickSystem
 /// The step of DRM setup or use that failed, for error messages.
 public enum DRMStep: String, Hashable, Sendable {
     case open, getResources, getConnector, getEncoder, getCRTC, createDumbBuffer, addFramebuffer, mapDumbBuffer,
@@ -17,11 +18,11 @@ public enum DRMError: FlickError, Hashable, Sendable {
     /// No CRTC can drive the chosen connector.
     case noCRTC(card: String, connector: String)
     /// Opening the card was refused.
-    case permissionDenied(card: String, errno: SystemErrno)
+    case permissionDenied(card: String, cause: SystemError)
     /// A modeset or flip was refused: another process is DRM master.
-    case notMaster(card: String, step: DRMStep, errno: SystemErrno)
+    case notMaster(card: String, step: DRMStep, cause: SystemError)
     /// Any other failed call.
-    case call(card: String, step: DRMStep, errno: SystemErrno)
+    case call(card: String, step: DRMStep, cause: SystemError)
 
     public var context: ErrorContext {
         switch self {
@@ -32,11 +33,11 @@ public enum DRMError: FlickError, Hashable, Sendable {
             ErrorContext(source: card, key: "mode", reason: "not offered",
                          expected: available.map(\.description).joined(separator: ", "), found: "\(requested)")
         case .noCRTC(let card, let connector): ErrorContext(source: card, reason: "no CRTC can drive connector \(connector)")
-        case .permissionDenied(let card, let errno):
-            ErrorContext(source: card, reason: "\(errno): add the user to the 'video' group (or run as root)")
-        case .notMaster(let card, let step, let errno):
-            ErrorContext(source: card, reason: "\(step.rawValue) failed: \(errno): not DRM master; another compositor or X server owns the display, or the session is not on the active VT")
-        case .call(let card, let step, let errno): ErrorContext(source: card, reason: "\(step.rawValue) failed: \(errno)")
+        case .permissionDenied(let card, let cause):
+            ErrorContext(source: card, reason: "\(cause.errnoDescription): add the user to the 'video' group (or run as root)")
+        case .notMaster(let card, let step, let cause):
+            ErrorContext(source: card, reason: "\(step.rawValue) failed: \(cause.errnoDescription): not DRM master; another compositor or X server owns the display, or the session is not on the active VT")
+        case .call(let card, let step, let cause): ErrorContext(source: card, reason: "\(step.rawValue) failed: \(cause.errnoDescription)")
         }
     }
 

@@ -1,6 +1,7 @@
 import CDRM
 import Glibc
 import FlickCore
+import FlickSystem
 
 /// A DRM/KMS output: a legacy modeset, then frames flipped with the atomic API where the driver
 /// has it (kmscube, drm-howto), else with the legacy page flip.
@@ -70,7 +71,7 @@ public final class DRMOutput: Output {
     /// DRM flips are reported through the card's fd, never by a timer.
     public var nextDeadline: Instant? { nil }
     /// The card's fd: readable when a flip event is waiting.
-    public var pollDescriptor: Int32? { isClosed ? nil : card.fd }
+    public var pollDescriptor: Descriptor? { isClosed ? nil : card.descriptor }
 
     /// A frame queued or on screen, with the objects it needs kept alive.
     private struct Frame {
@@ -137,10 +138,10 @@ public final class DRMOutput: Output {
                        try DumbBuffer(card: card, width: mode.width, height: mode.height)]
         // A CRTC we cannot read is not restored; losing the console's mode is not fatal.
         self.saved = try? LibDRM.crtc(card.fd, crtc).get()
-        if case .failure(let errno) = LibDRM.setCRTC(card.fd, crtc, framebuffer: buffers[0].framebuffer,
+        if case .failure(let error) = LibDRM.setCRTC(card.fd, crtc, framebuffer: buffers[0].framebuffer,
                                                      connector: connector.id, mode: rawModes[modeIndex]) {
-            throw errno.isPermissionError ? DRMError.notMaster(card: card.path, step: .setCRTC, errno: errno)
-                                          : DRMError.call(card: card.path, step: .setCRTC, errno: errno)
+            throw error.isPermissionError ? DRMError.notMaster(card: card.path, step: .setCRTC, cause: error)
+                                          : DRMError.call(card: card.path, step: .setCRTC, cause: error)
         }
         self.card = card
         self.connector = connector
@@ -162,13 +163,13 @@ public final class DRMOutput: Output {
         let card: DRMCard
         switch LibDRM.open(path) {
         case .success(let fd): card = DRMCard(path: path, fd: fd)
-        case .failure(let errno) where errno.isPermissionError: throw DRMError.permissionDenied(card: path, errno: errno)
-        case .failure(let errno): throw DRMError.call(card: path, step: .open, errno: errno)
+        case .failure(let error) where error.isPermissionError: throw DRMError.permissionDenied(card: path, cause: error)
+        case .failure(let error): throw DRMError.call(card: path, step: .open, cause: error)
         }
         let resources: LibDRM.Resources
         switch LibDRM.resources(card.fd) {
         case .success(let value): resources = value
-        case .failure(let errno): throw DRMError.call(card: path, step: .getResources, errno: errno)
+        case .failure(let error): throw DRMError.call(card: path, step: .getResources, cause: error)
         }
         var connectors: [(ConnectorSummary, [drmModeModeInfo])] = []
         for id in resources.connectors {
@@ -213,8 +214,8 @@ public final class DRMOutput: Output {
             let view = try ContentViewFramebuffer(content: copy, x: 0, y: 0, size: size)
             guard let planes, let request = LibDRM.AtomicRequest() else { throw OutputError.unsupported }
             DRMPlanes.set(planes.primary, framebuffer: view.id, crtc: crtc, x: 0, y: 0, size: size, in: request)
-            if case .failure(let errno) = request.commit(card.fd, flipEvent: false, nonBlocking: false, testOnly: true, userData: nil) {
-                throw DRMError.call(card: card.path, step: .atomicCommit, errno: errno)
+            if case .failure(let error) = request.commit(card.fd, flipEvent: false, nonBlocking: false, testOnly: true, userData: nil) {
+                throw DRMError.call(card: card.path, step: .atomicCommit, cause: error)
             }
             scanout = copy
             return true
@@ -249,9 +250,9 @@ public final class DRMOutput: Output {
         let userData = Unmanaged.passUnretained(self).toOpaque()
         guard let planes else {
             guard layers.isComposedOnly else { throw OutputError.unsupported }
-            if case .failure(let errno) = LibDRM.pageFlip(card.fd, crtc, framebuffer: buffers[1 - front].framebuffer, userData: userData) {
-                throw errno.isPermissionError ? DRMError.notMaster(card: card.path, step: .pageFlip, errno: errno)
-                                              : DRMError.call(card: card.path, step: .pageFlip, errno: errno)
+            if case .failure(let error) = LibDRM.pageFlip(card.fd, crtc, framebuffer: buffers[1 - front].framebuffer, userData: userData) {
+                throw error.isPermissionError ? DRMError.notMaster(card: card.path, step: .pageFlip, cause: error)
+                                              : DRMError.call(card: card.path, step: .pageFlip, cause: error)
             }
             pending = Frame(layers: layers, objects: [buffers[1 - front]], overlaysOn: 0)
             isFlipPending = true
@@ -286,14 +287,14 @@ public final class DRMOutput: Output {
                 DRMPlanes.set(plane, framebuffer: 0, crtc: crtc, x: 0, y: 0, size: size, in: request)
             }
         }
-        if case .failure(let errno) = request.commit(card.fd, flipEvent: true, nonBlocking: true, userData: userData) {
-            if errno.isPermissionError { throw DRMError.notMaster(card: card.path, step: .atomicCommit, errno: errno) }
+        if case .failure(let error) = request.commit(card.fd, flipEvent: true, nonBlocking: true, userData: userData) {
+            if error.isPermissionError { throw DRMError.notMaster(card: card.path, step: .atomicCommit, cause: error) }
             // A driver that refuses a plane setup refuses it every time: compose from now on,
             // and if even a plain frame is refused with no overlay on, flip the legacy way.
-            if errno.rawValue == EINVAL || errno.rawValue == ERANGE || errno.rawValue == ENOSPC {
+            if error.errno == EINVAL || error.errno == ERANGE || error.errno == ENOSPC {
                 if !layers.isComposedOnly { planesRefused = true } else if shown.overlaysOn == 0 { self.planes = nil }
             }
-            throw DRMError.call(card: card.path, step: .atomicCommit, errno: errno)
+            throw DRMError.call(card: card.path, step: .atomicCommit, cause: error)
         }
         pending = Frame(layers: layers, objects: objects, overlaysOn: layers.overlays.count)
         isFlipPending = true
@@ -311,12 +312,12 @@ public final class DRMOutput: Output {
     /// - Throws: `DRMError` for a failed read.
     public func dispatch(now: Instant) throws -> [OutputEvent] {
         guard !isClosed else { return [] }
-        if case .failure(let errno) = LibDRM.handleEvents(card.fd, pageFlip: { _, _, seconds, microseconds, userData in
+        if case .failure(let error) = LibDRM.handleEvents(card.fd, pageFlip: { _, _, seconds, microseconds, userData in
             guard let userData else { return }
             Unmanaged<DRMOutput>.fromOpaque(userData).takeUnretainedValue()
                 .flipCompleted(at: Instant(seconds: Int64(seconds), microseconds: Int64(microseconds)))
         }) {
-            throw DRMError.call(card: card.path, step: .handleEvent, errno: errno)
+            throw DRMError.call(card: card.path, step: .handleEvent, cause: error)
         }
         defer { events.removeAll(keepingCapacity: true) }
         return events

@@ -1,17 +1,20 @@
 import CDRM
 import FlickCore
+import FlickSystem
+import Glibc
 
 /// A DRM card's file descriptor, closed exactly once when the last user lets go.
 final class DRMCard {
     let path: String
-    let fd: Int32
+    /// The card, watched by the loop for flip events: closed when the last holder lets go.
+    let descriptor: Descriptor
+    /// Its number, for libdrm's calls.
+    var fd: Int32 { descriptor.rawValue }
 
     init(path: String, fd: Int32) {
         self.path = path
-        self.fd = fd
+        descriptor = Descriptor(owning: fd)
     }
-
-    deinit { LibDRM.close(fd) }
 }
 
 /// One buffer in the card's memory: dumb buffer → framebuffer → mapping, released in reverse,
@@ -44,10 +47,10 @@ final class DumbBuffer {
         let info: LibDRM.DumbBufferInfo
         switch LibDRM.createDumb(fd, width: width, height: height) {
         case .success(let value): info = value
-        case .failure(let errno): throw DRMError.call(card: card.path, step: .createDumbBuffer, errno: errno)
+        case .failure(let error): throw DRMError.call(card: card.path, step: .createDumbBuffer, cause: error)
         }
         var framebuffer: UInt32 = 0
-        let added: Result<UInt32, SystemErrno>? = switch use {
+        let added: Result<UInt32, SystemError>? = switch use {
         case .frame: LibDRM.addFramebuffer(fd, width: width, height: height, pitch: info.pitch, handle: info.handle)
         case .overlay: LibDRM.addFramebuffer2(fd, width: width, height: height, format: LibDRM.FourCC.argb8888,
                                               handle: info.handle, pitch: info.pitch, offset: 0)
@@ -55,9 +58,9 @@ final class DumbBuffer {
         }
         switch added {
         case .success(let id): framebuffer = id
-        case .failure(let errno):
+        case .failure(let error):
             LibDRM.destroyDumb(fd, info.handle)
-            throw DRMError.call(card: card.path, step: .addFramebuffer, errno: errno)
+            throw DRMError.call(card: card.path, step: .addFramebuffer, cause: error)
         case nil: break
         }
         let mapping: UnsafeMutableRawPointer
@@ -66,14 +69,14 @@ final class DumbBuffer {
         case .failure(let failure):
             if framebuffer != 0 { LibDRM.removeFramebuffer(fd, framebuffer) }
             LibDRM.destroyDumb(fd, info.handle)
-            throw DRMError.call(card: card.path, step: failure.step, errno: failure.errno)
+            throw DRMError.call(card: card.path, step: failure.step, cause: failure.cause)
         }
         let format: PixelFormat = use == .overlay ? .argb8888 : .xrgb8888
         guard let pixels = PixelBuffer(borrowing: mapping, width: width, height: height, stride: info.pitch, format: format) else {
             LibDRM.unmap(mapping, size: info.size)
             if framebuffer != 0 { LibDRM.removeFramebuffer(fd, framebuffer) }
             LibDRM.destroyDumb(fd, info.handle)
-            throw DRMError.call(card: card.path, step: .mmap, errno: SystemErrno(rawValue: 22))
+            throw DRMError.call(card: card.path, step: .mmap, cause: LibDRM.failure("mmap", fd, errno: EINVAL))
         }
         switch use {
         case .frame: pixels.fill(0xFF00_0000)
@@ -141,7 +144,7 @@ final class ContentViewFramebuffer {
                                       handle: content.buffer.handle, pitch: content.buffer.pitch,
                                       offset: y * content.buffer.pitch + x * 4) {
         case .success(let id): self.id = id
-        case .failure(let errno): throw DRMError.call(card: card.path, step: .addFramebuffer, errno: errno)
+        case .failure(let error): throw DRMError.call(card: card.path, step: .addFramebuffer, cause: error)
         }
         self.content = content
         self.x = x

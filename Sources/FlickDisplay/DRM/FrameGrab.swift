@@ -1,4 +1,5 @@
 import CDRM
+import FlickSystem
 import Glibc
 
 /// Reads back what a CRTC is scanning out, from a second process, while another process (the
@@ -49,25 +50,25 @@ public enum FrameGrab {
         let card: DRMCard
         switch LibDRM.open(path) {
         case .success(let fd): card = DRMCard(path: path, fd: fd)
-        case .failure(let errno) where errno.isPermissionError: throw DRMError.permissionDenied(card: path, errno: errno)
-        case .failure(let errno): throw DRMError.call(card: path, step: .open, errno: errno)
+        case .failure(let error) where error.isPermissionError: throw DRMError.permissionDenied(card: path, cause: error)
+        case .failure(let error): throw DRMError.call(card: path, step: .open, cause: error)
         }
         let crtcs: [CRTCID]
         switch LibDRM.resources(card.fd) {
         case .success(let resources): crtcs = wanted.map { [$0] } ?? resources.crtcs
-        case .failure(let errno): throw DRMError.call(card: path, step: .getResources, errno: errno)
+        case .failure(let error): throw DRMError.call(card: path, step: .getResources, cause: error)
         }
         for id in crtcs {
             let state: LibDRM.SavedCRTC
             switch LibDRM.crtc(card.fd, id) {
             case .success(let value): state = value
-            case .failure(let errno): throw DRMError.call(card: path, step: .getCRTC, errno: errno)
+            case .failure(let error): throw DRMError.call(card: path, step: .getCRTC, cause: error)
             }
             guard state.framebuffer != 0 else { continue }
             switch LibDRM.copyFramebuffer(card.fd, state.framebuffer) {
             case .success(let copy):
                 return Frame(card: path, crtc: id, framebuffer: state.framebuffer, pixels: copy.pixels, offset: copy.offset)
-            case .failure(let failure): throw DRMError.call(card: path, step: failure.step, errno: failure.errno)
+            case .failure(let failure): throw DRMError.call(card: path, step: failure.step, cause: failure.cause)
             }
         }
         throw DRMError.noCRTC(card: path, connector: "any (no CRTC is showing a framebuffer)")
@@ -79,29 +80,29 @@ extension LibDRM {
     /// and a handle (a framebuffer may view a buffer from an offset: flickd's content views),
     /// then `drmModeMapDumbBuffer` and a read-only `mmap`; the handle is closed after.
     static func copyFramebuffer(_ fd: Int32, _ id: UInt32) -> Result<(pixels: PixelBuffer, offset: Int), StepFailure> {
-        guard let fb = drmModeGetFB2(fd, id) else { return .failure(StepFailure(step: .getFramebuffer, errno: .current)) }
+        guard let fb = drmModeGetFB2(fd, id) else { return .failure(StepFailure(step: .getFramebuffer, cause: failure("drmModeGetFB2", fd))) }
         let info = fb.pointee
         drmModeFreeFB2(fb)
         let handle = info.handles.0, pitch = Int(info.pitches.0), offset = Int(info.offsets.0)
         // Without CAP_SYS_ADMIN the kernel answers with handle 0: the pixels stay private.
-        guard handle != 0 else { return .failure(StepFailure(step: .getFramebuffer, errno: .notPermitted)) }
+        guard handle != 0 else { return .failure(StepFailure(step: .getFramebuffer, cause: failure("drmModeGetFB2", fd, errno: EPERM))) }
         defer { _ = drmCloseBufferHandle(fd, handle) }
         let width = Int(info.width), height = Int(info.height)
         guard info.pixel_format == FourCC.xrgb8888 || info.pixel_format == FourCC.argb8888,
               let copy = PixelBuffer(width: width, height: height) else {
-            return .failure(StepFailure(step: .getFramebuffer, errno: SystemErrno(rawValue: EINVAL)))
+            return .failure(StepFailure(step: .getFramebuffer, cause: failure("drmModeGetFB2", fd, errno: EINVAL)))
         }
         var mapOffset: UInt64 = 0
         let rc = drmModeMapDumbBuffer(fd, handle, &mapOffset)
-        if rc != 0 {
-            return .failure(StepFailure(step: .mapDumbBuffer, errno: rc < -1 ? SystemErrno(rawValue: -rc) : .current))
+        if case .failure(let error) = status(rc, "drmModeMapDumbBuffer", fd) {
+            return .failure(StepFailure(step: .mapDumbBuffer, cause: error))
         }
         let size = offset + pitch * (height - 1) + width * 4
         let address = mmap(nil, size, PROT_READ, MAP_SHARED, fd, off_t(mapOffset))
-        guard let address, address != MAP_FAILED else { return .failure(StepFailure(step: .mmap, errno: .current)) }
+        guard let address, address != MAP_FAILED else { return .failure(StepFailure(step: .mmap, cause: failure("mmap", fd))) }
         defer { munmap(address, size) }
         guard let mapped = PixelBuffer(borrowing: address + offset, width: width, height: height, stride: pitch) else {
-            return .failure(StepFailure(step: .mmap, errno: SystemErrno(rawValue: EINVAL)))
+            return .failure(StepFailure(step: .mmap, cause: failure("mmap", fd, errno: EINVAL)))
         }
         copy.copy(from: mapped)
         return .success((copy, offset))

@@ -1,4 +1,5 @@
 import CDRM
+import FlickSystem
 import Glibc
 
 /// The raw libdrm calls of the atomic API: planes, their properties, framebuffers with an
@@ -36,8 +37,8 @@ extension LibDRM {
 
     /// Every plane of the card; `drmModeGetPlaneResources`, `drmModeGetPlane` and the planes'
     /// properties. A plane that cannot be read is left out.
-    static func planes(_ fd: Int32) -> Result<[PlaneSummary], SystemErrno> {
-        guard let resources = drmModeGetPlaneResources(fd) else { return .failure(.current) }
+    static func planes(_ fd: Int32) -> Result<[PlaneSummary], SystemError> {
+        guard let resources = drmModeGetPlaneResources(fd) else { return .failure(failure("drmModeGetPlaneResources", fd)) }
         defer { drmModeFreePlaneResources(resources) }
         let ids = resources.pointee.planes.map { Array(UnsafeBufferPointer(start: $0, count: Int(resources.pointee.count_planes))) } ?? []
         var planes: [PlaneSummary] = []
@@ -77,9 +78,9 @@ extension LibDRM {
 
     /// `drmModeAddFB2` of one memory plane: `handle`'s pixels from `offset` on, `pitch` bytes a row.
     static func addFramebuffer2(_ fd: Int32, width: Int, height: Int, format: UInt32, handle: UInt32,
-                                pitch: Int, offset: Int) -> Result<UInt32, SystemErrno> {
+                                pitch: Int, offset: Int) -> Result<UInt32, SystemError> {
         guard let pitch32 = UInt32(exactly: pitch), let offset32 = UInt32(exactly: offset) else {
-            return .failure(SystemErrno(rawValue: ERANGE))
+            return .failure(failure("drmModeAddFB2", fd, errno: ERANGE))
         }
         var handles: (UInt32, UInt32, UInt32, UInt32) = (handle, 0, 0, 0)
         var pitches: (UInt32, UInt32, UInt32, UInt32) = (pitch32, 0, 0, 0)
@@ -95,7 +96,7 @@ extension LibDRM {
                 }
             }
         }
-        return rc == 0 ? .success(id) : .failure(rc < -1 ? SystemErrno(rawValue: -rc) : .current)
+        return status(rc, "drmModeAddFB2", fd).map { id }
     }
 
     /// One atomic request: property values to set together, committed once.
@@ -120,14 +121,14 @@ extension LibDRM {
 
         /// `drmModeAtomicCommit`; `testOnly` asks whether the driver would accept it.
         func commit(_ fd: Int32, flipEvent: Bool, nonBlocking: Bool, testOnly: Bool = false,
-                    userData: UnsafeMutableRawPointer?) -> Result<Void, SystemErrno> {
-            guard !failed else { return .failure(SystemErrno(rawValue: EINVAL)) }
+                    userData: UnsafeMutableRawPointer?) -> Result<Void, SystemError> {
+            guard !failed else { return .failure(failure("drmModeAtomicAddProperty", fd, errno: EINVAL)) }
             var flags: UInt32 = 0
             if flipEvent { flags |= UInt32(DRM_MODE_PAGE_FLIP_EVENT) }
             if nonBlocking { flags |= UInt32(DRM_MODE_ATOMIC_NONBLOCK) }
             if testOnly { flags |= UInt32(DRM_MODE_ATOMIC_TEST_ONLY) }
             let rc = drmModeAtomicCommit(fd, request, flags, userData)
-            return rc == 0 ? .success(()) : .failure(rc < -1 ? SystemErrno(rawValue: -rc) : .current)
+            return status(rc, "drmModeAtomicCommit", fd)
         }
     }
 }

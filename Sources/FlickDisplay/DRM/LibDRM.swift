@@ -1,9 +1,10 @@
 import CDRM
+import FlickSystem
 import Glibc
 
 /// Every raw libdrm (and DRM-related kernel) call of FlickDisplay, in one place.
 ///
-/// Each returns plain Swift values or a `Result` carrying the errno, so this file is the seam to
+/// Each returns plain Swift values or a `Result` carrying the failed call (`SystemError`), so this file is the seam to
 /// trace calls or fake the kernel; `DRMOutput` holds the decisions and the order of the steps.
 enum LibDRM {
     /// The card's CRTC, connector and encoder ids.
@@ -30,15 +31,18 @@ enum LibDRM {
     }
 
     /// `open(2)` of a card, read-write, non-blocking (so `drmHandleEvent` never waits).
-    static func open(_ path: String) -> Result<Int32, SystemErrno> {
-        valueOrErrno { Glibc.open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK) }
+    static func open(_ path: String) -> Result<Int32, SystemError> {
+        retryingResult("open", path) { Glibc.open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK) }
     }
 
-    static func close(_ fd: Int32) { _ = Glibc.close(fd) }
+    /// A failed call on the card behind `fd` (`DRMError` names the card's path and the step).
+    static func failure(_ call: String, _ fd: Int32, errno: Int32 = Glibc.errno) -> SystemError {
+        SystemError(call: call, context: "DRM card fd \(fd)", errno: errno)
+    }
 
     /// The card's objects; the corresponding C function is `drmModeGetResources`.
-    static func resources(_ fd: Int32) -> Result<Resources, SystemErrno> {
-        guard let res = drmModeGetResources(fd) else { return .failure(.current) }
+    static func resources(_ fd: Int32) -> Result<Resources, SystemError> {
+        guard let res = drmModeGetResources(fd) else { return .failure(failure("drmModeGetResources", fd)) }
         defer { drmModeFreeResources(res) }
         let r = res.pointee
         func ids<T>(_ p: UnsafeMutablePointer<UInt32>?, _ n: Int32, _ make: (UInt32) -> T) -> [T] {
@@ -51,8 +55,8 @@ enum LibDRM {
     }
 
     /// A connector and its raw modes (in the same order as the summary's); `drmModeGetConnector`.
-    static func connector(_ fd: Int32, _ id: ConnectorID) -> Result<(ConnectorSummary, [drmModeModeInfo]), SystemErrno> {
-        guard let ptr = drmModeGetConnector(fd, id.rawValue) else { return .failure(.current) }
+    static func connector(_ fd: Int32, _ id: ConnectorID) -> Result<(ConnectorSummary, [drmModeModeInfo]), SystemError> {
+        guard let ptr = drmModeGetConnector(fd, id.rawValue) else { return .failure(failure("drmModeGetConnector", fd)) }
         defer { drmModeFreeConnector(ptr) }
         let c = ptr.pointee
         let raw = c.modes.map { Array(UnsafeBufferPointer(start: $0, count: Int(c.count_modes))) } ?? []
@@ -79,8 +83,8 @@ enum LibDRM {
     }
 
     /// An encoder; `drmModeGetEncoder`.
-    static func encoder(_ fd: Int32, _ id: EncoderID) -> Result<EncoderSummary, SystemErrno> {
-        guard let ptr = drmModeGetEncoder(fd, id.rawValue) else { return .failure(.current) }
+    static func encoder(_ fd: Int32, _ id: EncoderID) -> Result<EncoderSummary, SystemError> {
+        guard let ptr = drmModeGetEncoder(fd, id.rawValue) else { return .failure(failure("drmModeGetEncoder", fd)) }
         defer { drmModeFreeEncoder(ptr) }
         let e = ptr.pointee
         return .success(EncoderSummary(id: id, currentCRTC: e.crtc_id == 0 ? nil : CRTCID(rawValue: e.crtc_id),
@@ -88,24 +92,24 @@ enum LibDRM {
     }
 
     /// A CRTC's current state; `drmModeGetCrtc`.
-    static func crtc(_ fd: Int32, _ id: CRTCID) -> Result<SavedCRTC, SystemErrno> {
-        guard let ptr = drmModeGetCrtc(fd, id.rawValue) else { return .failure(.current) }
+    static func crtc(_ fd: Int32, _ id: CRTCID) -> Result<SavedCRTC, SystemError> {
+        guard let ptr = drmModeGetCrtc(fd, id.rawValue) else { return .failure(failure("drmModeGetCrtc", fd)) }
         defer { drmModeFreeCrtc(ptr) }
         let c = ptr.pointee
         return .success(SavedCRTC(id: id, framebuffer: c.buffer_id, x: c.x, y: c.y, mode: c.mode_valid != 0 ? c.mode : nil))
     }
 
     /// libdrm returns `-errno` (or −1 with errno set) from these calls.
-    private static func check(_ result: Int32) -> Result<Void, SystemErrno> {
+    static func status(_ result: Int32, _ call: String, _ fd: Int32) -> Result<Void, SystemError> {
         if result == 0 { return .success(()) }
-        return .failure(result < -1 ? SystemErrno(rawValue: -result) : .current)
+        return .failure(result < -1 ? failure(call, fd, errno: -result) : failure(call, fd))
     }
 
     /// `drmModeCreateDumbBuffer` at 32 bpp.
-    static func createDumb(_ fd: Int32, width: Int, height: Int) -> Result<DumbBufferInfo, SystemErrno> {
+    static func createDumb(_ fd: Int32, width: Int, height: Int) -> Result<DumbBufferInfo, SystemError> {
         var handle: UInt32 = 0, pitch: UInt32 = 0
         var size: UInt64 = 0
-        return check(drmModeCreateDumbBuffer(fd, UInt32(width), UInt32(height), 32, 0, &handle, &pitch, &size))
+        return status(drmModeCreateDumbBuffer(fd, UInt32(width), UInt32(height), 32, 0, &handle, &pitch, &size), "drmModeCreateDumbBuffer", fd)
             .map { DumbBufferInfo(handle: handle, pitch: Int(pitch), size: Int(size)) }
     }
 
@@ -113,9 +117,9 @@ enum LibDRM {
     static func destroyDumb(_ fd: Int32, _ handle: UInt32) { _ = drmModeDestroyDumbBuffer(fd, handle) }
 
     /// `drmModeAddFB` as XRGB8888 (depth 24, 32 bpp).
-    static func addFramebuffer(_ fd: Int32, width: Int, height: Int, pitch: Int, handle: UInt32) -> Result<UInt32, SystemErrno> {
+    static func addFramebuffer(_ fd: Int32, width: Int, height: Int, pitch: Int, handle: UInt32) -> Result<UInt32, SystemError> {
         var id: UInt32 = 0
-        return check(drmModeAddFB(fd, UInt32(width), UInt32(height), 24, 32, UInt32(pitch), handle, &id)).map { id }
+        return status(drmModeAddFB(fd, UInt32(width), UInt32(height), 24, 32, UInt32(pitch), handle, &id), "drmModeAddFB", fd).map { id }
     }
 
     /// `drmModeRmFB`.
@@ -124,18 +128,18 @@ enum LibDRM {
     /// `drmModeMapDumbBuffer` then `mmap` of the returned offset.
     static func map(_ fd: Int32, handle: UInt32, size: Int) -> Result<UnsafeMutableRawPointer, StepFailure> {
         var offset: UInt64 = 0
-        if case .failure(let errno) = check(drmModeMapDumbBuffer(fd, handle, &offset)) {
-            return .failure(StepFailure(step: .mapDumbBuffer, errno: errno))
+        if case .failure(let error) = status(drmModeMapDumbBuffer(fd, handle, &offset), "drmModeMapDumbBuffer", fd) {
+            return .failure(StepFailure(step: .mapDumbBuffer, cause: error))
         }
         let address = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset))
-        guard let address, address != MAP_FAILED else { return .failure(StepFailure(step: .mmap, errno: .current)) }
+        guard let address, address != MAP_FAILED else { return .failure(StepFailure(step: .mmap, cause: failure("mmap", fd))) }
         return .success(address)
     }
 
     /// A failure of one of several steps in a call.
     struct StepFailure: Error {
         var step: DRMStep
-        var errno: SystemErrno
+        var cause: SystemError
     }
 
     /// `munmap`.
@@ -143,20 +147,20 @@ enum LibDRM {
 
     /// `drmModeSetCrtc` of one connector.
     static func setCRTC(_ fd: Int32, _ crtc: CRTCID, framebuffer: UInt32, x: UInt32 = 0, y: UInt32 = 0,
-                        connector: ConnectorID?, mode: drmModeModeInfo?) -> Result<Void, SystemErrno> {
+                        connector: ConnectorID?, mode: drmModeModeInfo?) -> Result<Void, SystemError> {
         var connectorID = connector?.rawValue ?? 0
         var modeCopy = mode ?? drmModeModeInfo()
         return withUnsafeMutablePointer(to: &connectorID) { connectorPointer in
             withUnsafeMutablePointer(to: &modeCopy) { modePointer in
-                check(drmModeSetCrtc(fd, crtc.rawValue, framebuffer, x, y, connector == nil ? nil : connectorPointer,
-                                     connector == nil ? 0 : 1, mode == nil ? nil : modePointer))
+                status(drmModeSetCrtc(fd, crtc.rawValue, framebuffer, x, y, connector == nil ? nil : connectorPointer,
+                                      connector == nil ? 0 : 1, mode == nil ? nil : modePointer), "drmModeSetCrtc", fd)
             }
         }
     }
 
     /// `drmModePageFlip` with `DRM_MODE_PAGE_FLIP_EVENT`; the event carries `userData`.
-    static func pageFlip(_ fd: Int32, _ crtc: CRTCID, framebuffer: UInt32, userData: UnsafeMutableRawPointer) -> Result<Void, SystemErrno> {
-        check(drmModePageFlip(fd, crtc.rawValue, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), userData))
+    static func pageFlip(_ fd: Int32, _ crtc: CRTCID, framebuffer: UInt32, userData: UnsafeMutableRawPointer) -> Result<Void, SystemError> {
+        status(drmModePageFlip(fd, crtc.rawValue, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), userData), "drmModePageFlip", fd)
     }
 
     /// The page-flip callback: `(userData, tv_sec, tv_usec)`.
@@ -164,13 +168,13 @@ enum LibDRM {
 
     /// Reads pending events with `drmHandleEvent`; with the non-blocking fd, "nothing to read"
     /// (`EAGAIN`) is success.
-    static func handleEvents(_ fd: Int32, pageFlip: FlipHandler) -> Result<Void, SystemErrno> {
+    static func handleEvents(_ fd: Int32, pageFlip: FlipHandler) -> Result<Void, SystemError> {
         var context = drmEventContext()
         context.version = 2
         context.page_flip_handler = pageFlip
         if drmHandleEvent(fd, &context) == 0 { return .success(()) }
-        let errno = SystemErrno.current
-        return errno.rawValue == EAGAIN || errno.rawValue == EINTR ? .success(()) : .failure(errno)
+        let error = failure("drmHandleEvent", fd)
+        return error.errno == EAGAIN || error.errno == EINTR ? .success(()) : .failure(error)
     }
 
     /// Waits up to `milliseconds` for the fd to become readable (only used while closing).

@@ -1,4 +1,5 @@
 import FlickCore
+import FlickSystem
 import Glibc
 
 /// An output on a Linux framebuffer device (`/dev/fb0`), for boards without KMS.
@@ -50,18 +51,18 @@ public final class FbdevOutput: Output {
     /// - Throws: `FbdevError` naming the device.
     public init(device: String = "/dev/fb0", waitForVBlank: Bool = true) throws {
         let fd: Int32
-        switch valueOrErrno({ open(device, O_RDWR | O_CLOEXEC) }) {
+        switch retryingResult("open", device, { open(device, O_RDWR | O_CLOEXEC) }) {
         case .success(let value): fd = value
-        case .failure(let errno): throw FbdevError.open(device: device, errno: errno)
+        case .failure(let error): throw FbdevError.open(device: device, cause: error)
         }
         var fixed = FbFixScreenInfo()
         var variable = FbVarScreenInfo()
         let ok = fixed.bytes.withUnsafeMutableBytes { ioctl(fd, Self.getFixed, $0.baseAddress!) } == 0
             && variable.bytes.withUnsafeMutableBytes { ioctl(fd, Self.getVariable, $0.baseAddress!) } == 0
         guard ok else {
-            let errno = SystemErrno.current
+            let error = SystemError.current("ioctl", device)
             _ = Glibc.close(fd)
-            throw FbdevError.ioctl(device: device, request: "FBIOGET_SCREENINFO", errno: errno)
+            throw FbdevError.ioctl(device: device, request: "FBIOGET_SCREENINFO", cause: error)
         }
         let layout: FbdevLayout
         do { layout = try FbdevLayout.plan(variable: variable, fixed: fixed, device: device) } catch {
@@ -70,9 +71,9 @@ public final class FbdevOutput: Output {
         }
         let address = mmap(nil, layout.mappedLength, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
         guard let address, address != MAP_FAILED else {
-            let errno = SystemErrno.current
+            let error = SystemError.current("mmap", device)
             _ = Glibc.close(fd)
-            throw FbdevError.mmap(device: device, errno: errno)
+            throw FbdevError.mmap(device: device, cause: error)
         }
         let screenBytes = layout.stride * layout.size.height
         self.screens = (0..<layout.bufferCount).compactMap {
@@ -111,7 +112,7 @@ public final class FbdevOutput: Output {
             variable.yoffset = UInt32((1 - front) * layout.size.height)
             variable.xoffset = 0
             let result = variable.bytes.withUnsafeMutableBytes { ioctl(fd, Self.panDisplay, $0.baseAddress!) }
-            guard result == 0 else { throw FbdevError.ioctl(device: device, request: "FBIOPAN_DISPLAY", errno: .current) }
+            guard result == 0 else { throw FbdevError.ioctl(device: device, request: "FBIOPAN_DISPLAY", cause: .current("ioctl", device)) }
             front = 1 - front
         }
         presentedAt = now

@@ -1,4 +1,5 @@
 import FlickCore
+import FlickSystem
 /// The kernel's `struct fb_var_screeninfo` (linux/fb.h) as bytes with typed fields.
 ///
 /// Kept as raw bytes at the kernel's offsets rather than a Swift struct, because Swift does not
@@ -100,11 +101,11 @@ public struct FbdevLayout: Hashable, Sendable {
 /// Why the fbdev output could not be set up or used.
 public enum FbdevError: FlickError, Hashable, Sendable {
     /// Opening the device failed; `EACCES` usually means the user is not in the `video` group.
-    case open(device: String, errno: SystemErrno)
+    case open(device: String, cause: SystemError)
     /// An ioctl failed.
-    case ioctl(device: String, request: String, errno: SystemErrno)
+    case ioctl(device: String, request: String, cause: SystemError)
     /// Mapping the framebuffer failed.
-    case mmap(device: String, errno: SystemErrno)
+    case mmap(device: String, cause: SystemError)
     /// Only 32 bits per pixel is supported.
     case unsupportedDepth(device: String, bitsPerPixel: Int)
     /// The screen info is inconsistent (size, stride, memory length).
@@ -112,10 +113,10 @@ public enum FbdevError: FlickError, Hashable, Sendable {
 
     public var context: ErrorContext {
         switch self {
-        case .open(let device, let errno):
-            ErrorContext(source: device, reason: "cannot open: \(errno)" + (errno.isPermissionError ? "; add the user to the 'video' group" : ""))
-        case .ioctl(let device, let request, let errno): ErrorContext(source: device, reason: "\(request) failed: \(errno)")
-        case .mmap(let device, let errno): ErrorContext(source: device, reason: "mmap failed: \(errno)")
+        case .open(let device, let cause):
+            ErrorContext(source: device, reason: "cannot open: \(cause.errnoDescription)" + (cause.isPermissionError ? "; add the user to the 'video' group" : ""))
+        case .ioctl(let device, let request, let cause): ErrorContext(source: device, reason: "\(request) failed: \(cause.errnoDescription)")
+        case .mmap(let device, let cause): ErrorContext(source: device, reason: "mmap failed: \(cause.errnoDescription)")
         case .unsupportedDepth(let device, let bpp):
             ErrorContext(source: device, reason: "set a 32 bpp mode (e.g. fbset -depth 32)", expected: "32 bits per pixel", found: "\(bpp)")
         case .badGeometry(let device): ErrorContext(source: device, reason: "inconsistent screen info (size, line length or memory)")

@@ -1,4 +1,5 @@
 import FlickCore
+import FlickSystem
 import CSpng
 import Glibc
 
@@ -244,8 +245,10 @@ public enum PNGCodec {
         let access = fcntl(fd, F_GETFL) & O_ACCMODE
         guard access == O_WRONLY || access == O_RDWR else { throw PNGWriteError(path: name, reason: .notWritable) }
         let bytes = try encode(buffer, naming: name)
-        if case .failure(let errno) = FileIO.writeAll(bytes, to: fd) {
-            throw PNGWriteError(path: name, reason: .io(errno))
+        do {
+            try writeWhole(bytes, to: fd, context: name)
+        } catch {
+            throw PNGWriteError(path: name, reason: .io(error))
         }
     }
 
@@ -254,8 +257,8 @@ public enum PNGCodec {
     /// - Throws: `PNGWriteError` naming `path`.
     public static func write(_ buffer: PixelBuffer, to path: String) throws {
         let bytes = try encode(buffer, naming: path)
-        if case .failure(let errno) = FileIO.write(bytes, to: path) {
-            throw PNGWriteError(path: path, reason: .io(errno))
+        if case .failure(let error) = FileIO.write(bytes, to: path) {
+            throw PNGWriteError(path: path, reason: .io(error))
         }
     }
 
@@ -280,7 +283,7 @@ public struct PNGWriteError: FlickError, Hashable, Sendable {
         /// libspng refused to encode (its message).
         case encode(String)
         /// Writing the file failed.
-        case io(SystemErrno)
+        case io(SystemError)
         /// A passed file is not a regular file (a pipe, a socket, a device).
         case notARegularFile
         /// A passed file was not opened for writing.
@@ -290,7 +293,7 @@ public struct PNGWriteError: FlickError, Hashable, Sendable {
     public var context: ErrorContext {
         switch reason {
         case .encode(let message): ErrorContext(source: path, reason: "cannot encode PNG: \(message)")
-        case .io(let errno): ErrorContext(source: path, reason: "cannot write PNG: \(errno)")
+        case .io(let error): ErrorContext(source: path, reason: "cannot write PNG: \(error.errnoDescription)")
         case .notARegularFile: ErrorContext(source: path, reason: "not a regular file", expected: "a file opened for writing")
         case .notWritable: ErrorContext(source: path, reason: "not opened for writing", expected: "a file opened for writing")
         }

@@ -1,4 +1,5 @@
 import CSpng
+import FlickSystem
 import Glibc
 
 /// Writes a PNG file row by row (libspng's progressive encoding), so an image of any size is
@@ -30,7 +31,7 @@ public final class PNGStreamWriter {
         guard width > 0, height > 0, width < Int(Int32.max), height < Int(Int32.max) else {
             throw PNGWriteError(path: path, reason: .encode("invalid size \(width)x\(height)"))
         }
-        guard let file = fopen(path, "wbe") else { throw PNGWriteError(path: path, reason: .io(.current)) }
+        guard let file = fopen(path, "wbe") else { throw PNGWriteError(path: path, reason: .io(.current("fopen", path))) }
         guard let ctx = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else {
             fclose(file)
             throw PNGWriteError(path: path, reason: .encode("out of memory"))
@@ -75,7 +76,7 @@ public final class PNGStreamWriter {
         spng_ctx_free(ctx)
         closed = true
         // fclose flushes stdio's buffer: a full disk shows here, not before.
-        if fclose(file) != 0 { throw PNGWriteError(path: path, reason: .io(.current)) }
+        if fclose(file) != 0 { throw PNGWriteError(path: path, reason: .io(.current("fclose", path))) }
     }
 
     private func close() {
@@ -87,7 +88,7 @@ public final class PNGStreamWriter {
 
     private func check(_ code: Int32) throws {
         guard code != 0 else { return }
-        if code == Int32(SPNG_IO_ERROR.rawValue), errno != 0 { throw PNGWriteError(path: path, reason: .io(.current)) }
+        if code == Int32(SPNG_IO_ERROR.rawValue), errno != 0 { throw PNGWriteError(path: path, reason: .io(.current("write", path))) }
         throw PNGWriteError(path: path, reason: .encode(String(cString: spng_strerror(code))))
     }
 }

@@ -1,4 +1,5 @@
 import FlickCore
+import FlickSystem
 
 /// An output that passes every call to another: subclass it to watch or change one call
 /// (a stopwatch on `commit`, a display that refuses overlay buffers) and leave the rest as is.
@@ -11,7 +12,7 @@ open class ForwardingOutput: Output {
 
     open var size: PixelSize { inner.size }
     open var isFlipPending: Bool { inner.isFlipPending }
-    open var pollDescriptor: Int32? { inner.pollDescriptor }
+    open var pollDescriptor: Descriptor? { inner.pollDescriptor }
     open var nextDeadline: Instant? { inner.nextDeadline }
     open var refreshPeriod: Duration { inner.refreshPeriod }
     open var overlayPlaneCount: Int { inner.overlayPlaneCount }

@@ -1,4 +1,5 @@
 import FlickCore
+import FlickSystem
 
 /// Something a display backend reports when the loop dispatches it.
 public enum OutputEvent: Hashable, Sendable {
@@ -47,7 +48,7 @@ public protocol Output: AnyObject {
     /// Whether a committed frame has not been presented yet.
     var isFlipPending: Bool { get }
     /// A file descriptor to watch for readability, if the backend has one (DRM's card fd).
-    var pollDescriptor: Int32? { get }
+    var pollDescriptor: Descriptor? { get }
     /// When the loop should call `dispatch(now:)` next without waiting for a descriptor, if ever.
     var nextDeadline: Instant? { get }
     /// The time between two vblanks, for stepping animations to the frame after the next.
@@ -110,7 +111,7 @@ extension Output {
     /// Every backend scans out `XRGB8888`.
     public var format: PixelFormat { .xrgb8888 }
     /// No descriptor to watch.
-    public var pollDescriptor: Int32? { nil }
+    public var pollDescriptor: Descriptor? { nil }
     /// 60 Hz, for backends that cannot tell (fbdev rarely can).
     public var refreshPeriod: Duration { .nanoseconds(16_666_667) }
     /// No overlay planes.

@@ -1,4 +1,5 @@
 import FlickCore
+import FlickSystem
 
 /// Draws one frame of a `RenderState` for an output and commits it: the drawing half of
 /// presentation (`FramePresenter` decides when).
@@ -18,24 +19,11 @@ public final class FrameComposer {
     public var content: Content? {
         didSet {
             scanOutReady = content?.image.map { output.prepareScanOut($0) } ?? false
-            descriptorGeneration &+= 1
-            if let oldValue, oldValue !== content {
-                // Its workers stop now; its pipe stays open until the loop has stopped watching it.
-                oldValue.tiles?.close()
-                retired.append(oldValue)
-            }
+            // Its workers stop now. Its pipe stays open while a loop's watch holds its
+            // descriptor, so the number is not reused under the watch.
+            if let oldValue, oldValue !== content { oldValue.tiles?.close() }
         }
     }
-    /// Changes whenever the files behind the content's and the band's descriptors may have: a
-    /// loop watching them watches anew (a new pipe may reuse a closed one's number).
-    public private(set) var descriptorGeneration = 0
-    /// Content and bands replaced, kept until `releaseRetired()`: their pipes' numbers must not
-    /// be reused while a loop still watches them, or removing that watch would remove the new
-    /// file's (epoll knows numbers, not files: a client accepted meanwhile went deaf).
-    private var retired: [AnyObject] = []
-
-    /// Lets replaced content and bands go: call once the loop no longer watches their fds.
-    public func releaseRetired() { retired.removeAll() }
     private var scanOutReady: Bool
     /// Tiled content's scan-out band, made at its first frame at zoom 1, and the tiles it is for.
     private var band: ScanOutBand?
@@ -125,8 +113,8 @@ public final class FrameComposer {
 
     // MARK: Tiled content at zoom 1
 
-    /// The fd readable when a scan-out band finished drawing (`takeBandFill()`).
-    public var fileDescriptor: Int32? { band?.fileDescriptor }
+    /// The descriptor readable when a scan-out band finished drawing (`takeBandFill()`).
+    public var fileDescriptor: Descriptor? { band?.fileDescriptor }
 
     /// Takes a finished scan-out band: `true` if frames can now be scanned out from it (worth a
     /// redraw).
@@ -163,7 +151,6 @@ public final class FrameComposer {
         if bandStore === store { return band }
         // The content changed: the old band's share goes back to its cache.
         if let band, let old = bandStore { old.cache.budgetBytes += band.bytes }
-        if let band { retired.append(band) }
         band = nil
         bandStore = store
         let margin = ScanOutBand.defaultMargin(view: panel)
@@ -174,7 +161,6 @@ public final class FrameComposer {
         }
         store.cache.budgetBytes -= made.bytes
         band = made
-        descriptorGeneration &+= 1
         return made
     }
 }

@@ -1,4 +1,5 @@
 import FlickCore
+import FlickSystem
 
 /// What the frame presenter asks of the model side, and tells it. The pipeline answers, or
 /// `flickd calibrate`'s, whose frames show its targets (`RenderState.targetScreen`).
@@ -140,7 +141,7 @@ public final class FramePresenter {
     /// The logical view size, in screen pixels (after panel rotation).
     public var viewSize: Size { composer.viewSize.size }
     /// The display's fd to watch for readability (DRM), if it has one.
-    public var fileDescriptor: Int32? { output.pollDescriptor }
+    public var fileDescriptor: Descriptor? { output.pollDescriptor }
 
     /// When the presenter must be dispatched next without its fd, if ever: the headless
     /// output's virtual vblank, or with none in flight the model's next frame or a refused

@@ -1,4 +1,5 @@
 import FlickCore
+import FlickSystem
 import Synchronization
 
 /// Tiled content scanned out at zoom 1 with no per-frame copy: a band of the content larger
@@ -105,7 +106,7 @@ final class ScanOutBand {
     deinit { worker.stop() }
 
     /// Readable when the worker finished a band.
-    var fileDescriptor: Int32 { worker.fileDescriptor }
+    var fileDescriptor: Descriptor { worker.fileDescriptor }
 
     private func bandRect(_ p: Placement) -> PixelRect {
         PixelRect(x0: p.x, y0: p.y, x1: p.x + size.width, y1: p.y + size.height)

@@ -1,4 +1,5 @@
 import FlickCore
+import FlickSystem
 
 /// The daemon's side of the content-provider protocol (docs/protocol.md): which tiles to ask an
 /// app for, in which slot of its pool, and what to make of its answers. It holds no socket:
@@ -122,7 +123,7 @@ public final class TileProvider: TileFetching {
 
     // MARK: TileFetching
 
-    public var fileDescriptor: Int32 { wake.fileDescriptor }
+    public var fileDescriptor: Descriptor { wake.fileDescriptor }
 
     /// Tiles wanted and not asked for yet, and requests waiting for an answer in time.
     public var pendingCount: Int {

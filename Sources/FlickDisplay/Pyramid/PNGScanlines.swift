@@ -1,4 +1,5 @@
 import CSpng
+import FlickSystem
 import Glibc
 
 /// A PNG read row by row with libspng's progressive decoding, straight from the file: memory
@@ -78,7 +79,7 @@ final class PNGScanlines: ScanlineReader {
         let text = String(cString: spng_strerror(code))
         switch code {
         case SPNG_IO_EOF.rawValue, Int32(SPNG_EOF.rawValue): return .truncated(detail: text)
-        case SPNG_IO_ERROR.rawValue: return errno != 0 ? .unreadable(.current) : .corrupt(detail: text)
+        case SPNG_IO_ERROR.rawValue: return errno != 0 ? .unreadable(.current("fread", "PNG stream")) : .corrupt(detail: text)
         case Int32(SPNG_EUSER_WIDTH.rawValue), Int32(SPNG_EUSER_HEIGHT.rawValue):
             return .corrupt(detail: "dimensions over the accepted \(TileGrid.maxSide): \(text)")
         default: return .corrupt(detail: text)

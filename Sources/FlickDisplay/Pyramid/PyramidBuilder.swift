@@ -1,4 +1,6 @@
 import CSpng
+import FlickCore
+import FlickSystem
 import Glibc
 import Synchronization
 
@@ -139,11 +141,7 @@ public enum PyramidBuilder {
         }
     }
 
-    private static func now() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
-    }
+    private static func now() -> Int64 { Instant.monotonicNow().nanoseconds }
 }
 
 /// Encodes tiles as PNG and writes them into the pyramid's folder, counting them. Called from

@@ -1,3 +1,4 @@
+import FlickSystem
 import Glibc
 
 /// Where a pyramid is written: a temporary folder beside its final one, renamed into place only
@@ -26,7 +27,8 @@ final class PyramidFolder: @unchecked Sendable {
         self.name = name
         var template = Array("\(cacheDirectory)/\(Self.partialPrefix(folder))\(getpid())-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw ContentError(path: cacheDirectory, reason: .cacheWriteFailed(step: "create a temporary folder", errno: .current))
+            throw ContentError(path: cacheDirectory, reason: .cacheWriteFailed(step: "create a temporary folder",
+                                                                                         cause: .current("mkdtemp", cacheDirectory)))
         }
         temporary = String(cString: made)
         do {
@@ -69,8 +71,8 @@ final class PyramidFolder: @unchecked Sendable {
         // can leave. (syncfs would limit it to one filesystem, but Glibc's module hides it.)
         sync()
         if rename(temporary, destination) != 0 {
-            let error = SystemErrno.current
-            if error.rawValue == EEXIST || error.rawValue == ENOTEMPTY, access(descriptor, F_OK) == 0 {
+            let error = SystemError.current("rename", destination)
+            if error.errno == EEXIST || error.errno == ENOTEMPTY, access(descriptor, F_OK) == 0 {
                 discard()
                 return descriptor
             }
@@ -103,7 +105,7 @@ final class PyramidFolder: @unchecked Sendable {
     }
 
     private func makeDirectory(_ path: String) throws {
-        if mkdir(path, 0o755) != 0 { throw failure("create a folder", .current, path: path) }
+        if mkdir(path, 0o755) != 0 { throw failure("create a folder", .current("mkdir", path), path: path) }
     }
 
     private func write(_ bytes: [UInt8], to path: String, step: String) throws {
@@ -112,7 +114,7 @@ final class PyramidFolder: @unchecked Sendable {
 
     /// A write failure's error. The builder removes the temporary folder once every tile task
     /// has stopped (removing it here would race with the others).
-    private func failure(_ step: String, _ error: SystemErrno, path: String) -> ContentError {
-        ContentError(path: path, reason: .cacheWriteFailed(step: step, errno: error))
+    private func failure(_ step: String, _ error: SystemError, path: String) -> ContentError {
+        ContentError(path: path, reason: .cacheWriteFailed(step: step, cause: error))
     }
 }

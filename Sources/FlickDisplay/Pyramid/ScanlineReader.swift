@@ -1,3 +1,4 @@
+import FlickSystem
 import Glibc
 
 /// An image read from the top, one row at a time, into memory the caller owns: what lets the
@@ -23,11 +24,11 @@ enum ScanlineReaders {
     /// Opens `path` as a PNG or a JPEG, judged by its first bytes, and reads its header.
     /// - Throws: `ContentError` naming `path`.
     static func open(_ path: String) throws -> any ScanlineReader {
-        guard let file = fopen(path, "rbe") else { throw ContentError(path: path, reason: .unreadable(.current)) }
+        guard let file = fopen(path, "rbe") else { throw ContentError(path: path, reason: .unreadable(.current("fopen", path))) }
         var magic = [UInt8](repeating: 0, count: 8)
         let count = fread(&magic, 1, 8, file)
         if ferror(file) != 0 {
-            let error = SystemErrno.current
+            let error = SystemError.current("fread", path)
             fclose(file)
             throw ContentError(path: path, reason: .unreadable(error))
         }

@@ -1,3 +1,4 @@
+import FlickSystem
 import Glibc
 
 /// What identifies one version of a source image: its resolved path, device and inode, size and
@@ -14,12 +15,14 @@ struct SourceIdentity: Hashable, CustomStringConvertible {
     /// Stats `path` now.
     /// - Throws: `ContentError.unreadable` naming `path` (missing, unreadable folder…).
     init(_ path: String) throws {
-        guard let resolved = realpath(path, nil) else { throw ContentError(path: path, reason: .unreadable(.current)) }
+        guard let resolved = realpath(path, nil) else { throw ContentError(path: path, reason: .unreadable(.current("realpath", path))) }
         self.path = String(cString: resolved)
         free(resolved)
         var info = stat()
-        guard stat(self.path, &info) == 0 else { throw ContentError(path: path, reason: .unreadable(.current)) }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw ContentError(path: path, reason: .unreadable(SystemErrno(rawValue: EISDIR))) }
+        guard stat(self.path, &info) == 0 else { throw ContentError(path: path, reason: .unreadable(.current("stat", path))) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw ContentError(path: path, reason: .unreadable(SystemError(call: "open", context: path, errno: EISDIR)))
+        }
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
         size = Int64(info.st_size)

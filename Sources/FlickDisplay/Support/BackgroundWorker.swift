@@ -1,3 +1,4 @@
+import FlickSystem
 import Glibc
 
 /// One thread running one job at a time off the event loop; `fileDescriptor` (a pipe) turns
@@ -6,7 +7,7 @@ import Glibc
 /// States: idle → busy (`submit`) → done (the job returned; readable) → idle (`takeDone`).
 public final class BackgroundWorker: @unchecked Sendable {
     /// Readable while a finished job waits to be taken.
-    public var fileDescriptor: Int32 { finished.fileDescriptor }
+    public var fileDescriptor: Descriptor { finished.fileDescriptor }
     private let finished: WakePipe
     private var mutex = pthread_mutex_t()
     private var wake = pthread_cond_t()

@@ -43,7 +43,7 @@ public final class DZISource: TileSource {
         let bytes: [UInt8]
         switch FileIO.read(path, limit: DZIDescriptor.maxFileBytes) {
         case .success(let read): bytes = read
-        case .failure(.errno(let errno)): throw ContentError(path: path, reason: .unreadable(errno))
+        case .failure(.system(let error)): throw ContentError(path: path, reason: .unreadable(error))
         case .failure(.tooLarge(let size)):
             throw ContentError(path: path, reason: .fileTooLarge(bytes: size, limit: DZIDescriptor.maxFileBytes))
         }
@@ -107,7 +107,7 @@ public final class DZISource: TileSource {
         let bytes: [UInt8]
         switch FileIO.read(file, limit: limit) {
         case .success(let read): bytes = read
-        case .failure(.errno(let errno)): throw ContentError(path: file, reason: .unreadable(errno))
+        case .failure(.system(let error)): throw ContentError(path: file, reason: .unreadable(error))
         case .failure(.tooLarge(let size)): throw ContentError(path: file, reason: .fileTooLarge(bytes: size, limit: limit))
         }
         return try Self.decodeTile(bytes, for: key, in: grid, opaque: isOpaque, path: file)

@@ -1,4 +1,5 @@
 import FlickCore
+import FlickSystem
 
 /// What makes a content's missing tiles away from the loop and hands them back: the worker
 /// threads decoding files (`TileLoader`), or an app drawing them on request (`TileProvider`).
@@ -11,7 +12,7 @@ public protocol TileFetching: AnyObject {
     /// Gives up what is overdue at `now`.
     func expire(now: Instant)
     /// Readable while arrivals wait to be taken.
-    var fileDescriptor: Int32 { get }
+    var fileDescriptor: Descriptor { get }
     /// Tiles wanted or being made.
     var pendingCount: Int { get }
     /// Replaces the wanted tiles, most wanted first.

@@ -1,3 +1,4 @@
+import FlickSystem
 import Glibc
 
 /// Makes tiles on worker threads so that no frame waits for a decode.
@@ -14,7 +15,7 @@ public final class TileLoader: TileFetching, @unchecked Sendable {
     public typealias Arrival = TileArrival
 
     /// Readable while arrivals wait to be taken.
-    public var fileDescriptor: Int32 { wake.fileDescriptor }
+    public var fileDescriptor: Descriptor { wake.fileDescriptor }
     private let wake: WakePipe
     /// How many worker threads make tiles.
     public let workerCount: Int

@@ -1,4 +1,5 @@
 import FlickCore
+import FlickSystem
 
 /// One content's tiles: where they come from, the decoded ones in memory, and the workers that
 /// make the missing ones; the compositor asks it for tiles, the loop feeds it what arrived.
@@ -113,7 +114,7 @@ public final class TileStore {
     public func close() { fetcher?.stop() }
 
     /// The fd that is readable when tiles arrived (`nil` without workers).
-    public var fileDescriptor: Int32? { fetcher?.fileDescriptor }
+    public var fileDescriptor: Descriptor? { fetcher?.fileDescriptor }
 
     /// Tiles wanted or being made.
     public var pendingCount: Int { fetcher?.pendingCount ?? 0 }

@@ -1,5 +1,6 @@
 import CEvdev
 import FlickCore
+import FlickSystem
 import Glibc
 
 /// A `/dev/input/event*` node read through libevdev.
@@ -10,7 +11,7 @@ import Glibc
 /// `-EAGAIN`, so libevdev replays the device's true state for the decoder to reconcile.
 public final class EvdevDevice: EventReader {
     public let path: String
-    public let fileDescriptor: Int32
+    public let fileDescriptor: Descriptor
     public let description: DeviceDescription
     private var device: OpaquePointer?
     private let grabbed: Bool
@@ -22,29 +23,28 @@ public final class EvdevDevice: EventReader {
     /// - Throws: `InputDeviceError` naming the node and the reason (permissions: the `input`
     ///   group; not an evdev node; grab refused).
     public init(path: String, grab: Bool = false) throws(InputDeviceError) {
-        let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            let e = errno
-            let hint = e == EACCES || e == EPERM ? " (run as root or in the 'input' group)" : ""
-            throw InputDeviceError(path: path, reason: "cannot open: \(String(cString: strerror(e)))\(hint)")
+        guard let descriptor = Descriptor(returnedBy: Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) else {
+            let cause = SystemError.current("open", path)
+            let hint = cause.isPermissionError ? " (run as root or in the 'input' group)" : ""
+            throw InputDeviceError(path: path, step: "cannot open", cause: cause, hint: hint)
         }
         var dev: OpaquePointer?
-        let rc = libevdev_new_from_fd(fd, &dev)
+        let rc = libevdev_new_from_fd(descriptor.rawValue, &dev)
         guard rc == 0, let dev else {
-            Glibc.close(fd)
-            throw InputDeviceError(path: path, reason: "not an evdev device: \(String(cString: strerror(-rc)))")
+            throw InputDeviceError(path: path, step: "not an evdev device",
+                                   cause: SystemError(call: "libevdev_new_from_fd", context: path, errno: -rc))
         }
         _ = libevdev_set_clock_id(dev, CLOCK_MONOTONIC)
         if grab {
             let g = libevdev_grab(dev, LIBEVDEV_GRAB)
             if g != 0 {
                 libevdev_free(dev)
-                Glibc.close(fd)
-                throw InputDeviceError(path: path, reason: "cannot grab: \(String(cString: strerror(-g))) (another program holds it)")
+                throw InputDeviceError(path: path, step: "cannot grab", cause: SystemError(call: "libevdev_grab", context: path, errno: -g),
+                                       hint: " (another program holds it)")
             }
         }
         self.path = path
-        fileDescriptor = fd
+        fileDescriptor = descriptor
         device = dev
         grabbed = grab
         description = Self.describe(dev)
@@ -99,9 +99,7 @@ public final class EvdevDevice: EventReader {
 
     public func lastValues() -> [InputEvent] {
         guard let device else { return [] }
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        let t = Instant(nanoseconds: Int64(ts.tv_sec) &* 1_000_000_000 &+ Int64(ts.tv_nsec))
+        let t = Instant.monotonicNow()
         var events: [InputEvent] = []
         func has(_ code: UInt16) -> Bool { libevdev_has_event_code(device, UInt32(EventCode.EV_ABS), UInt32(code)) != 0 }
         func abs(_ code: UInt16, _ value: Int32) { events.append(InputEvent(time: t, type: EventCode.EV_ABS, code: code, value: value)) }
@@ -126,7 +124,8 @@ public final class EvdevDevice: EventReader {
         guard let dev = device else { return }
         if grabbed { _ = libevdev_grab(dev, LIBEVDEV_UNGRAB) }
         libevdev_free(dev)
-        Glibc.close(fileDescriptor)
+        // The fd closes with the last holder of `fileDescriptor`: a loop still watching it must
+        // let go first, or a device plugged in meanwhile could get its number under the watch.
         device = nil
     }
 

@@ -1,4 +1,5 @@
 import FlickCore
+import FlickSystem
 /// What one read of a device gave.
 public enum ReadItem: Hashable, Sendable {
     /// An event, in order.
@@ -13,8 +14,9 @@ public enum ReadItem: Hashable, Sendable {
 public protocol EventReader: AnyObject {
     /// The node it was opened from.
     var path: String { get }
-    /// The fd to wait on for readability.
-    var fileDescriptor: Int32 { get }
+    /// The descriptor to wait on for readability; open until the last holder (the reader, a
+    /// watch) lets it go, even after `close()`.
+    var fileDescriptor: Descriptor { get }
     /// What the device is and reports.
     var description: DeviceDescription { get }
     /// Reads everything ready now, never blocking.
@@ -40,11 +42,24 @@ public struct InputDeviceError: FlickError, Hashable, Sendable {
     public var path: String
     /// What failed, and what to do about it.
     public var reason: String
+    /// The failed call behind it, when the kernel refused.
+    public var cause: SystemError?
 
     /// Creates an error.
     public init(path: String, reason: String) {
         self.path = path
         self.reason = reason
+    }
+
+    /// An error the kernel's refusal caused: `step: <errno in words><hint>`.
+    /// - Parameters:
+    ///   - path: the device node.
+    ///   - step: what was being done ("cannot open").
+    ///   - cause: the failed call.
+    ///   - hint: what to do, appended as is (" (run as root)").
+    public init(path: String, step: String, cause: SystemError, hint: String = "") {
+        self.init(path: path, reason: "\(step): \(cause.message)\(hint)")
+        self.cause = cause
     }
 
     public var context: ErrorContext { ErrorContext(source: path, reason: reason) }

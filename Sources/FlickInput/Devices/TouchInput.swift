@@ -1,4 +1,5 @@
 import FlickCore
+import FlickSystem
 import Glibc
 
 /// Which devices `TouchInput` takes, and how it maps them.
@@ -59,8 +60,6 @@ public final class TouchInput {
     private var nextIDBase = 0
     /// Hears of every frame with its raw side, and of dropped events (`flickd events`).
     public var observer: ((InputObservation) -> Void)?
-    /// Counts every device opened or closed (`descriptorGeneration`).
-    public private(set) var descriptorGeneration = 0
     /// The decoders' steps, kept while tracing (`takeTransitions`).
     private var transitions: [Transition] = []
 
@@ -112,8 +111,8 @@ public final class TouchInput {
     /// The kernel names of the devices open now, by node order (`flickd calibrate`'s udev rule).
     public var deviceNames: [String] { open.keys.sorted().compactMap { open[$0]?.reader.description.name } }
 
-    /// The devices' fds and the folder watch.
-    public var fileDescriptors: [Int32] {
+    /// The devices' descriptors and the folder watch's.
+    public var fileDescriptors: [Descriptor] {
         open.values.map(\.reader.fileDescriptor) + (watch.map { [$0.fileDescriptor] } ?? [])
     }
 
@@ -235,14 +234,12 @@ public final class TouchInput {
         decoder.tracing = tracing
         open[path] = Open(reader: taken, decoder: decoder,
                           phantoms: PhantomTouchFilter(minimumDuration: options.minimumTouchDuration))
-        descriptorGeneration &+= 1
         nextIDBase += 1
         log("input: \(path) '\(taken.description.name)' \(verdict)")
     }
 
     private func close(_ path: String, now: Instant, why: String) -> [TouchFrame] {
         guard var device = open.removeValue(forKey: path) else { return [] }
-        descriptorGeneration &+= 1
         device.reader.close()
         // The removal cancels every touch, so a touch still being judged is let go with it: the
         // frames held for it come first.

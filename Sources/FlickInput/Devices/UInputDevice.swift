@@ -1,4 +1,5 @@
 import CEvdev
+import FlickSystem
 import Glibc
 
 /// A virtual input device made through `/dev/uinput` (libevdev's uinput API), so tests on a
@@ -43,8 +44,9 @@ public final class UInputDevice {
         guard rc == 0, let created else {
             libevdev_free(dev)
             let hint = -rc == ENOENT ? " (is the uinput module loaded?)" : -rc == EACCES ? " (run as root)" : ""
-            throw InputDeviceError(path: "/dev/uinput", reason: "cannot create '\(description.name)': "
-                                   + String(cString: strerror(-rc)) + hint)
+            throw InputDeviceError(path: "/dev/uinput", step: "cannot create '\(description.name)'",
+                                   cause: SystemError(call: "libevdev_uinput_create_from_device", context: "/dev/uinput", errno: -rc),
+                                   hint: hint)
         }
         template = dev
         device = created
@@ -66,7 +68,9 @@ public final class UInputDevice {
         guard let device else { throw InputDeviceError(path: devicePath ?? "/dev/uinput", reason: "the device was destroyed") }
         let rc = libevdev_uinput_write_event(device, UInt32(type), UInt32(code), value)
         guard rc == 0 else {
-            throw InputDeviceError(path: devicePath ?? "/dev/uinput", reason: "write failed: " + String(cString: strerror(-rc)))
+            let path = devicePath ?? "/dev/uinput"
+            throw InputDeviceError(path: path, step: "write failed",
+                                   cause: SystemError(call: "libevdev_uinput_write_event", context: path, errno: -rc))
         }
     }
 

@@ -1,4 +1,5 @@
 import FlickCore
+import FlickSystem
 import Glibc
 
 /// `flickd record`: a device's events written to a file as evemu-record text as they arrive —
@@ -34,7 +35,7 @@ public final class EvemuRecorder {
         writer = EvemuWriter(description: reader.description)
         fd = Glibc.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            throw EvemuError(path: path, line: 0, message: "cannot create: \(String(cString: strerror(errno)))", kind: .io)
+            throw EvemuError(path: path, step: "cannot create", cause: .current("open", path))
         }
         var info = stat()
         let kind = fstat(fd, &info) == 0 ? info.st_mode & S_IFMT : 0
@@ -80,10 +81,10 @@ public final class EvemuRecorder {
     public func finish() throws(EvemuError) {
         guard fd >= 0 else { return }
         let synced = fsync(fd) == 0 || errno == EINVAL   // EINVAL: a pipe or a terminal
-        let e = errno
+        let failure = SystemError.current("fsync", path)
         Glibc.close(fd)
         fd = -1
-        if !synced { throw EvemuError(path: path, line: 0, message: "cannot write: \(String(cString: strerror(e)))", kind: .io) }
+        if !synced { throw EvemuError(path: path, step: "cannot write", cause: failure) }
     }
 
     /// An event's time from the first event's, as evemu-record writes it (never before it).
@@ -95,14 +96,10 @@ public final class EvemuRecorder {
     }
 
     private func write(_ text: String) throws(EvemuError) {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw EvemuError(path: path, line: 0, message: "cannot write: \(String(cString: strerror(errno)))", kind: .io)
-            }
-            bytes = bytes.dropFirst(n)
+        do {
+            try writeWhole(Array(text.utf8), to: fd, context: path)
+        } catch {
+            throw EvemuError(path: path, step: "cannot write", cause: error)
         }
     }
 }

@@ -1,4 +1,5 @@
 import FlickCore
+import FlickSystem
 
 /// Replays a recording through the same decoder as a live device, shifted so that its first
 /// event happens at `start`. Driven on a virtual clock it runs as fast as possible (tests,
@@ -62,7 +63,7 @@ public final class RecordingSource {
     }
 
     /// No descriptors: a recording is all deadlines.
-    public var fileDescriptors: [Int32] { [] }
+    public var fileDescriptors: [Descriptor] { [] }
 
     /// When the next event is due, or nil once everything was delivered.
     public var nextDeadline: Instant? {
