@@ -64,8 +64,8 @@ public final class Pipeline {
     /// What the current dispatch or command caused, each batch with the view after it; handed
     /// to the sink once the display has had its turn.
     private var pending: [(outputs: [GestureOutput], view: ScrollView)] = []
-    /// The time of the last output kept: the stream's clock never goes back (see `emit`).
-    private var streamTime: Instant?
+    /// The stream's clock: what is kept is stamped no earlier than what came before (see `emit`).
+    private var clock = OutputClock()
 
     /// Creates a pipeline; `start()` draws its first frame.
     public init(recognizer: GestureRecognizer, presenter: FramePresenter, input: any TouchSource, at t: Instant) {
@@ -194,17 +194,12 @@ public final class Pipeline {
     }
 
     /// Keeps outputs for the sink, with the view after them, each stamped no earlier than the
-    /// one before: one clock for the whole stream (docs/protocol.md, "The clock"). A frame is
-    /// stepped to its vblank, ahead of the input still to come; a touch reported before that
-    /// vblank is handled by the model at the vblank (its time never goes back), and so it is
-    /// stamped.
+    /// one before: one clock for the whole stream, the recogniser's outputs and the decoders'
+    /// and the presenter's steps alike (`OutputClock`).
     func emit(_ outputs: [GestureOutput]) {
         guard !outputs.isEmpty else { return }
         var stamped = outputs
-        for i in stamped.indices {
-            if let last = streamTime, stamped[i].time < last { stamped[i].time = last }
-            streamTime = stamped[i].time
-        }
+        clock.stamp(&stamped)
         pending.append((stamped, recognizer.scrollView))
     }
 
