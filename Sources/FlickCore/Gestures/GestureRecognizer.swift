@@ -163,8 +163,9 @@ public struct GestureRecognizer: Sendable {
     }
 
     /// The scroll view as it would be had `frame` (moves of the fingers that are down) been
-    /// reported: what a frame shows when the fingers are resampled to its presentation time.
-    /// The recogniser itself is left as it is, and what the move would cause is not said.
+    /// reported: what a frame shows when the fingers are resampled to its presentation time
+    /// (`TouchPrediction` asks). The recogniser itself is left as it is, and what the move
+    /// would cause is not said.
     public func projected(_ frame: TouchFrame) -> ScrollView {
         var copy = self
         copy.tracing = false

@@ -24,9 +24,15 @@ public final class Pipeline {
     public weak var sink: (any PipelineSink)?
     /// Attract mode, when the config turns it on.
     public var idleReset: IdleReset?
-    /// Smoothing of the fingers before the recogniser, and their resampling to each frame's
-    /// presentation time (`input.smoothing`, `input.resample`).
-    public var conditioning = TouchConditioning.off
+    /// The fingers on their way to the recogniser and to each frame: smoothed, and resampled
+    /// to each frame's presentation time (`TouchPrediction`).
+    public internal(set) var prediction = TouchPrediction()
+    /// Smoothing and resampling as the config asks (`input.smoothing`, `input.resample`): the
+    /// prediction's stages. Setting them (a reload) keeps what the frames showed so far.
+    public var conditioning: TouchConditioning {
+        get { prediction.conditioning }
+        set { prediction.conditioning = newValue }
+    }
     /// The latest time the pipeline has been told of.
     public private(set) var now: Instant
     /// Whether every machine's steps are emitted (`flickd replay --trace`, debug logs).
@@ -52,12 +58,6 @@ public final class Pipeline {
     }
     /// The touch overlay's marks, fed while it is on.
     var trails = TouchTrails()
-
-    /// Whether the last frame prepared showed the fingers resampled ahead of the model: frames
-    /// follow until it shows the model again.
-    var projecting = false
-    /// The model's and the shown offsets and the zoom of the last frame that showed a prediction.
-    var lastFrame: (model: Point, shown: Point, zoomScale: Double)?
 
     /// The last touch or command: attract mode counts from here.
     private var lastActivity: Instant
@@ -125,7 +125,7 @@ public final class Pipeline {
             lastActivity = max(lastActivity, raw.time)
             // The overlay shows what the panel reported; the recogniser gets it smoothed.
             if touchOverlay { trails.add(raw) }
-            emit(recognizer.handle(conditioning.take(raw)))
+            emit(recognizer.handle(prediction.take(raw)))
         }
         emit(steps.map { GestureOutput(time: $0.time, kind: .transition($0)) })
         emit(recognizer.fireTimers(upTo: now))
