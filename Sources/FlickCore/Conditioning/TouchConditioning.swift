@@ -1,7 +1,8 @@
 /// What happens to touch frames between the decoder and the recogniser, and between the model
 /// and a frame: each contact smoothed (`TouchSmoother`, the 1€ filter), then remembered so a
 /// frame can show the fingers where they will be when it is shown (`TouchResampler`). Either
-/// may be off (`input.smoothing`, `input.resample`).
+/// may be off (`input.smoothing`, `input.resample`). `TouchPrediction` holds them and answers
+/// what the frames show.
 public struct TouchConditioning: Sendable {
     /// `input.resample_max_prediction_ms`'s default: a frame latched `defaultFrameLead` before
     /// its vblank predicts the latest report's age (up to a report interval, 5–17 ms on the

@@ -17,8 +17,8 @@
 ///   straight-line guess within `errorBound`; a finger speeding up, at the mean of its last two
 ///   speeds; a finger slowing down is predicted to keep braking (harder, if its braking grew),
 ///   never past where that stops it.
-/// The pipeline also never lets a prediction step the content back against the way the reports
-/// move it (`Pipeline.steadied`).
+/// `TouchPrediction`, its owner, also never lets a prediction step the content back against
+/// the way the reports move it.
 /// A time within the reports is interpolated between the two around it.
 public struct TouchResampler: Sendable {
     /// Its tunables.

@@ -95,8 +95,8 @@ public struct GestureRecognizer: Sendable {
     private var motion = MotionSummary()
     /// What the current call caused so far.
     private var outbox: [GestureOutput] = []
-    /// The time of the last output handed out: the outputs' clock never goes back.
-    private var streamTime: Instant?
+    /// The outputs' clock: what a call hands out is stamped no earlier than what came before.
+    private var clock = OutputClock()
 
     /// Creates a recogniser driving `scrollView`.
     public init(scrollView: ScrollView, configuration: GestureConfiguration = GestureConfiguration()) {
@@ -163,8 +163,9 @@ public struct GestureRecognizer: Sendable {
     }
 
     /// The scroll view as it would be had `frame` (moves of the fingers that are down) been
-    /// reported: what a frame shows when the fingers are resampled to its presentation time.
-    /// The recogniser itself is left as it is, and what the move would cause is not said.
+    /// reported: what a frame shows when the fingers are resampled to its presentation time
+    /// (`TouchPrediction` asks). The recogniser itself is left as it is, and what the move
+    /// would cause is not said.
     public func projected(_ frame: TouchFrame) -> ScrollView {
         var copy = self
         copy.tracing = false
@@ -408,16 +409,11 @@ public struct GestureRecognizer: Sendable {
         return false
     }
 
-    /// Hands out what the call caused, each output stamped no earlier than the one before. The
-    /// scroll view's messages carry the model's time, which a frame stepped to its vblank puts
-    /// ahead of input still to come; a touch reported before that vblank is handled by the
-    /// model at the vblank, and what it causes is stamped so (docs/protocol.md, "The clock").
+    /// Hands out what the call caused, each output stamped no earlier than the one before
+    /// (`OutputClock`).
     private mutating func takeOutbox() -> [GestureOutput] {
         defer { outbox.removeAll(keepingCapacity: true) }
-        for i in outbox.indices {
-            if let last = streamTime, outbox[i].time < last { outbox[i].time = last }
-            streamTime = outbox[i].time
-        }
+        clock.stamp(&outbox)
         return outbox
     }
 }

@@ -25,9 +25,15 @@ public final class Pipeline {
     public weak var sink: (any PipelineSink)?
     /// Attract mode, when the config turns it on.
     public var idleReset: IdleReset?
-    /// Smoothing of the fingers before the recogniser, and their resampling to each frame's
-    /// presentation time (`input.smoothing`, `input.resample`).
-    public var conditioning = TouchConditioning.off
+    /// The fingers on their way to the recogniser and to each frame: smoothed, and resampled
+    /// to each frame's presentation time (`TouchPrediction`).
+    public internal(set) var prediction = TouchPrediction()
+    /// Smoothing and resampling as the config asks (`input.smoothing`, `input.resample`): the
+    /// prediction's stages. Setting them (a reload) keeps what the frames showed so far.
+    public var conditioning: TouchConditioning {
+        get { prediction.conditioning }
+        set { prediction.conditioning = newValue }
+    }
     /// The latest time the pipeline has been told of.
     public private(set) var now: Instant
     /// Whether every machine's steps are emitted (`flickd replay --trace`, debug logs).
@@ -54,19 +60,13 @@ public final class Pipeline {
     /// The touch overlay's marks, fed while it is on.
     var trails = TouchTrails()
 
-    /// Whether the last frame prepared showed the fingers resampled ahead of the model: frames
-    /// follow until it shows the model again.
-    var projecting = false
-    /// The model's and the shown offsets and the zoom of the last frame that showed a prediction.
-    var lastFrame: (model: Point, shown: Point, zoomScale: Double)?
-
     /// The last touch or command: attract mode counts from here.
     private var lastActivity: Instant
     /// What the current dispatch or command caused, each batch with the view after it; handed
     /// to the sink once the display has had its turn.
     private var pending: [(outputs: [GestureOutput], view: ScrollView)] = []
-    /// The time of the last output kept: the stream's clock never goes back (see `emit`).
-    private var streamTime: Instant?
+    /// The stream's clock: what is kept is stamped no earlier than what came before (see `emit`).
+    private var clock = OutputClock()
 
     /// Creates a pipeline; `start()` draws its first frame.
     public init(recognizer: GestureRecognizer, presenter: FramePresenter, input: any TouchSource, at t: Instant) {
@@ -122,7 +122,7 @@ public final class Pipeline {
             lastActivity = max(lastActivity, raw.time)
             // The overlay shows what the panel reported; the recogniser gets it smoothed.
             if touchOverlay { trails.add(raw) }
-            emit(recognizer.handle(conditioning.take(raw)))
+            emit(recognizer.handle(prediction.take(raw)))
         }
         emit(steps.map { GestureOutput(time: $0.time, kind: .transition($0)) })
         emit(recognizer.fireTimers(upTo: now))
@@ -191,17 +191,12 @@ public final class Pipeline {
     }
 
     /// Keeps outputs for the sink, with the view after them, each stamped no earlier than the
-    /// one before: one clock for the whole stream (docs/protocol.md, "The clock"). A frame is
-    /// stepped to its vblank, ahead of the input still to come; a touch reported before that
-    /// vblank is handled by the model at the vblank (its time never goes back), and so it is
-    /// stamped.
+    /// one before: one clock for the whole stream, the recogniser's outputs and the decoders'
+    /// and the presenter's steps alike (`OutputClock`).
     func emit(_ outputs: [GestureOutput]) {
         guard !outputs.isEmpty else { return }
         var stamped = outputs
-        for i in stamped.indices {
-            if let last = streamTime, stamped[i].time < last { stamped[i].time = last }
-            streamTime = stamped[i].time
-        }
+        clock.stamp(&stamped)
         pending.append((stamped, recognizer.scrollView))
     }
 
