@@ -64,9 +64,10 @@ import Testing
 
         var entry: [String: Any]?
         // journald writes the entry when it gets to it: asked until journalctl finds it (the
-        // #require below says what is missing).
+        // #require below says what is missing). Generous: under a full parallel suite one
+        // journalctl run can take seconds, and this test took 114 s there.
         do {
-            try waitUntil("the entry in the journal", timeout: .seconds(30), poll: .milliseconds(50)) {
+            try waitUntil("the entry in the journal", timeout: .seconds(120), poll: .milliseconds(50)) {
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: "/usr/bin/journalctl")
                 process.arguments = ["-o", "json", "--no-pager", "FLICK_TEST_ID=\(id)"]
