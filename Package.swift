@@ -116,7 +116,8 @@ let package = Package(
         .executableTarget(name: "flickd-soak", dependencies: ["FlickInput", "FlickControl"], path: "Tests/Soak"),
 
         // What the test targets share (not a product): the state tables of docs/ARCHITECTURE.md
-        // read back, so tests hold each machine to its documented table.
+        // read back, so tests hold each machine to its documented table; and waits on conditions
+        // (a test never sleeps to let something happen).
         .target(name: "FlickTestSupport", dependencies: ["FlickCore"], path: "Tests/Support"),
 
         .testTarget(

@@ -1,4 +1,5 @@
 @testable import FlickDaemon
+import FlickTestSupport
 import Foundation
 import Glibc
 import Logging
@@ -35,7 +36,7 @@ import Testing
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        for _ in 0..<200 where !((try? probe()) ?? false) { usleep(25_000) }
+        try waitUntil("journald listening on \(socketPath)", timeout: .seconds(30)) { (try? probe()) ?? false }
         return process
     }
 
@@ -62,22 +63,26 @@ import Testing
         logger.info("flick up 1840 px/s → rest 919 px in 3.6 s", metadata: ["gesture": "flick", "velocity_y": "-1840", "test_id": "\(id)"])
 
         var entry: [String: Any]?
-        for _ in 0..<100 where entry == nil {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/journalctl")
-            process.arguments = ["-o", "json", "--no-pager", "FLICK_TEST_ID=\(id)"]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            if let line = data.split(separator: 0x0A).first {
-                entry = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any]
-            } else {
-                usleep(50_000)
+        // journald writes the entry when it gets to it: asked until journalctl finds it (the
+        // #require below says what is missing). Generous: under a full parallel suite one
+        // journalctl run can take seconds, and this test took 114 s there.
+        do {
+            try waitUntil("the entry in the journal", timeout: .seconds(120), poll: .milliseconds(50)) {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/journalctl")
+                process.arguments = ["-o", "json", "--no-pager", "FLICK_TEST_ID=\(id)"]
+                let pipe = Pipe()
+                process.standardOutput = pipe
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                if let line = data.split(separator: 0x0A).first {
+                    entry = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any]
+                }
+                return entry != nil
             }
-        }
+        } catch is WaitTimedOut {}
         let found = try #require(entry, "no journal entry with FLICK_TEST_ID=\(id)")
         #expect(found["MESSAGE"] as? String == "flick up 1840 px/s → rest 919 px in 3.6 s")
         #expect(found["FLICK_GESTURE"] as? String == "flick" && found["FLICK_VELOCITY_Y"] as? String == "-1840")

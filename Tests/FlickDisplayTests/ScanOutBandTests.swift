@@ -74,17 +74,17 @@ import Testing
         try show(frame, composer, output, at: &now)
         #expect(output.isScanningOutContent && composer.bandFramesDrawn == 1 && composer.bandFills == 0)
         // The tiles arrive: the frame is drawn again, exactly, into the other buffer.
-        store.loader?.waitUntilIdle()
+        try store.loader?.waitUntilIdle()
         store.takeArrivals()
         try show(frame, composer, output, at: &now)
         #expect(output.isScanningOutContent && composer.bandFramesDrawn == 2)
         #expect(mismatches(output.frontBuffer, try reference(frame, image)) == 0)
         // Then the worker completes that band around the view (its tiles asked for first).
         for _ in 0..<50 where composer.bandFills == 0 {
-            store.loader?.waitUntilIdle()
+            try store.loader?.waitUntilIdle()
             store.takeArrivals()
             try show(state(700, 500), composer, output, at: &now)
-            _ = composer.finishBandFill()
+            _ = try composer.finishBandFill()
         }
         #expect(composer.bandFills == 1)
         // A step within the band is scanned out from it, with nothing drawn.
@@ -102,21 +102,21 @@ import Testing
         let output = try #require(HeadlessOutput(size: panel))
         let band = try #require(ScanOutBand(output: output, view: panel, content: PixelSize(width: 3000, height: 2000), margin: 100))
         /// Plans for a view at (`x`, `y`) until the worker has a band to draw (its tiles loaded).
-        func startFilling(_ x: Int, _ y: Int) {
+        func startFilling(_ x: Int, _ y: Int) throws {
             for _ in 0..<50 where !band.isFilling {
                 band.plan(x: x, y: y, view: panel, resting: nil, store: store)
-                store.loader?.waitUntilIdle()
+                try store.loader?.waitUntilIdle()
                 store.takeArrivals()
             }
         }
         // A band around (700, 500) is drawn and shown.
-        startFilling(700, 500)
-        #expect(band.finishFilling())
+        try startFilling(700, 500)
+        #expect(try band.finishFilling())
         let shown = try #require(band.source(x: 700, y: 500, view: panel))
         band.onScreen = shown.index
         // The view jumps: the worker starts the other buffer, and before it is taken a frame is
         // due there (the worker may or may not have returned: either way the same follows).
-        startFilling(2000, 1200)
+        try startFilling(2000, 1200)
         #expect(band.isFilling)
         let drawn = band.drawFrame(x: 2000, y: 1200, view: panel, resting: nil) { part in
             part.fill(0xFF10_2030)
@@ -127,7 +127,7 @@ import Testing
         // The frame is shown from that buffer, and the worker is free for the next band.
         #expect(band.source(x: 2000, y: 1200, view: panel)?.index == 1 - shown.index)
         band.onScreen = 1 - shown.index
-        startFilling(2000, 1200)
+        try startFilling(2000, 1200)
         #expect(band.isFilling)
         #expect(output.composedBufferCount == 0)
     }

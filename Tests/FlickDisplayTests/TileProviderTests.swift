@@ -364,7 +364,7 @@ final class AppPool {
         try rig.frame(300, 1000)
         try rig.answerAll()
         try rig.frame(300, 1000)
-        _ = rig.composer.finishBandFill()
+        _ = try rig.composer.finishBandFill()
         try rig.frame(300, 1000)
         // A row inside the view changes: the frame shows its old pixels and asks for new ones.
         let before = rig.requests.count
@@ -394,7 +394,7 @@ final class AppPool {
         }
         rig.store.takeArrivals()
         try rig.frame(300, 1000)
-        _ = rig.composer.finishBandFill()
+        _ = try rig.composer.finishBandFill()
         try rig.frame(300, 1000)
         #expect(rig.output.frontBuffer[10, 50] == 0xFFFF_0000)
         #expect(rig.store.stale.isEmpty)
@@ -409,7 +409,7 @@ final class AppPool {
             try rig.frame(300, Double(y))
             try rig.answerAll()
             try rig.frame(300, Double(y))
-            _ = rig.composer.finishBandFill()
+            _ = try rig.composer.finishBandFill()
             // The whole view changes (a clock in every row), then the view moves on at once.
             rig.store.invalidate(PixelRect(x0: 0, y0: y, x1: 1000, y1: y + 200))
             try rig.frame(300, Double(y + 100))

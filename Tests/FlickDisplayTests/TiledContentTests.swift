@@ -13,6 +13,8 @@ final class MemoryPyramid: TileSource, @unchecked Sendable {
     var name: String { "memory pyramid" }
     let levels: [PixelBuffer]
     private var mutex = pthread_mutex_t()
+    /// Signalled when `blocked` is lifted: a worker held back waits on it.
+    private var released = pthread_cond_t()
     private var blocked = false
     private var broken: Set<TileKey> = []
     private(set) var made = 0
@@ -37,13 +39,26 @@ final class MemoryPyramid: TileSource, @unchecked Sendable {
         }
         self.levels = levels
         pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&released, nil)
     }
 
-    func hold(_ on: Bool) { locked { blocked = on } }
+    deinit {
+        pthread_cond_destroy(&released)
+        pthread_mutex_destroy(&mutex)
+    }
+
+    func hold(_ on: Bool) {
+        locked {
+            blocked = on
+            if !on { pthread_cond_broadcast(&released) }
+        }
+    }
     func breakTile(_ key: TileKey) { locked { _ = broken.insert(key) } }
 
     func tile(_ key: TileKey) throws -> PixelBuffer {
-        while locked({ blocked }) { usleep(200) }
+        locked {
+            while blocked { pthread_cond_wait(&released, &mutex) }
+        }
         if locked({ broken.contains(key) }) {
             throw ContentError(path: "tile \(key)", reason: .corrupt(detail: "broken on purpose"))
         }
@@ -170,7 +185,7 @@ private let view = PixelSize(width: 320, height: 200)
         }
         #expect(background < view.area / 100)
         pyramid.hold(false)
-        store.loader?.waitUntilIdle()
+        try store.loader?.waitUntilIdle()
         #expect(store.takeArrivals() > 0)
         let late = try renderOnce(state, content: content, panel: view)
         #expect(store.framesFromCoarser == 1)

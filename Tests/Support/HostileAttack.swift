@@ -62,7 +62,15 @@ public enum HostileAttack {
         let end = ContinuousClock.now + .seconds(5)
         while sent < 10_000_000, ContinuousClock.now < end {
             let n = chunk.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n > 0 { sent += n } else if errno == EAGAIN { usleep(1000) } else { break }
+            if n > 0 {
+                sent += n
+            } else if errno == EAGAIN {
+                // Full: on until the daemon reads (or hangs up, which the next send reports).
+                var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&entry, 1, milliseconds(end - ContinuousClock.now))
+            } else {
+                break
+            }
         }
         return sent
     }

@@ -36,16 +36,16 @@ import Testing
                              "--events", "contentTouchDown,contentTouchMove,contentTouchUp,contentTouchCancel"]
         let out = Pipe()
         monitor.standardOutput = out
+        let exited = DispatchSemaphore(value: 0)
+        monitor.terminationHandler = { _ in exited.signal() }
         try monitor.run()
         let subscriber = try EventCollector(daemon)
         let events = try subscriber.waitFor("contentTouchUp", daemon: daemon)
         let id = try #require(events.last?.contact)
         // Should it miss a line, it is stopped after 20 s rather than hanging the suite.
-        let watchdog = Thread {
-            for _ in 0..<200 where monitor.isRunning { usleep(100_000) }
-            if monitor.isRunning { monitor.terminate() }
+        Thread.detachNewThread {
+            if exited.wait(timeout: .now() + 20) == .timedOut { monitor.terminate() }
         }
-        watchdog.start()
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         monitor.waitUntilExit()
         #expect(monitor.terminationStatus == 0)

@@ -1,4 +1,5 @@
 import FlickControl
+import FlickTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -10,7 +11,8 @@ final class FlickdProcess: @unchecked Sendable {
     /// The temporary folder.
     let directory: String
     let process = Process()
-    private let lock = NSLock()
+    /// Guards the log; broadcast when the pipe reaches its end.
+    private let lock = NSCondition()
     private var log = ""
     /// Whether the pipe reached its end (the daemon and its children closed it).
     private var logEnded = false
@@ -69,7 +71,12 @@ final class FlickdProcess: @unchecked Sendable {
             let data = handle.availableData
             guard let self else { return }
             self.lock.withLock {
-                if data.isEmpty { self.logEnded = true } else { self.log += String(decoding: data, as: UTF8.self) }
+                if data.isEmpty {
+                    self.logEnded = true
+                    self.lock.broadcast()
+                } else {
+                    self.log += String(decoding: data, as: UTF8.self)
+                }
             }
         }
         try process.run()
@@ -86,8 +93,10 @@ final class FlickdProcess: @unchecked Sendable {
     /// exit is seen, so this waits for the end of the pipe (at most `timeout` seconds).
     func finalLog(timeout: Double = 10) -> String {
         let end = Date().addingTimeInterval(timeout)
-        while !lock.withLock({ logEnded }), Date() < end { usleep(1000) }
-        return stderr
+        return lock.withLock {
+            while !logEnded && lock.wait(until: end) {}
+            return log
+        }
     }
 
     /// Waits until the log contains `text`.
@@ -99,15 +108,18 @@ final class FlickdProcess: @unchecked Sendable {
     /// Waits for the daemon to show its first frame.
     func waitUntilReady() throws { try waitForLog("ready: ") }
 
-    /// Polls `condition` every 10 ms.
+    /// Waits until `condition` holds (`FlickTestSupport.waitUntil`), failing early if the daemon exits first.
     func waitUntil(_ what: String, timeout: Double, _ condition: () -> Bool) throws {
-        let end = Date().addingTimeInterval(timeout)
-        while !condition() {
-            guard Date() < end else { throw TestFailure("timed out waiting for \(what); flickd's log:\n\(stderr)") }
-            if !process.isRunning, !condition() {
-                throw TestFailure("flickd exited (\(process.terminationStatus)) before \(what); its log:\n\(stderr)")
+        do {
+            try FlickTestSupport.waitUntil(what, timeout: .seconds(timeout)) {
+                if condition() { return true }
+                if !process.isRunning, !condition() {
+                    throw TestFailure("flickd exited (\(process.terminationStatus)) before \(what); its log:\n\(stderr)")
+                }
+                return false
             }
-            usleep(10_000)
+        } catch let timedOut as WaitTimedOut {
+            throw TestFailure("\(timedOut); flickd's log:\n\(stderr)")
         }
     }
 
@@ -148,11 +160,16 @@ func runBuilt(_ name: String, _ arguments: [String]) throws -> (status: Int32, o
     try process.run()
     // Read both before waiting: a full pipe would block the child.
     nonisolated(unsafe) var error = Data()
-    let reader = Thread { error = err.fileHandleForReading.readDataToEndOfFile() }
-    reader.start()
+    let read = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        error = err.fileHandleForReading.readDataToEndOfFile()
+        read.signal()
+    }
     let output = out.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    while !reader.isFinished { usleep(1000) }
+    guard read.wait(timeout: .now() + 60) == .success else {
+        throw TestFailure("\(name) exited (\(process.terminationStatus)) but its standard error stayed open for 60 s")
+    }
     return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
 }
 

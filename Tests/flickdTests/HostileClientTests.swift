@@ -34,7 +34,11 @@ import Testing
         try daemon.waitUntilReady()
         let client = try daemon.client()
         #expect(try client.call(ControlRequest(cmd: "set-offset", x: 0, y: 1400, animated: true)).ok == true)
-        usleep(500_000)
+        // The memory before the attack is that of the scroll under way: half a second of frames.
+        let framesBefore = try client.call(ControlRequest(cmd: "status")).status?.frames ?? 0
+        try daemon.waitUntil("30 frames of the scroll", timeout: 20) {
+            ((try? client.call(ControlRequest(cmd: "status")))?.status?.frames ?? 0) >= framesBefore + 30
+        }
         let memoryBefore = Self.rss(daemon.process.processIdentifier)
 
         // The attack runs on its own thread while this one asks.
@@ -48,23 +52,23 @@ import Testing
             while !attacking.withLock({ stop }) {
                 let fds = HostileAttack.wave(path, count: 1000)
                 attacking.withLock { opened += fds.count }
-                usleep(300_000)
+                usleep(300_000)   // the attack's shape, on purpose: each wave's connections held open a while
                 fds.forEach { close($0) }
             }
         }
         attacker.start()
-        usleep(300_000)
+        try daemon.waitUntil("the first wave of the attack", timeout: 30) { attacking.withLock { opened } > 0 }
         var answered = 0, asked = 0
         // About 4 s of attack, as long as when this test also timed frames, so as many waves
         // reach the daemon before its memory is read; a well-formed request every 50 ms of it.
         for i in 0..<80 {
             asked += 1
             if try client.call(ControlRequest(id: i, cmd: "status")).id == i { answered += 1 }
-            usleep(50_000)
+            usleep(50_000)   // the attack's length, on purpose (see above)
         }
         let memoryDuring = Self.rss(daemon.process.processIdentifier)
         attacking.withLock { stop = true }
-        while !attacker.isFinished { usleep(10_000) }
+        try daemon.waitUntil("the attacker's last wave closed", timeout: 30) { attacker.isFinished }
 
         #expect(attacking.withLock { opened } >= 1000)
         #expect(hugeSent >= 64 * 1024 && hugeSent < 10_000_000, "the 10 MB line was read to \(hugeSent) bytes")

@@ -52,6 +52,9 @@ import Testing
             guard let p = try? status(client).provider else { return false }
             return (p.drawn ?? 0) > 0 && p.pending == 0 && more(p)
         }
+        // That frame is presented within two refresh periods of the last answer, but nothing the
+        // daemon reports says when (status counts frames committed, not presented): time passes
+        // on purpose, six periods at 60 Hz.
         usleep(100_000)
     }
 
@@ -102,7 +105,9 @@ import Testing
         var client = try first.client()
         try waitDrawn(first, client, "the board drawn")
         #expect(try client.call(ControlRequest(cmd: "set-offset", x: 300, y: 2400, animated: false)).ok == true)
-        usleep(300_000)   // state.save_delay_ms is 50
+        try first.waitUntil("the offset saved", timeout: 10) {
+            (try? String(contentsOfFile: first.directory + "/state.json", encoding: .utf8))?.contains("2400") == true
+        }
         #expect(try first.terminate() == 0)
         python.waitUntilExit()
         let second = try FlickdProcess(directory: first.directory, arguments: ["run", "--display", "headless", "--content", "provider:timetable"])

@@ -120,8 +120,9 @@ public final class FrameComposer {
     /// redraw).
     public func takeBandFill() -> Bool { band?.takeFinished() ?? false }
 
-    /// Waits for the band being drawn (tests and benchmarks; never the loop).
-    public func finishBandFill() -> Bool { band?.finishFilling() ?? false }
+    /// Whether a scan-out band is being drawn, or drawn and not yet taken: `fileDescriptor`
+    /// turns readable when it is done.
+    public var isFillingBand: Bool { band?.isFilling ?? false }
 
     /// Where a frame of tiled content can be scanned out from, planning the next band on the way.
     private func bandSource(for state: RenderState, panel: PixelSize) -> (buffer: PixelBuffer, index: Int, x: Int, y: Int)? {

@@ -300,12 +300,6 @@ final class ScanOutBand {
         return true
     }
 
-    /// Waits for the band being drawn, then takes it (tests and benchmarks; never the loop).
-    func finishFilling() -> Bool {
-        worker.waitUntilDone()
-        return takeFinished()
-    }
-
     /// One tile's contribution to a band.
     struct Part {
         var tile: PixelBuffer

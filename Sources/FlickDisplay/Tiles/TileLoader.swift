@@ -20,9 +20,11 @@ public final class TileLoader: TileFetching, @unchecked Sendable {
     /// How many worker threads make tiles.
     public let workerCount: Int
     private let source: any TileSource
-    // Guarded by `mutex`; workers sleep on `ready` while nothing is wanted.
+    // Guarded by `mutex`; workers sleep on `ready` while nothing is wanted, and a thread in
+    // `waitUntil(pendingAtMost:timeout:)` on `settled` until fewer tiles are pending.
     private var mutex = pthread_mutex_t()
     private var ready = pthread_cond_t()
+    private var settled = pthread_cond_t()
     private var wanted: [TileKey] = []
     private var making: Set<TileKey> = []
     private var arrivals: [Arrival] = []
@@ -38,6 +40,12 @@ public final class TileLoader: TileFetching, @unchecked Sendable {
         workerCount = max(1, workers)
         pthread_mutex_init(&mutex, nil)
         pthread_cond_init(&ready, nil)
+        // On the monotonic clock: a wait's deadline does not move with the wall clock.
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(&settled, &attributes)
+        pthread_condattr_destroy(&attributes)
         for _ in 0..<workerCount {
             var thread = pthread_t()
             let context = Unmanaged.passRetained(self).toOpaque()
@@ -68,6 +76,7 @@ public final class TileLoader: TileFetching, @unchecked Sendable {
         locked {
             wanted = keys.filter { !making.contains($0) }
             if !wanted.isEmpty { pthread_cond_broadcast(&ready) }
+            pthread_cond_broadcast(&settled)
         }
     }
 
@@ -87,9 +96,27 @@ public final class TileLoader: TileFetching, @unchecked Sendable {
         }
     }
 
-    /// Waits until nothing is wanted or being made (tests and benchmarks; never the loop).
-    public func waitUntilIdle() {
-        while pendingCount > 0 { usleep(500) }
+    /// Blocks the calling thread until at most `count` tiles are wanted or being made, or
+    /// `timeout` has passed: for a thread that hands the loader work and needs it done before it
+    /// goes on (a tool, a benchmark, a test). Never the loop, which must not block: it learns of
+    /// arrivals from `fileDescriptor`.
+    /// - Returns: whether `pendingCount` came down to `count` in time; `false` once stopping.
+    public func waitUntil(pendingAtMost count: Int, timeout: Duration) -> Bool {
+        var deadline = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &deadline)
+        let (seconds, attoseconds) = max(timeout, .zero).components
+        let nanoseconds = deadline.tv_nsec + Int(attoseconds / 1_000_000_000)
+        // Saturating: a timeout beyond the clock's range waits as long as it can.
+        let (whole, overflow) = deadline.tv_sec.addingReportingOverflow(Int(clamping: seconds))
+        let (sum, carried) = whole.addingReportingOverflow(nanoseconds / 1_000_000_000)
+        deadline.tv_sec = overflow || carried ? .max : sum
+        deadline.tv_nsec = nanoseconds % 1_000_000_000
+        return locked {
+            while !stopping && wanted.count + making.count > count {
+                if pthread_cond_timedwait(&settled, &mutex, &deadline) == ETIMEDOUT { break }
+            }
+            return !stopping && wanted.count + making.count <= count
+        }
     }
 
     /// Stops the workers after the tile each is making, and waits for them.
@@ -97,6 +124,7 @@ public final class TileLoader: TileFetching, @unchecked Sendable {
         let running: [pthread_t] = locked {
             stopping = true
             pthread_cond_broadcast(&ready)
+            pthread_cond_broadcast(&settled)
             defer { threads.removeAll() }
             return threads
         }
@@ -105,6 +133,7 @@ public final class TileLoader: TileFetching, @unchecked Sendable {
 
     deinit {
         pthread_cond_destroy(&ready)
+        pthread_cond_destroy(&settled)
         pthread_mutex_destroy(&mutex)
     }
 
@@ -114,6 +143,7 @@ public final class TileLoader: TileFetching, @unchecked Sendable {
             let first = locked {
                 making.remove(key)
                 arrivals.append(Arrival(key: key, result: result))
+                pthread_cond_broadcast(&settled)
                 return arrivals.count == 1
             }
             if first { wake.signal() }
