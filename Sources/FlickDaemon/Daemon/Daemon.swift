@@ -235,7 +235,7 @@ public final class Daemon: PipelineSink, CommandContext {
     public func pipeline(_ pipeline: Pipeline, noted notice: Pipeline.Notice) {
         switch notice {
         case .display: logger.error("\(notice)")
-        case .idleReset: logger.info("\(notice)")
+        case .attractMode: logger.info("\(notice)")
         case .tile: logger.warning("\(notice)")
         }
     }
@@ -345,7 +345,7 @@ public final class Daemon: PipelineSink, CommandContext {
         providers.timeout = next.providerTimeout
         providers.cacheBytes = next.cacheMegabytes << 20
         providers.requiredName = Self.requiredProvider(options.content ?? next.contentPath)
-        pipeline.idleReset = PipelineBuilder.idleReset(next, view: pipeline.scrollView)
+        pipeline.attractMode = PipelineBuilder.attractMode(next, view: pipeline.scrollView)
         pipeline.touchOverlay = next.touchOverlay
         if next.touchSmoothing != configuration.touchSmoothing || next.touchPrediction != configuration.touchPrediction {
             // Fingers already down start their filters afresh: at most a pixel's step, once.
@@ -402,7 +402,7 @@ public final class Daemon: PipelineSink, CommandContext {
         pipeline.show(content, at: loop.now)
         try pipeline.update(at: loop.now) { v throws in
             try v.setContentSize(content.size)
-            let home = IdleReset.home(of: v)
+            let home = AttractMode.home(of: v)
             try v.setZoomScale(home.zoomScale, contentOffset: home.offset, animated: false, at: loop.now)
         }
         contentName = name

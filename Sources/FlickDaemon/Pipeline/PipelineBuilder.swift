@@ -69,7 +69,7 @@ public struct PipelineBuilder {
         }
         let pipeline = Pipeline(recognizer: GestureRecognizer(scrollView: view, configuration: gestures),
                                 presenter: presenter, input: source, at: t)
-        pipeline.idleReset = Self.idleReset(configuration, view: view)
+        pipeline.attractMode = Self.attractMode(configuration, view: view)
         pipeline.conditioning = Self.conditioning(configuration)
         presenter.frameLead = configuration.frameLead
         pipeline.touchOverlay = configuration.touchOverlay
@@ -82,10 +82,10 @@ public struct PipelineBuilder {
     }
 
     /// Attract mode as the config asks, or nil when it is off.
-    public static func idleReset(_ configuration: Configuration, view: ScrollView) -> IdleReset? {
+    public static func attractMode(_ configuration: Configuration, view: ScrollView) -> AttractMode? {
         guard configuration.idleResetSeconds > 0 else { return nil }
-        let home = IdleReset.home(of: view)
-        return IdleReset(delay: .seconds(double: configuration.idleResetSeconds), offset: home.offset,
+        let home = AttractMode.home(of: view)
+        return AttractMode(delay: .seconds(double: configuration.idleResetSeconds), offset: home.offset,
                          zoomScale: home.zoomScale)
     }
 }
