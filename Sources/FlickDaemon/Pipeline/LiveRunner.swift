@@ -3,16 +3,25 @@ import FlickCore
 /// Runs a pipeline on sd-event: the input and display fds, and one timer armed to the
 /// pipeline's earliest deadline. Whatever wakes the loop, the pipeline does everything due at
 /// that time (`Pipeline.dispatch(now:)`). When nothing moves, the timer is disarmed and only an
-/// fd can wake the process.
+/// fd can wake the process. Passive components beside the pipeline (the content host) get fd
+/// watches and a timer of their own, the same way.
 public final class LiveRunner {
     private let loop: EventLoop
     private let pipeline: Pipeline
     private var watches: FileWatches?
     private var timer: TimerSource?
+    private var companions: [Companion] = []
 
-    /// Wires the pipeline to the loop.
-    /// - Throws: `SystemError` if an fd or the timer cannot be watched.
-    public init(loop: EventLoop, pipeline: Pipeline) throws(SystemError) {
+    /// A component beside the pipeline, with its watches and its timer.
+    private struct Companion {
+        var component: any PassiveComponent
+        var watches: FileWatches
+        var timer: TimerSource
+    }
+
+    /// Wires the pipeline, and `companions` beside it, to the loop.
+    /// - Throws: `SystemError` if an fd or a timer cannot be watched.
+    public init(loop: EventLoop, pipeline: Pipeline, companions: [any PassiveComponent] = []) throws(SystemError) {
         self.loop = loop
         self.pipeline = pipeline
         timer = try loop.addTimer(context: "pipeline timer") { [unowned self] t in
@@ -21,18 +30,29 @@ public final class LiveRunner {
         watches = FileWatches(loop: loop, context: pipeline.input.name) { [unowned self] in
             self.dispatch(at: self.loop.now)
         }
+        for component in companions {
+            let context = "\(type(of: component))"
+            let timer = try loop.addTimer(context: "\(context) timer") { [unowned self, unowned component] t in
+                self.dispatch(component, at: t)
+            }
+            let watches = FileWatches(loop: loop, context: context) { [unowned self, unowned component] in
+                self.dispatch(component, at: self.loop.now)
+            }
+            self.companions.append(Companion(component: component, watches: watches, timer: timer))
+        }
         try watch()
         rearm()
     }
 
-    /// Re-arms the timer for the pipeline's earliest deadline and brings the watches up to date;
-    /// call after anything changed the pipeline from outside the loop's callbacks (a control
-    /// command, a reload). Content shown from there closes the old content's fds: their watches
-    /// must go before the numbers can be reused (a client accepted on one was otherwise never
-    /// read, the stale watch's removal at the next frame taking the client's registration too).
+    /// Re-arms the timers for the earliest deadlines and brings the watches up to date; call
+    /// after anything changed the pipeline or a companion from outside the loop's callbacks (a
+    /// control command, a reload). Content shown from there closes the old content's fds: their
+    /// watches must go before the numbers can be reused (a client accepted on one was otherwise
+    /// never read, the stale watch's removal at the next frame taking the client's registration too).
     public func rearm() {
         try? watch()
         timer?.schedule(at: pipeline.nextDeadline)
+        for companion in companions { companion.timer.schedule(at: companion.component.nextDeadline) }
     }
 
     private func dispatch(at t: Instant) {
@@ -40,10 +60,21 @@ public final class LiveRunner {
         rearm()
     }
 
-    /// Watches the pipeline's fds, which change when devices come and go (`FileWatches` makes
-    /// them anew when the input's files changed); only then are replaced content's pipes closed.
+    private func dispatch(_ component: any PassiveComponent, at t: Instant) {
+        component.dispatch(now: max(t, loop.now))
+        rearm()
+    }
+
+    /// Watches the fds, which change when devices come and go (`FileWatches` makes them anew
+    /// when the input's files changed); only then are replaced content's pipes closed.
     private func watch() throws(SystemError) {
-        defer { pipeline.presenter.composer.releaseRetired() }
+        defer {
+            pipeline.presenter.composer.releaseRetired()
+            for companion in companions { companion.component.releaseRetired() }
+        }
         try watches?.update(pipeline.fileDescriptors, generation: pipeline.descriptorGeneration)
+        for companion in companions {
+            try companion.watches.update(companion.component.fileDescriptors, generation: companion.component.descriptorGeneration)
+        }
     }
 }

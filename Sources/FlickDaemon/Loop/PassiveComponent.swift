@@ -1,0 +1,20 @@
+import FlickCore
+
+/// A part of the service that waits on nothing itself (STYLE.md §7): it says which fds and
+/// which time should wake it, and the one loop calls `dispatch(now:)` when one does. The
+/// pipeline is one; `LiveRunner` watches others beside it (the content host).
+public protocol PassiveComponent: AnyObject {
+    /// Fds that wake it when readable; they may change after any call into it.
+    var fileDescriptors: [Int32] { get }
+    /// Changes whenever the files behind `fileDescriptors` may have (a number reused).
+    var descriptorGeneration: Int { get }
+    /// When it must be dispatched without an fd, if ever.
+    var nextDeadline: Instant? { get }
+    /// Does everything due at `now`.
+    func dispatch(now: Instant)
+    /// Closes what it let go of while the loop still watched it; called once the watches are
+    /// up to date, so no fd number is reused under a stale watch.
+    func releaseRetired()
+}
+
+extension ContentHost: PassiveComponent {}
