@@ -14,7 +14,7 @@ import Logging
 /// socket); it needs neither to be made, nor an sd-event loop.
 ///
 /// What it does goes to the journal through its `Logger`, in the daemon's words.
-public final class ContentHost {
+public final class ContentHost: PassiveComponent {
     private var configuration: Configuration
     /// The content the command line asked for, which a reload does not change.
     private let pinnedPath: String?

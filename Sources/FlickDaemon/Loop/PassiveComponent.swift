@@ -2,7 +2,8 @@ import FlickCore
 
 /// A part of the service that waits on nothing itself (STYLE.md §7): it says which fds and
 /// which time should wake it, and the one loop calls `dispatch(now:)` when one does. The
-/// pipeline is one; `LiveRunner` watches others beside it (the content host).
+/// pipeline has this shape; `LiveRunner` watches components of it beside the pipeline (the
+/// content host).
 public protocol PassiveComponent: AnyObject {
     /// Fds that wake it when readable; they may change after any call into it.
     var fileDescriptors: [Int32] { get }
@@ -16,5 +17,3 @@ public protocol PassiveComponent: AnyObject {
     /// up to date, so no fd number is reused under a stale watch.
     func releaseRetired()
 }
-
-extension ContentHost: PassiveComponent {}
