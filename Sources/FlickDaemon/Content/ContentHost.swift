@@ -65,9 +65,9 @@ public final class ContentHost: PassiveComponent {
 
     /// The content to start with, for a view of `view` pixels, and the view's saved position
     /// for it, if one was saved. A bad file is an error at start (nothing to keep showing yet)
-    /// only if the command line asked for it; from the config, the test pattern stands in. An
-    /// image whose pyramid must be built first shows the test pattern until `attach(_:)` has
-    /// built it.
+    /// only if the command line asked for it; from the config, the test pattern stands in. For
+    /// an image whose pyramid must be built first the test pattern shows until the build that
+    /// `attach(_:)` starts is done.
     /// - Throws: `ContentError` naming the file and the reason.
     public func start(view: PixelSize) throws -> (content: Content, restore: (offset: Point, zoomScale: Double)?) {
         let loaded: ContentLoader.Loaded
