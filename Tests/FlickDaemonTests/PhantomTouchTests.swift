@@ -20,7 +20,7 @@ import Testing
         }
         func pipeline(_ pipeline: Pipeline, presentedAt vblank: Instant) {}
         func pipeline(_ pipeline: Pipeline, noted notice: Pipeline.Notice) {
-            if case .idleReset = notice { resets.append(pipeline.now.seconds) }
+            if case .attractMode = notice { resets.append(pipeline.now.seconds) }
         }
     }
 

@@ -154,7 +154,7 @@ import Testing
 
         // Then it goes home, animated, once; at home nothing is armed any more.
         rig.settle(seconds: 9)
-        #expect(rig.notices == [.idleReset(seconds: 30)])
+        #expect(rig.notices == [.attractMode(seconds: 30)])
         #expect(rig.view.contentOffset == Point(x: 0, y: 0) && rig.view.zoomScale == 1)
         #expect(rig.pipeline.nextDeadline == nil)
     }

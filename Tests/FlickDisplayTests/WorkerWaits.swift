@@ -24,7 +24,7 @@ extension ScanOutBand {
     /// - Throws: `WaitTimedOut` when the worker has not finished after `workerDeadline`.
     func finishFilling() throws -> Bool {
         guard isFilling else { return false }
-        try waitUntilReadable(fileDescriptor, "the scan-out band's worker to finish", timeout: workerDeadline)
+        try waitUntilReadable(fileDescriptor.rawValue, "the scan-out band's worker to finish", timeout: workerDeadline)
         return takeFinished()
     }
 }
@@ -35,7 +35,7 @@ extension FrameComposer {
     /// - Throws: `WaitTimedOut` when the worker has not finished after `workerDeadline`.
     func finishBandFill() throws -> Bool {
         guard isFillingBand, let fd = fileDescriptor else { return false }
-        try waitUntilReadable(fd, "the scan-out band's worker to finish", timeout: workerDeadline)
+        try waitUntilReadable(fd.rawValue, "the scan-out band's worker to finish", timeout: workerDeadline)
         return takeBandFill()
     }
 }

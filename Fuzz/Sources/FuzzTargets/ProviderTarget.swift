@@ -1,14 +1,16 @@
 import CMemfd
 import FlickControl
 import FlickCore
+import FlickDaemon
 import FlickDisplay
 import Glibc
 
 /// A content provider's bytes (docs/protocol.md, "Content providers") against flickd's side of
 /// the protocol: lines cut as `ControlServer` cuts them → `ControlRequest.decode`,
-/// `ControlCommand.init`, and the accepted `provide`, `tile` and `invalidate` applied as
-/// `ProviderHost` applies them, to a real `TileProvider` and `TileStore` over a real sealed memfd
-/// pool, drawn by real frames (`FrameComposer` on a small headless display).
+/// `ControlCommand.init`, and the accepted `provide`, `tile` and `invalidate` handed to the
+/// daemon's own `ContentHost` (its provider session makes a real `TileProvider` and `TileStore`
+/// over a real sealed memfd pool), drawn by real frames (`FrameComposer` on a small headless
+/// display: the rig is the host's `ContentScreen`, and its `ProviderLink` to the app).
 ///
 /// Each line is decoded. A line starting with a control byte (0x00–0x1F but tab and CR: never
 /// JSON, so always refused as malformed) is also a step of the app or of the loop, chosen by
@@ -23,7 +25,8 @@ import Glibc
 /// The app's pool is one per input, taken at the first accepted `provide` as the app declares it
 /// when that is at most `maxPoolBytes` (else 4 slots of 64 px, so the declaration is refused as
 /// the daemon refuses a pool of the wrong size), and passed again at every later `provide`. The
-/// content's size is whatever `provide` accepts (up to 2²⁴ × 2²⁴ pixels: the grid costs nothing,
+/// content's size is whatever `provide` accepts (up to 2²⁴ × 2²⁴ pixels, with its levels of
+/// `detail`: the grid costs nothing,
 /// tiles are made only when answered, and the cache is small). The display has no overlay planes,
 /// so every frame is composed: the scan-out band (its worker thread, and the requests it makes
 /// through `TileStore.want` and `renewStale`) is outside this target.
@@ -49,6 +52,14 @@ enum ProviderTarget {
     static let cacheBytes = 1 << 20
     /// How long a request may wait for its answer (`content.provider_timeout_ms`).
     static let timeout = Duration.seconds(1)
+    /// The host's config: any provider's content, the cache and the time-out above.
+    static let configuration: Configuration = {
+        var c = Configuration()
+        c.contentPath = "provider"
+        c.cacheMegabytes = cacheBytes >> 20
+        c.providerTimeout = timeout
+        return c
+    }()
     /// The display: small, what is checked is the bookkeeping of every frame, not its pixels.
     static let panel = PixelSize(width: 48, height: 32)
 
@@ -343,6 +354,8 @@ private final class Session {
     let provider: TileProvider
     let store: TileStore
     let composer: FrameComposer
+    /// Its size in content pixels (the grid's over `provider.contentScale`).
+    let contentSize: Size
 
     /// A request sent and not answered, as the app knows it.
     struct Open {
@@ -371,12 +384,13 @@ private final class Session {
     var insertedSinceFrame = 0
     var stopped = false
 
-    init(grid: TileGrid, pool: SharedTilePool, provider: TileProvider, store: TileStore, composer: FrameComposer) {
-        self.grid = grid
-        self.pool = pool
+    init(provider: TileProvider, store: TileStore, composer: FrameComposer, contentSize: Size) {
+        grid = provider.grid
+        pool = provider.pool
         self.provider = provider
         self.store = store
         self.composer = composer
+        self.contentSize = contentSize
     }
 
     /// The keys of requests the provider counts as asked (cancelled or not), and of those neither
@@ -386,20 +400,35 @@ private final class Session {
 }
 
 /// Plays one input: the app's lines and steps against flickd's side of the protocol.
-private final class ProviderRig {
+private final class ProviderRig: ContentScreen, ProviderLink {
     var now = Instant.seconds(100)
     var app: AppPool?
     var session: Session?
+    /// The session last made, stopped or not: what a provider sends is checked against it.
+    var current: Session?
     let output = HeadlessOutput(size: ProviderTarget.panel, overlayPlanes: 0)!
     var offset = Point(x: 0, y: 0)
     var zoom = 1.0
     var resting: Point?
+    /// The app's one connection.
+    let caller = ControlServer.Caller(id: 1)
+    /// The daemon's side: no state store; other content's tiles made as frames need them.
+    private(set) var host: ContentHost!
+    /// What the host showed last, and the composer drawing it.
+    var shown: (content: Content, composer: FrameComposer)?
+
+    init() {
+        host = ContentHost(configuration: ProviderTarget.configuration, tileWorkers: 0, clock: { [unowned self] in self.now })
+        host.link = self
+        host.screen = self
+    }
 
     func line(_ line: Slice<UnsafeRawBufferPointer>) {
-        // The reply to `provide` is out: its requests may go (ProviderHost's `starting` timer).
+        // The reply to `provide` is out: its requests may go (the host's deadline, due now).
         if let s = session, s.provider.isPaused {
             fuzzCheck(s.open.isEmpty, "requests sent while paused")
-            s.provider.isPaused = false
+            dispatchHost()
+            fuzzCheck(!s.provider.isPaused, "a provider still paused after the reply to its provide")
             checkSession()
         }
         let request: ControlRequest
@@ -424,11 +453,14 @@ private final class ProviderRig {
         }
         switch command {
         case .provide(let declared): provide(declared)
-        case let .tile(id, drawn): if session != nil { answer(id, drawn: drawn) }
+        case let .tile(id, drawn):
+            if session != nil {
+                answer(id, drawn: drawn)
+            } else {
+                refusedAsNoProvider("tile") { () throws(ControlError) in try host.answerTile(id, drawn: drawn, caller: caller) }
+            }
         case let .invalidate(x, y, width, height):
-            guard let s = session else { break }
-            s.store.invalidate(x: x, y: y, width: width, height: height)
-            s.invalidations += 1
+            invalidate(x: x, y: y, width: width, height: height)
         case let .setOffset(x, y, _):
             offset = Point(x: x, y: y)
             frame()
@@ -445,61 +477,123 @@ private final class ProviderRig {
         disconnect()
     }
 
-    // MARK: ProviderHost's side
+    // MARK: ContentScreen, ProviderLink: the host's pipeline and socket
 
-    /// `provide`, as `ProviderHost.provide` checks and starts it.
+    var viewPixels: PixelSize { ProviderTarget.panel }
+
+    /// The host shows content: a provider's, or the configured test pattern once it went.
+    func present(_ content: Content, at t: Instant) throws {
+        fuzzCheck(t == now, "content shown at \(t), the clock at \(now)")
+        shown = (content, FrameComposer(output: output, compositor: Compositor(), content: content))
+    }
+
+    func restore(offset: Point, zoomScale: Double, at t: Instant) {
+        fuzzCheck(false, "a saved position restored with no state store")
+    }
+
+    func contentChanged(at t: Instant) {}
+
+    func send(_ message: TileProvider.Message, to caller: ControlServer.Caller) {
+        fuzzCheck(caller == self.caller, "\(message) sent to \(caller), not the app")
+        guard let s = current else { return fuzzCheck(false, "\(message) sent before any provide") }
+        received(message, s)
+    }
+
+    func subscribe(_ caller: ControlServer.Caller, to types: Set<String>) {
+        fuzzCheck(caller == self.caller && types.contains("contentTouchDown"), "\(caller) subscribed to \(types)")
+    }
+
+    // MARK: The host's side
+
+    /// What the host's loop does now: its deadlines (a provider's requests let go, a gone
+    /// provider's session ended) are due by now.
+    private func dispatchHost() {
+        if let deadline = host.nextDeadline {
+            fuzzCheck(deadline <= now, "the host's deadline \(deadline) is after now, \(now)")
+            host.dispatch(now: now)
+        }
+        fuzzCheck(host.nextDeadline == nil, "the host still wants a wake-up at \(String(describing: host.nextDeadline))")
+    }
+
+    /// A provider's command from a connection that is not the provider: refused, saying so.
+    private func refusedAsNoProvider(_ command: String, _ body: () throws(ControlError) -> Void) {
+        do {
+            try body()
+            fuzzCheck(false, "'\(command)' taken with no provider")
+        } catch {
+            fuzzCheck(error == .failed("'\(command)': this connection is not the content provider (send provide first)"),
+                      "'\(command)' with no provider refused: \(error)")
+        }
+    }
+
+    /// `provide`, through the host: checked and started, or refused.
     private func provide(_ d: ControlCommand.Provide) {
-        // One provider at a time: the connection already provides the content.
-        guard session == nil else { return }
         let expected = d.slots * d.tileSize * d.tileSize * 4
         if app == nil {
             app = expected <= ProviderTarget.maxPoolBytes ? AppPool.made(slots: d.slots, tileSize: d.tileSize)
                 : AppPool.made(slots: 4, tileSize: 64)
         }
-        let pool: SharedTilePool
+        shown = nil
         do {
-            pool = try SharedTilePool(fd: app!.fd, slots: d.slots, tileSize: d.tileSize)
+            _ = try host.provide(d, pool: app!.fd, caller: caller)
         } catch {
-            fuzzCheck(error == .wrongSize(bytes: app!.bytes, expected: expected) && app!.bytes != expected,
-                      "a sealed memfd of \(app!.bytes) bytes refused for \(d.slots) slots of \(d.tileSize): \(error)")
-            return
+            // One provider at a time: the connection already provides the content.
+            if session != nil {
+                return fuzzCheck(error == .failed("this connection already provides the content"), "a second provide refused: \(error)")
+            }
+            let wrongSize = SharedTilePool.Refusal.wrongSize(bytes: app!.bytes, expected: expected)
+            return fuzzCheck(error == .failed("\(wrongSize)") && app!.bytes != expected,
+                             "a sealed memfd of \(app!.bytes) bytes refused for \(d.slots) slots of \(d.tileSize): \(error)")
         }
+        fuzzCheck(session == nil, "a second provide on one connection taken")
+        guard let tiles = host.providerTiles, let shown, shown.content.tiles === tiles.store else {
+            return fuzzCheck(false, "an accepted provide shows no provider's content")
+        }
+        let provider = tiles.provider, store = tiles.store
+        let pool = provider.pool
         fuzzCheck(app!.bytes == expected && pool.slots == d.slots && pool.slotBytes == d.tileSize * d.tileSize * 4
                   && pool.stride == d.tileSize * 4, "a pool of \(app!.bytes) bytes taken for \(d)")
-        // ControlCommand checked the declaration: a grid must follow from it.
-        guard let source = ProviderSource(name: "provider \(d.name)", size: PixelSize(width: d.width, height: d.height),
-                                          tileSize: d.tileSize, opaque: d.opaque, background: d.background.map { Color(rgb: $0) })
-        else { return fuzzCheck(false, "an accepted provide makes no content: \(d)") }
-        fuzzCheck(source.grid.width == d.width && source.grid.height == d.height && source.grid.tileSize == d.tileSize
-                  && source.grid.overlap == 0, "the grid \(source.grid) for \(d)")
-        // Out of descriptors: a pipe leaked by an earlier input.
-        guard let provider = TileProvider(grid: source.grid, pool: pool, format: d.opaque ? .xrgb8888 : .argb8888,
-                                          timeout: ProviderTarget.timeout, clock: { [unowned self] in self.now })
-        else { return fuzzCheck(false, "no wake-up pipe for a provider") }
-        let store: TileStore
-        do {
-            store = try TileStore(source: source, cacheBytes: ProviderTarget.cacheBytes, fetcher: provider)
-        } catch {
-            return fuzzCheck(false, "a provider's store refused: \(error)")
-        }
+        // ControlCommand checked the declaration: the grid follows from it.
+        let g = provider.grid
+        fuzzCheck(g.width == d.width << d.detail && g.height == d.height << d.detail && g.tileSize == d.tileSize
+                  && g.overlap == 0 && provider.contentScale == 1 << d.detail, "the grid \(g) for \(d)")
         fuzzCheck(store.cache.count == 0, "a provider's store made \(store.cache.count) tiles itself")
-        let composer = FrameComposer(output: output, compositor: Compositor(), content: Content(tiles: store))
-        let s = Session(grid: source.grid, pool: pool, provider: provider, store: store, composer: composer)
-        provider.send = { [unowned self, unowned s] message in self.received(message, s) }
+        let s = Session(provider: provider, store: store, composer: shown.composer, contentSize: shown.content.size)
         session = s
+        current = s
         // Showing draws a frame at once, from the home position; its requests wait for the reply.
-        provider.isPaused = true
+        fuzzCheck(provider.isPaused, "a provider's requests let go before the reply to its provide")
         offset = Point(x: 0, y: 0)
         zoom = 1
         resting = nil
         frame()
     }
 
-    /// The connection went (`endGoneSession`): the provider stops and asks for nothing more.
+    /// `invalidate`, through the host: applied to the provider's store, or refused.
+    private func invalidate(x: Double, y: Double, width: Double, height: Double) {
+        guard let s = session else {
+            return refusedAsNoProvider("invalidate") { () throws(ControlError) in
+                try host.invalidate(x: x, y: y, width: width, height: height, caller: caller)
+            }
+        }
+        do {
+            try host.invalidate(x: x, y: y, width: width, height: height, caller: caller)
+            s.invalidations += 1
+        } catch {
+            fuzzCheck(false, "the provider's invalidate refused: \(error)")
+        }
+    }
+
+    /// The connection goes: the host ends the session at its next wake-up, the provider stops
+    /// and asks for nothing more, and the configured content shows again.
     private func disconnect() {
         guard let s = session else { return }
         checkSession()
-        s.provider.stop()
+        host.disconnected(caller)
+        fuzzCheck(host.providerTiles != nil, "the session ended within the wake-up that noticed the connection gone")
+        dispatchHost()
+        fuzzCheck(host.providerTiles == nil && host.providerStatus == nil, "the session outlived its connection")
+        fuzzCheck(shown.map { $0.content.tiles !== s.store } ?? false, "the provider's content still shown after it went")
         s.stopped = true
         s.provider.want(s.grid.tiles(at: s.grid.maxLevel, covering: PixelRect(x0: 0, y0: 0, x1: 256, y1: 256)))
         session = nil
@@ -522,7 +616,7 @@ private final class ProviderRig {
             fuzzCheck(!s.liveKeys.contains(r.key), "\(r.key) asked again while request \(s.open.values.first { $0.request.key == r.key }!.request.id) is")
             fuzzCheck(!s.arrivals.contains { $0.key == r.key }, "\(r.key) asked again while its arrival waits")
             if let wanted = s.wanted { fuzzCheck(wanted.contains(r.key), "\(r.key) asked but not wanted") }
-            let rect = g.tileRect(r.key), scale = g.scale(of: r.key.level)
+            let rect = g.tileRect(r.key), scale = g.scale(of: r.key.level) * Double(s.provider.contentScale)
             fuzzCheck(r.pixelWidth == rect.width && r.pixelHeight == rect.height && rect.width >= 1 && rect.height >= 1
                       && rect.width <= g.tileSize && rect.height <= g.tileSize, "request \(r) for a tile of \(rect)")
             fuzzCheck(r.offset == r.slot * s.pool.slotBytes && r.stride == s.pool.stride
@@ -532,7 +626,7 @@ private final class ProviderRig {
             // reach past the content by less than one level pixel.
             fuzzCheck(r.scale == scale && r.x == Double(rect.x0) / scale && r.y == Double(rect.y0) / scale
                       && r.width == Double(rect.width) / scale && r.height == Double(rect.height) / scale
-                      && r.x + r.width < Double(g.width) + 1 / scale && r.y + r.height < Double(g.height) + 1 / scale,
+                      && r.x + r.width < s.contentSize.width + 1 / scale && r.y + r.height < s.contentSize.height + 1 / scale,
                       "request \(r) shows the wrong content rectangle")
             s.open[r.id] = Session.Open(request: r, sentAt: now)
             s.requested += 1
@@ -566,10 +660,11 @@ private final class ProviderRig {
             }
         }
         do {
-            try s.provider.answer(id, drawn: wasDrawn)
+            try host.answerTile(id, drawn: wasDrawn, caller: caller)
             fuzzCheck(expected != nil, "an answer to \(id) taken, not outstanding")
         } catch {
-            fuzzCheck(expected == nil && error == .notOutstanding(id), "the answer to outstanding \(id) refused: \(error)")
+            fuzzCheck(expected == nil && error == .failed("\(TileProvider.AnswerError.notOutstanding(id))"),
+                      "the answer to outstanding \(id) refused: \(error)")
         }
         checkLiveness(s)
     }
@@ -588,6 +683,7 @@ private final class ProviderRig {
     private func checkSession() {
         guard let s = session else { return }
         let p = s.provider
+        fuzzCheck(host.providerTiles?.provider === p && host.providerTiles?.store === s.store, "the host serves another provider")
         fuzzCheck(p.outstandingCount == s.open.count && s.open.count <= s.pool.slots,
                   "\(p.outstandingCount) outstanding, the app has \(s.open.count), \(s.pool.slots) slots")
         for id in s.open.keys { fuzzCheck(p.isOutstanding(id), "request \(id) no longer outstanding") }
@@ -625,11 +721,10 @@ private final class ProviderRig {
         guard let s = session else { return }
         switch step {
         case .frame:
-            let g = s.grid
             if let z = byte(4) { zoom = z == 128 ? 1 : pow(2, (Double(z) - 128) / 16) }
             let view = ProviderTarget.panel
-            let range = Size(width: max(0, Double(g.width) * zoom - Double(view.width)) + Double(view.width),
-                             height: max(0, Double(g.height) * zoom - Double(view.height)) + Double(view.height))
+            let range = Size(width: max(0, s.contentSize.width * zoom - Double(view.width)) + Double(view.width),
+                             height: max(0, s.contentSize.height * zoom - Double(view.height)) + Double(view.height))
             if let x = word(0) { offset.x = Double(x) / 65535 * range.width - Double(view.width) / 2 }
             if let y = word(2) { offset.y = Double(y) / 65535 * range.height - Double(view.height) / 2 }
             if let flags = byte(5) {
@@ -696,7 +791,8 @@ private final class ProviderRig {
                 let d = (0..<4).map { i in
                     Double(bitPattern: (0..<8).reduce(UInt64(0)) { $0 | UInt64(p[8 * i + $1]) << (8 * $1) })
                 }
-                s.store.invalidate(x: d[0], y: d[1], width: d[2], height: d[3])
+                invalidate(x: d[0], y: d[1], width: d[2], height: d[3])
+                return
             } else {
                 let v = (0..<4).map { i in Int(Int16(bitPattern: UInt16(word(2 * i) ?? 0))) << (Int(byte(8 + i) ?? 0) % 64) }
                 s.store.invalidate(PixelRect(x0: v[0], y0: v[1], x1: v[2], y1: v[3]))
@@ -725,13 +821,13 @@ private final class ProviderRig {
         guard let s = session else { return }
         expire(s)
         takeArrivals(s)
-        let g = s.grid
+        let content = s.contentSize
         zoom = min(max(zoom, 1.0 / 4096), 1000)
         // The model keeps the offset within the content, or a bounce past its edges.
         let view = ProviderTarget.panel.size
-        offset.x = min(max(offset.x, -view.width), max(0, Double(g.width) * zoom - view.width) + view.width)
-        offset.y = min(max(offset.y, -view.height), max(0, Double(g.height) * zoom - view.height) + view.height)
-        var state = RenderState(boundsSize: view, contentOffset: offset, zoomScale: zoom, contentSize: g.size.size,
+        offset.x = min(max(offset.x, -view.width), max(0, content.width * zoom - view.width) + view.width)
+        offset.y = min(max(offset.y, -view.height), max(0, content.height * zoom - view.height) + view.height)
+        var state = RenderState(boundsSize: view, contentOffset: offset, zoomScale: zoom, contentSize: content,
                                 background: .black)
         state.restingOffset = resting
         let frames = s.store.frames

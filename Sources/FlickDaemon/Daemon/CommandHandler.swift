@@ -4,8 +4,8 @@ import FlickDisplay
 import FoundationEssentials
 
 /// What commands need from the service around the pipeline: its clock, names for `status`,
-/// and the config and content it loads. The daemon is it; without one (tests, fuzzing) commands
-/// run at the pipeline's time and `reload`/`load` are unavailable.
+/// and the config it reloads. The daemon is it; without one (tests, fuzzing) commands run at the
+/// pipeline's time and `reload` is unavailable. What is shown is the `ContentHost`'s.
 public protocol CommandContext: AnyObject {
     /// The time commands are applied at (the loop's clock).
     var now: Instant { get }
@@ -13,22 +13,8 @@ public protocol CommandContext: AnyObject {
     var deviceName: String? { get }
     /// The display's one-line description.
     var displayName: String? { get }
-    /// The content's name.
-    var contentName: String? { get }
-    /// The image whose pyramid is being built to be shown next, and how far it is.
-    var pyramidBuilding: ControlPyramidStatus? { get }
     /// Re-reads the config file; throws what is wrong with it (the config in force stays).
     func reload() throws
-    /// Shows other content from a path; throws why not (the content on screen stays).
-    func load(_ path: String) throws
-    /// The content provider, while one is connected.
-    var providerStatus: ControlProviderStatus? { get }
-    /// Makes the caller the content provider with the pool it passed; throws why not.
-    func provide(_ declared: ControlCommand.Provide, pool: Int32?, caller: ControlServer.Caller) throws(ControlError) -> ControlProviderStatus
-    /// The provider's answer to a tile request.
-    func answerTile(_ request: Int, drawn: Bool, caller: ControlServer.Caller) throws(ControlError)
-    /// The provider's content changed in a rectangle (unscaled content pixels).
-    func invalidate(x: Double, y: Double, width: Double, height: Double, caller: ControlServer.Caller) throws(ControlError)
 }
 
 /// Answers control-socket commands against the pipeline: programmatic scrolling and zooming,
@@ -38,6 +24,9 @@ public final class CommandHandler {
     private let pipeline: Pipeline
     /// The service around the pipeline, if any.
     public weak var context: (any CommandContext)?
+    /// What is shown and where it came from (`load`, content providers, `status`), if anything
+    /// loads content; without it those commands are unavailable.
+    public weak var content: ContentHost?
     /// Where `snapshot` may write; nil turns snapshots off.
     public var snapshotDirectory: String?
 
@@ -127,21 +116,21 @@ public final class CommandHandler {
             do { try context.reload() } catch { throw .failed("\(error)") }
             return .reply(id: id)
         case .load(let path):
-            guard let context else { throw .failed("loading content is not available") }
-            do { try context.load(path) } catch { throw .failed("\(error)") }
+            guard let content else { throw .failed("loading content is not available") }
+            do { try content.load(path) } catch { throw .failed("\(error)") }
             return .reply(id: id)
         case .provide(let declared):
-            guard let context else { throw .failed("content providers are not available") }
+            guard let content else { throw .failed("content providers are not available") }
             var reply = ControlMessage.reply(id: id)
-            reply.provider = try context.provide(declared, pool: file, caller: caller)
+            reply.provider = try content.provide(declared, pool: file, caller: caller)
             return reply
         case let .tile(request, drawn):
-            guard let context else { throw .failed("content providers are not available") }
-            try context.answerTile(request, drawn: drawn, caller: caller)
+            guard let content else { throw .failed("content providers are not available") }
+            try content.answerTile(request, drawn: drawn, caller: caller)
             return .reply(id: id)
         case let .invalidate(x, y, width, height):
-            guard let context else { throw .failed("content providers are not available") }
-            try context.invalidate(x: x, y: y, width: width, height: height, caller: caller)
+            guard let content else { throw .failed("content providers are not available") }
+            try content.invalidate(x: x, y: y, width: width, height: height, caller: caller)
             return .reply(id: id)
         }
         // A command that moves the view answers with where it goes, as the model applied it
@@ -190,10 +179,10 @@ public final class CommandHandler {
             boundsSize: [v.boundsSize.width, v.boundsSize.height],
             tracking: v.isTracking, dragging: v.isDragging, decelerating: v.isDecelerating,
             zooming: v.isZooming, scrolling: v.isScrolling, zoomBouncing: v.isZoomBouncing, page: currentPage(v),
-            device: context?.deviceName, content: context?.contentName,
+            device: context?.deviceName, content: content?.name,
             display: context?.displayName, frames: pipeline.presenter.composer.committedFrameCount)
-        status.building = context?.pyramidBuilding
-        status.provider = context?.providerStatus
+        status.building = content?.pyramidBuilding
+        status.provider = content?.providerStatus
         if let tiles = pipeline.tiles {
             let grid = tiles.source.grid
             status.tiles = ControlTileStatus(levels: grid.maxLevel - tiles.source.lowestLevel + 1, tileSize: grid.tileSize,
@@ -215,20 +204,5 @@ public final class CommandHandler {
             let f = page.frame
             return centre.x >= f.minX && centre.x < f.maxX && centre.y >= f.minY && centre.y < f.maxY
         }
-    }
-}
-
-extension CommandContext {
-    public var pyramidBuilding: ControlPyramidStatus? { nil }
-    public var providerStatus: ControlProviderStatus? { nil }
-    public func provide(_ declared: ControlCommand.Provide, pool: Int32?,
-                        caller: ControlServer.Caller) throws(ControlError) -> ControlProviderStatus {
-        throw .failed("content providers are not available")
-    }
-    public func answerTile(_ request: Int, drawn: Bool, caller: ControlServer.Caller) throws(ControlError) {
-        throw .failed("content providers are not available")
-    }
-    public func invalidate(x: Double, y: Double, width: Double, height: Double, caller: ControlServer.Caller) throws(ControlError) {
-        throw .failed("content providers are not available")
     }
 }

@@ -24,7 +24,7 @@ public final class Pipeline {
     /// Where everything the pipeline has to say goes.
     public weak var sink: (any PipelineSink)?
     /// Attract mode, when the config turns it on.
-    public var idleReset: IdleReset?
+    public var attractMode: AttractMode?
     /// The fingers on their way to the recogniser and to each frame: smoothed, and resampled
     /// to each frame's presentation time (`TouchPrediction`).
     public internal(set) var prediction = TouchPrediction()
@@ -103,7 +103,7 @@ public final class Pipeline {
     /// event, a virtual vblank, a frame the model asked for, a gesture timer, attract mode. Nil
     /// means idle: no timer at all.
     public var nextDeadline: Instant? {
-        [input.nextDeadline, presenter.nextDeadline, recognizer.nextDeadline, idleDeadline, tiles?.nextDeadline]
+        [input.nextDeadline, presenter.nextDeadline, recognizer.nextDeadline, attractModeDeadline, tiles?.nextDeadline]
             .compactMap { $0 }.min()
     }
 
@@ -126,11 +126,11 @@ public final class Pipeline {
         }
         emit(steps.map { GestureOutput(time: $0.time, kind: .transition($0)) })
         emit(recognizer.fireTimers(upTo: now))
-        if let reset = idleReset, let due = idleDeadline, due <= now {
+        if let reset = attractMode, let due = attractModeDeadline, due <= now {
             emit(recognizer.update(at: now) { [now] v in
                 try? v.setZoomScale(reset.zoomScale, contentOffset: reset.offset, animated: true, at: now)
             })
-            sink?.pipeline(self, noted: .idleReset(seconds: reset.delay.inSeconds))
+            sink?.pipeline(self, noted: .attractMode(seconds: reset.delay.inSeconds))
         }
         // Tiles that arrived change the picture, not the model: one redraw for all of them.
         tiles?.expire(now: now)
@@ -186,8 +186,8 @@ public final class Pipeline {
     }
 
     /// When attract mode sends the view home, if it will.
-    private var idleDeadline: Instant? {
-        idleReset?.deadline(lastActivity: lastActivity, view: recognizer.scrollView, touching: recognizer.isTouching)
+    private var attractModeDeadline: Instant? {
+        attractMode?.deadline(lastActivity: lastActivity, view: recognizer.scrollView, touching: recognizer.isTouching)
     }
 
     /// Keeps outputs for the sink, with the view after them, each stamped no earlier than the

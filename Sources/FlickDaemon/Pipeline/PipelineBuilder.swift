@@ -8,7 +8,8 @@ import FlickInput
 ///
 /// From the config: the compositor (panel rotation, indicator style) and background, the
 /// scroll view (physics, limits, insets, switches), the gesture tunables with the panel's
-/// pixels per millimetre, and attract mode.
+/// pixels per millimetre, and attract mode. `apply(_:previous:to:at:)` is the one mapping of
+/// the config onto a pipeline: `build` calls it once the parts exist, a reload calls it again.
 public struct PipelineBuilder {
     /// Where touches come from.
     public enum Input {
@@ -38,15 +39,16 @@ public struct PipelineBuilder {
         let presenter = FramePresenter(composer: FrameComposer(output: output, compositor: compositor, content: content),
                                        background: configuration.background, at: t)
         var view = try ScrollView(boundsSize: presenter.viewSize, contentSize: content.size)
+        // The limits first: the saved position is restored within them.
         try configuration.apply(to: &view)
         if let restore {
-            try? view.setZoomScale(restore.zoomScale, animated: false, at: t)
-            try? view.setContentOffset(view.clampedOffset(restore.offset), animated: false, at: t)
+            view.restore(offset: restore.offset, zoomScale: restore.zoomScale, at: t)
             _ = view.takeReports()
         }
-        var gestures = configuration.gestureConfiguration
+        // The panel's facts; `apply` keeps them and sets the rest.
+        var panel = GestureConfiguration()
         let period = presenter.refreshPeriod.inSeconds
-        if period > 0 { gestures.refreshRate = 1 / period }
+        if period > 0 { panel.refreshRate = 1 / period }
         let source: any TouchSource
         switch input {
         case let .devices(options, log):
@@ -55,25 +57,61 @@ public struct PipelineBuilder {
             options.mapping = configuration.touchMapping
             options.minimumTouchDuration = configuration.minimumTouchDuration
             let live = TouchInput(options: options, log: log)
-            gestures.pixelsPerMillimetre = live.pixelsPerMillimetre
+            panel.pixelsPerMillimetre = live.pixelsPerMillimetre
             source = live
         case let .recording(recording, start):
             let replay = try RecordingSource(recording: recording, mapping: configuration.touchMapping,
                                              outputSize: presenter.viewSize, start: start,
                                              minimumTouchDuration: configuration.minimumTouchDuration)
-            gestures.pixelsPerMillimetre = replay.pixelsPerMillimetre
+            panel.pixelsPerMillimetre = replay.pixelsPerMillimetre
             source = replay
         case let .source(custom, pixelsPerMillimetre):
-            gestures.pixelsPerMillimetre = pixelsPerMillimetre
+            panel.pixelsPerMillimetre = pixelsPerMillimetre
             source = custom
         }
-        let pipeline = Pipeline(recognizer: GestureRecognizer(scrollView: view, configuration: gestures),
+        let pipeline = Pipeline(recognizer: GestureRecognizer(scrollView: view, configuration: Self.gestures(configuration, panel: panel)),
                                 presenter: presenter, input: source, at: t)
-        pipeline.idleReset = Self.idleReset(configuration, view: view)
-        pipeline.conditioning = Self.conditioning(configuration)
-        presenter.frameLead = configuration.frameLead
-        pipeline.touchOverlay = configuration.touchOverlay
+        try Self.apply(configuration, previous: nil, to: pipeline, at: t)
         return pipeline
+    }
+
+    /// Maps `configuration` onto `pipeline` at `t`: the one place a tunable reaches the running
+    /// pipeline, at start (`previous` nil, from `build`) and at every reload (`previous` the
+    /// config in force). At start the parts made from the config — the scroll view, the
+    /// compositor and background, the input — have it already, and are left alone; a reload
+    /// sets them too. Tunables apply to the next gesture: the one in flight keeps its own
+    /// (GestureRecognizer).
+    /// - Throws: `ScrollViewError` when the config does not fit the model (nothing is applied).
+    public static func apply(_ configuration: Configuration, previous: Configuration?, to pipeline: Pipeline,
+                             at t: Instant) throws {
+        if previous != nil {
+            try pipeline.update(at: t) { v throws in try configuration.apply(to: &v) }
+        }
+        pipeline.setGestureConfiguration(gestures(configuration, panel: pipeline.recognizer.configuration))
+        if previous != nil {
+            pipeline.setAppearance(background: configuration.background, indicatorStyle: configuration.effectiveIndicatorStyle,
+                                   at: t)
+            if let live = pipeline.input as? TouchInput {
+                live.setMapping(configuration.touchMapping, outputSize: pipeline.presenter.viewSize)
+                live.setMinimumTouchDuration(configuration.minimumTouchDuration)
+            }
+        }
+        pipeline.attractMode = attractMode(configuration, view: pipeline.scrollView)
+        pipeline.touchOverlay = configuration.touchOverlay
+        if previous?.touchSmoothing != configuration.touchSmoothing || previous?.touchPrediction != configuration.touchPrediction {
+            // Fingers already down start their filters afresh: at most a pixel's step, once.
+            pipeline.conditioning = conditioning(configuration)
+        }
+        if previous?.frameLead != configuration.frameLead { pipeline.presenter.frameLead = configuration.frameLead }
+    }
+
+    /// The config's gesture tunables with the panel's own facts (its pixels per millimetre and
+    /// refresh rate) taken from `panel`.
+    static func gestures(_ configuration: Configuration, panel: GestureConfiguration) -> GestureConfiguration {
+        var gestures = configuration.gestureConfiguration
+        gestures.pixelsPerMillimetre = panel.pixelsPerMillimetre
+        gestures.refreshRate = panel.refreshRate
+        return gestures
     }
 
     /// Smoothing and resampling as the config asks.
@@ -82,10 +120,10 @@ public struct PipelineBuilder {
     }
 
     /// Attract mode as the config asks, or nil when it is off.
-    public static func idleReset(_ configuration: Configuration, view: ScrollView) -> IdleReset? {
+    public static func attractMode(_ configuration: Configuration, view: ScrollView) -> AttractMode? {
         guard configuration.idleResetSeconds > 0 else { return nil }
-        let home = IdleReset.home(of: view)
-        return IdleReset(delay: .seconds(double: configuration.idleResetSeconds), offset: home.offset,
-                         zoomScale: home.zoomScale)
+        let home = AttractMode.home(of: view)
+        return AttractMode(delay: .seconds(double: configuration.idleResetSeconds), offset: home.offset,
+                           zoomScale: home.zoomScale)
     }
 }

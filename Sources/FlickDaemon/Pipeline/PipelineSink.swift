@@ -21,7 +21,7 @@ extension Pipeline {
         /// The display could not show a frame, or gave up its overlay planes.
         case display(String)
         /// Attract mode sent the view home after `seconds` without a touch or command.
-        case idleReset(seconds: Double)
+        case attractMode(seconds: Double)
         /// A tile of the content could not be made (missing, truncated, corrupt, wrong size):
         /// noted once per tile; that part is drawn from a coarser level.
         case tile(String)
@@ -29,7 +29,7 @@ extension Pipeline {
         public var description: String {
             switch self {
             case let .display(text): text
-            case let .idleReset(seconds): "idle for \(seconds.brief) s: back to the home position"
+            case let .attractMode(seconds): "idle for \(seconds.brief) s: back to the home position"
             case let .tile(text): "content: \(text); drawn from a coarser level"
             }
         }

@@ -4,16 +4,20 @@ import FlickDisplay
 import FlickSystem
 import Logging
 
-/// The daemon's side of content providers: at most one app at a time drawing the content on
-/// request over the control socket (docs/protocol.md, "Content providers").
+/// The content host's side of content providers: at most one app at a time drawing the content
+/// on request over the control socket (docs/protocol.md, "Content providers").
 ///
 /// States: **waiting** (no provider; the configured content shows) → `provide` → **serving**
 /// (its content shows; requests go out, answers and invalidations come in) → the connection
 /// goes, or other content is shown → **waiting**. A provider that goes takes its content with it:
 /// the configured content returns, and the journal says so once.
+///
+/// Passive: what must happen after the current wake-up (a session's end noticed inside a
+/// frame, a new provider's requests let go once the reply to its `provide` is out) is a
+/// deadline, `nextDeadline`, that the loop meets with `dispatch(now:)`.
 final class ProviderHost {
     /// The app serving, its tiles and its counters.
-    private struct Session {
+    struct Session {
         var caller: ControlServer.Caller
         var name: String
         var provider: TileProvider
@@ -24,10 +28,10 @@ final class ProviderHost {
     static let touchEvents: Set<String> = ["contentTouchDown", "contentTouchMove", "contentTouchUp", "contentTouchCancel",
                                            "tap", "doubleTap", "longPress"]
 
-    private let loop: EventLoop
+    private let clock: () -> Instant
     private let logger: Logger
     /// Carries messages to the provider's connection; set once the socket is open.
-    weak var server: ControlServer?
+    weak var link: (any ProviderLink)?
     /// Shows a provider's content, named, from its home position.
     private let show: (Content, String) -> Void
     /// Brings the configured content back.
@@ -38,25 +42,36 @@ final class ProviderHost {
     var cacheBytes: Int
     /// The only name shown, when the configured content is `provider:NAME`.
     var requiredName: String?
-    private var session: Session?
-    /// Ends a session outside whatever noticed its connection gone (a send inside a frame).
-    private var ending: TimerSource?
-    /// Lets a new provider's requests go, after the reply to its `provide` has.
-    private var starting: TimerSource?
-    private var endingCaller: ControlServer.Caller?
+    private(set) var session: Session?
+    /// When to end a session outside whatever noticed its connection gone (a send inside a
+    /// frame), and whose.
+    private var ending: (at: Instant, caller: ControlServer.Caller)?
+    /// When to let a new provider's requests go, after the reply to its `provide` has.
+    private var starting: Instant?
 
-    init(loop: EventLoop, logger: Logger, timeout: Duration, cacheBytes: Int, requiredName: String?,
-         show: @escaping (Content, String) -> Void, restore: @escaping () -> Void) throws(SystemError) {
-        self.loop = loop
+    init(clock: @escaping () -> Instant, logger: Logger, timeout: Duration, cacheBytes: Int, requiredName: String?,
+         show: @escaping (Content, String) -> Void, restore: @escaping () -> Void) {
+        self.clock = clock
         self.logger = logger
         self.timeout = timeout
         self.cacheBytes = cacheBytes
         self.requiredName = requiredName
         self.show = show
         self.restore = restore
-        ending = try loop.addTimer(context: "content provider gone") { [unowned self] _ in self.endGoneSession() }
-        starting = try loop.addTimer(context: "content provider starting") { [unowned self] _ in
-            self.session?.provider.isPaused = false
+    }
+
+    /// When `dispatch(now:)` has something to do, if ever.
+    var nextDeadline: Instant? { [ending?.at, starting].compactMap { $0 }.min() }
+
+    /// Does what is due at `t`: a new provider's requests go, a gone provider's session ends.
+    func dispatch(now t: Instant) {
+        if let at = starting, at <= t {
+            starting = nil
+            session?.provider.isPaused = false
+        }
+        if let ending, ending.at <= t {
+            self.ending = nil
+            endGoneSession(of: ending.caller)
         }
     }
 
@@ -99,7 +114,7 @@ final class ProviderHost {
                                           tileSize: declared.tileSize,
                                           opaque: declared.opaque, background: declared.background.map { Color(rgb: $0) }),
               let provider = TileProvider(grid: source.grid, contentScale: source.contentScale, pool: pool, format: declared.opaque ? .xrgb8888 : .argb8888,
-                                          timeout: timeout, clock: { [unowned loop] in loop.now }) else {
+                                          timeout: timeout, clock: clock) else {
             throw .failed("the content cannot be made (out of descriptors or memory)")
         }
         let store: TileStore
@@ -108,22 +123,12 @@ final class ProviderHost {
         } catch {
             throw .failed("\(error)")
         }
-        provider.send = { [weak server] message in
-            switch message {
-            case .request(let r):
-                let tile = ControlTileRequest(level: r.key.level, column: r.key.column, row: r.key.row, scale: r.scale,
-                                              x: r.x, y: r.y, width: r.width, height: r.height, pixelWidth: r.pixelWidth,
-                                              pixelHeight: r.pixelHeight, slot: r.slot, offset: r.offset, stride: r.stride)
-                server?.send(.tileRequest(id: r.id, tile: tile), to: caller)
-            case .cancel(let id):
-                server?.send(.tileCancel(id: id), to: caller)
-            }
-        }
-        server?.subscribe(caller, to: Self.touchEvents)
+        provider.send = { [weak link] message in link?.send(message, to: caller) }
+        link?.subscribe(caller, to: Self.touchEvents)
         let name = "provider \(declared.name)"
         // Showing may draw a frame at once: its requests wait until the reply is out.
         provider.isPaused = true
-        starting?.schedule(at: loop.now)
+        starting = clock()
         show(Content(tiles: store), name)
         // After `show`: showing ends any session, and this one has just begun.
         session = Session(caller: caller, name: declared.name, provider: provider, store: store)
@@ -154,8 +159,7 @@ final class ProviderHost {
     /// A connection went: if it was the provider's, its content goes (after this wake-up).
     func disconnected(_ caller: ControlServer.Caller) {
         guard session?.caller == caller else { return }
-        endingCaller = caller
-        ending?.schedule(at: loop.now)
+        ending = (clock(), caller)
     }
 
     /// Other content is shown (`load`, a reload, a pyramid built): the provider no longer is.
@@ -166,9 +170,8 @@ final class ProviderHost {
         self.session = nil
     }
 
-    private func endGoneSession() {
-        guard let session, session.caller == endingCaller else { return }
-        endingCaller = nil
+    private func endGoneSession(of caller: ControlServer.Caller) {
+        guard let session, session.caller == caller else { return }
         let p = session.provider
         p.stop()
         self.session = nil

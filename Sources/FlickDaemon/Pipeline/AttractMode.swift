@@ -4,7 +4,7 @@ import FlickCore
 /// position (offset and zoom), so the next visitor finds the kiosk as it was set up. It asks for
 /// a wake-up only while the view is away from home and at rest, so an idle kiosk at home has no
 /// timer armed.
-public struct IdleReset: Hashable, Sendable {
+public struct AttractMode: Hashable, Sendable {
     /// How long without a touch or command before the reset.
     public var delay: Duration
     /// Where the view goes back to.
