@@ -253,10 +253,19 @@ extension ControlCommand {
         guard (1...64).contains(name.utf8.count), allowed else {
             throw .badField(command: r.cmd, field: "name", expected: "1 to 64 of A-Z a-z 0-9 . _ -")
         }
-        return Provide(width: try dimension(r.width, "width"), height: try dimension(r.height, "height"),
+        let width = try dimension(r.width, "width"), height = try dimension(r.height, "height")
+        let detail = try whole(r.detail, "detail", Provide.details, default: 0)
+        // The finest level is 2^detail times the content, and it too must be a Deep Zoom grid.
+        var finest = Provide.details.upperBound
+        while finest > 0 && max(width, height) << finest > Provide.sides.upperBound { finest -= 1 }
+        guard detail <= finest else {
+            throw .badField(command: r.cmd, field: "detail",
+                            expected: "at most \(finest) for \(width)x\(height) content (its finest level, 2^detail times its size, is at most \(Provide.sides.upperBound) px a side)")
+        }
+        return Provide(width: width, height: height,
                        tileSize: try whole(r.tileSize, "tileSize", Provide.tileSizes, default: 256),
                        slots: try whole(r.slots, "slots", Provide.slotCounts),
-                       detail: try whole(r.detail, "detail", Provide.details, default: 0), opaque: r.opaque ?? true,
+                       detail: detail, opaque: r.opaque ?? true,
                        background: background, name: name)
     }
 }

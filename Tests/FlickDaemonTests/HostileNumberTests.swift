@@ -210,4 +210,21 @@ import Testing
         }
         #expect(ran > 50 && refused > 100)
     }
+
+    /// Found by the provider fuzz target once it drove the real content host: a `detail` within
+    /// 0…3 whose finest level is over a Deep Zoom grid's side passed the checks, and the daemon
+    /// refused it as "out of descriptors or memory".
+    @Test func aDetailWhoseFinestLevelIsOverTheLargestGridIsRefusedByName() throws {
+        let wide = ControlRequest(cmd: "provide", width: 16_777_216, height: 10, tileSize: 64, slots: 4, detail: 1)
+        #expect(throws: ControlError.badField(command: "provide", field: "detail",
+                                              expected: "at most 0 for 16777216x10 content (its finest level, 2^detail times its size, is at most 16777216 px a side)")) {
+            try ControlCommand(wide)
+        }
+        let fits = ControlRequest(cmd: "provide", width: 2_097_152, height: 10, tileSize: 64, slots: 4, detail: 3)
+        guard case .provide(let declared) = try ControlCommand(fits) else {
+            Issue.record("not a provide")
+            return
+        }
+        #expect(declared.detail == 3)
+    }
 }
