@@ -1,0 +1,254 @@
+import FlickCore
+@testable import FlickDaemon
+import FlickDisplay
+import FlickInput
+import FoundationEssentials
+import Glibc
+import Testing
+
+/// docs/ARCHITECTURE.md's "The path of one touch", counted from the code: a drag replayed
+/// through the pipeline as `PipelineBuilder` assembles it, on the headless output with overlay
+/// planes, and LLVM's coverage counters reset just before the wake-up that reads one report and
+/// written just after the frame it moves is committed. Every source file whose code ran in between
+/// must be in the document's table (or its list of values), and every file the table gives for a
+/// replay must have run: the test fails when the document and the code disagree.
+///
+/// The counters exist only in an instrumented build, and they count every thread of the process,
+/// so the test runs alone in one (scripts/test.sh: `scripts/touch-path.sh`); elsewhere it is
+/// skipped and says why.
+@Suite(.enabled(if: TouchPath.isMeasurable, "needs an instrumented build run alone: scripts/touch-path.sh"))
+struct TouchPathTests {
+    @Test func theDocumentedPathOfOneTouchIsTheOneTheCodeTakes() throws {
+        let entered = try TouchPath.measure()
+        let markdown = try String(contentsOfFile: TouchPath.repository + "/docs/ARCHITECTURE.md", encoding: .utf8)
+        let document: TouchPath.Document
+        do {
+            document = try TouchPath.Document(markdown: markdown)
+        } catch {
+            Issue.record("\(error); the touch entered \(entered.sorted())")
+            return
+        }
+        let expected = document.replayed.union(document.values)
+        let unlisted = entered.subtracting(expected).sorted()
+        let notEntered = document.replayed.subtracting(entered).sorted()
+        #expect(unlisted.isEmpty, "entered by the touch, missing from ARCHITECTURE.md's path of one touch: \(unlisted)")
+        #expect(notEntered.isEmpty, "in ARCHITECTURE.md's path of one touch, not entered by the replayed touch: \(notEntered)")
+        let values = document.values.subtracting(entered).sorted()
+        #expect(values.isEmpty, "listed as values along the path, not entered: \(values)")
+        for file in document.live.union(document.replayed) {
+            #expect(access(TouchPath.repository + "/Sources/" + file, F_OK) == 0, "ARCHITECTURE.md names \(file): no such file")
+        }
+    }
+}
+
+/// What the test measures and reads.
+enum TouchPath {
+    /// The checkout this test file is in.
+    static let repository: String = {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        return parts.joined(separator: "/")
+    }()
+
+    /// LLVM's profile runtime: linked into an instrumented build, whose symbols are hidden (not
+    /// for `dlsym`), so they are named at link time, in the build scripts/touch-path.sh makes.
+    private struct Runtime {
+        let reset: () -> Void
+        let setFilename: (UnsafePointer<CChar>) -> Void
+        let write: () -> Int32
+
+        init?() {
+            #if FLICKD_TOUCH_PATH
+            reset = { llvmProfileResetCounters() }
+            setFilename = { llvmProfileSetFilename($0) }
+            write = { llvmProfileWriteFile() }
+            #else
+            return nil
+            #endif
+        }
+    }
+
+    /// An instrumented build, run by scripts/touch-path.sh (which runs nothing else beside it).
+    static var isMeasurable: Bool {
+        getenv("FLICKD_TOUCH_PATH") != nil && Runtime() != nil
+    }
+
+    /// The source files (below Sources/, as `Module/Folder/File.swift`) whose code ran from the
+    /// wake-up that reads one report of a drag to the commit of the frame it moves.
+    static func measure() throws -> Set<String> {
+        let runtime = try #require(Runtime())
+        let panel = PixelSize(width: 800, height: 480)
+        // A slow drag, 30 reports a second: each report's frame is committed before the next.
+        var script = TouchScript(description: .slotTouchscreen(width: Int32(panel.width), height: Int32(panel.height)),
+                             rate: 1.0 / 30)
+        script.idle(0)
+        _ = script.drag(from: (400, 400), to: (400, 100), seconds: 1, t: 0.1)
+        let recording = try EvemuRecording.parse(script.text, path: "touch path")
+        let output = try #require(HeadlessOutput(size: panel, overlayPlanes: 2))
+        let content = try Content(image: #require(TestPattern.make(PixelSize(width: panel.width * 2, height: panel.height * 4))))
+        let pipeline = try PipelineBuilder(configuration: Configuration())
+            .build(output: output, content: content, input: .recording(recording, start: .milliseconds(500)), at: .zero)
+        pipeline.start()
+
+        // Step as VirtualRunner does, until a report is due while the finger drags and no frame
+        // is in flight; then measure from that wake-up to the commit of the frame it moves.
+        var now = pipeline.now
+        var measuring = false
+        while let next = pipeline.nextDeadline {
+            now = max(now, next)
+            let reportDue = pipeline.input.nextDeadline.map { $0 <= now } ?? false
+            if measuring && reportDue {
+                // Another report came before the frame: start again at this one.
+                measuring = false
+            }
+            if !measuring && reportDue && pipeline.scrollView.isDragging && !output.isFlipPending
+                && pipeline.scrollView.contentOffset.y > 50 {
+                measuring = true
+                runtime.reset()
+            }
+            pipeline.dispatch(now: now)
+            if measuring && output.isFlipPending { break }
+        }
+        try #require(measuring && output.isFlipPending, "no report of the drag was followed by its frame")
+        let scratch = FileManager.default.temporaryDirectory.path + "/flickd-touch-path-\(getpid())"
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let raw = scratch + "/touch.profraw", merged = scratch + "/touch.profdata"
+        raw.withCString { runtime.setFilename($0) }
+        try #require(runtime.write() == 0, "cannot write the profile \(raw)")
+        try run(tool("llvm-profdata"), ["merge", "-sparse", raw, "-o", merged])
+        let json = try run(tool("llvm-cov"), ["export", "-summary-only", "-instr-profile", merged, executable()])
+        return try enteredFiles(json)
+    }
+
+    /// The files with a function that ran, from `llvm-cov export -summary-only`.
+    static func enteredFiles(_ json: String) throws -> Set<String> {
+        // {"data":[{"files":[{"filename":"/…/Sources/FlickCore/…","summary":{"functions":{"count":N,"covered":M,…
+        var files: Set<String> = []
+        var rest = Substring(json)
+        while let name = rest.range(of: #""filename":""#) {
+            rest = rest[name.upperBound...]
+            guard let end = rest.firstIndex(of: "\"") else { break }
+            let path = String(rest[..<end])
+            guard let functions = rest.range(of: #""functions":{"#) else { break }
+            let summary = rest[functions.upperBound...].prefix { $0 != "}" }
+            let covered = summary.split(separator: ",").first { $0.hasPrefix(#""covered":"#) }
+                .flatMap { Int($0.dropFirst(#""covered":"#.count)) } ?? 0
+            if covered > 0, let sources = path.range(of: repository + "/Sources/") {
+                files.insert(String(path[sources.upperBound...]))
+            }
+        }
+        try #require(!files.isEmpty, "llvm-cov named no source file")
+        return files
+    }
+
+    /// The test executable (llvm-cov reads its coverage mapping).
+    static func executable() throws -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        try #require(n > 0)
+        return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// An LLVM tool of the toolchain that built the test (its profile format), from
+    /// `FLICKD_LLVM_BIN` (scripts/touch-path.sh sets it), else the PATH.
+    static func tool(_ name: String) -> String {
+        if let bin = getenv("FLICKD_LLVM_BIN") { return String(cString: bin) + "/" + name }
+        return name
+    }
+
+    /// Runs a tool, returning its standard output; fails the test with its standard error.
+    @discardableResult
+    static func run(_ tool: String, _ arguments: [String]) throws -> String {
+        var out: [Int32] = [-1, -1], err: [Int32] = [-1, -1]
+        try #require(pipe(&out) == 0 && pipe(&err) == 0)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, out[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, err[1], 2)
+        for fd in out + err { posix_spawn_file_actions_addclose(&actions, fd) }
+        let argv = ([tool] + arguments).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var child: pid_t = 0
+        let rc = posix_spawnp(&child, tool, &actions, nil, argv, environ)
+        close(out[1])
+        close(err[1])
+        defer { close(out[0]); close(err[0]) }
+        try #require(rc == 0, "cannot start \(tool): \(String(cString: strerror(rc)))")
+        // Standard error is small; standard output (the JSON) is read whole first.
+        let stdout = readAll(out[0]), stderr = readAll(err[0])
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+        try #require(status == 0, "\(tool) \(arguments.joined(separator: " ")) failed: \(stderr)")
+        return stdout
+    }
+
+    private static func readAll(_ fd: Int32) -> String {
+        var data: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = read(fd, &chunk, chunk.count)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            data += chunk[..<n]
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The path as docs/ARCHITECTURE.md writes it: the table under "## The path of one touch"
+    /// (`| step | file | runs in | … |`, the file as `Module/…/File.swift` in backticks, "runs in"
+    /// one of `both`, `live`, `replay`), and the paragraph starting "Values along the way".
+    struct Document {
+        /// Files a replayed touch enters (`both` and `replay` rows).
+        var replayed: Set<String> = []
+        /// Files only a live run enters (`live` rows).
+        var live: Set<String> = []
+        /// Value types the steps use, not steps of their own.
+        var values: Set<String> = []
+
+        init(markdown: String) throws {
+            guard let start = markdown.range(of: "\n## The path of one touch\n") else {
+                throw DocumentError.missing("the section \"## The path of one touch\"")
+            }
+            let section = markdown[start.upperBound...].prefix { _ in true }
+            let body = section.range(of: "\n## ").map { section[..<$0.lowerBound] } ?? section
+            for line in body.split(separator: "\n") {
+                if line.hasPrefix("|") {
+                    let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+                    guard cells.count >= 4, let file = Self.paths(in: cells[2]).first else { continue }
+                    switch cells[3] {
+                    case "both", "replay": replayed.insert(file)
+                    case "live": live.insert(file)
+                    default: throw DocumentError.missing("'both', 'live' or 'replay' in the row of \(file), got '\(cells[3])'")
+                    }
+                } else if line.hasPrefix("Values along the way") {
+                    values.formUnion(Self.paths(in: line))
+                }
+            }
+            guard !replayed.isEmpty else { throw DocumentError.missing("the table of steps") }
+        }
+
+        /// The backticked `…/….swift` paths in a piece of text.
+        static func paths(in text: some StringProtocol) -> [String] {
+            text.split(separator: "`", omittingEmptySubsequences: false).enumerated()
+                .filter { $0.offset % 2 == 1 && $0.element.hasSuffix(".swift") && $0.element.contains("/") }
+                .map { String($0.element) }
+        }
+    }
+
+    enum DocumentError: Error, CustomStringConvertible {
+        case missing(String)
+        var description: String {
+            switch self {
+            case .missing(let what): "docs/ARCHITECTURE.md: expected \(what)"
+            }
+        }
+    }
+}
+
+#if FLICKD_TOUCH_PATH
+@_silgen_name("__llvm_profile_reset_counters") private func llvmProfileResetCounters()
+@_silgen_name("__llvm_profile_set_filename") private func llvmProfileSetFilename(_ name: UnsafePointer<CChar>)
+@_silgen_name("__llvm_profile_write_file") private func llvmProfileWriteFile() -> Int32
+#endif
