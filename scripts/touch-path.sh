@@ -3,6 +3,8 @@
 # the tests built with LLVM's coverage counters (and FLICKD_TOUCH_PATH, which names the counters'
 # functions) in a scratch folder of their own, and the one test
 # that reads the counters run alone, since they count every thread of the process.
+# FLICKD_TOUCH_PATH_KEEP=FILE keeps the merged profile, for `llvm-cov report -show-functions`
+# (which functions of each file ran) when the document is rewritten.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch=${FLICKD_TOUCH_PATH_BUILD:-.build-touch-path}

@@ -77,10 +77,59 @@ enum TouchPath {
     /// wake-up that reads one report of a drag to the commit of the frame it moves.
     static func measure() throws -> Set<String> {
         let runtime = try #require(Runtime())
+        // A dry run finds the wake-ups: every dispatch's time, and which of them run from the
+        // report (taken while the finger drags, no frame in flight) to the commit of its frame.
+        let (dry, output) = try dragging()
+        var times: [Instant] = []
+        var start: Int?
+        var window: ClosedRange<Int>?
+        var now = dry.now
+        while window == nil, let next = dry.nextDeadline {
+            now = max(now, next)
+            let reportDue = dry.input.nextDeadline.map { $0 <= now } ?? false
+            // Another report before the frame: start again at this one.
+            if reportDue { start = nil }
+            if reportDue && dry.scrollView.isDragging && !output.isFlipPending && dry.scrollView.contentOffset.y > 50 {
+                start = times.count
+            }
+            times.append(now)
+            dry.dispatch(now: now)
+            if let start, output.isFlipPending { window = start...(times.count - 1) }
+        }
+        let measured = try #require(window, "no report of the drag was followed by its frame")
+        // The measured run: the same pipeline, the same wake-ups (virtual time: the same steps),
+        // and the counters on for that window only, so they see the pipeline's work and none of
+        // the test's own looking.
+        let (pipeline, _) = try dragging()
+        for (i, t) in times.enumerated() {
+            if i == measured.lowerBound { runtime.reset() }
+            pipeline.dispatch(now: t)
+        }
+        let scratch = FileManager.default.temporaryDirectory.path + "/flickd-touch-path-\(getpid())"
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let raw = scratch + "/touch.profraw", merged = scratch + "/touch.profdata"
+        raw.withCString { runtime.setFilename($0) }
+        let written = runtime.write()
+        // What the runtime writes again at exit is not wanted.
+        "/dev/null".withCString { runtime.setFilename($0) }
+        try #require(written == 0, "cannot write the profile \(raw)")
+        try run(tool("llvm-profdata"), ["merge", "-sparse", raw, "-o", merged])
+        if let keep = getenv("FLICKD_TOUCH_PATH_KEEP") {
+            // For whoever rewrites the document: `llvm-cov report -show-functions` on it says
+            // which functions of a file ran.
+            try run("cp", [merged, String(cString: keep)])
+        }
+        let json = try run(tool("llvm-cov"), ["export", "-summary-only", "-instr-profile", merged, executable()])
+        return try enteredFiles(json)
+    }
+
+    /// A drag at 300 px/s, 125 reports a second, resampled to each frame as by default, on an
+    /// 800×480 headless panel with two overlay planes (the indicators ride on them) showing an
+    /// image at zoom 1 (scanned out): the pipeline started, and its output.
+    static func dragging() throws -> (Pipeline, HeadlessOutput) {
         let panel = PixelSize(width: 800, height: 480)
-        // A slow drag, 30 reports a second: each report's frame is committed before the next.
-        var script = TouchScript(description: .slotTouchscreen(width: Int32(panel.width), height: Int32(panel.height)),
-                             rate: 1.0 / 30)
+        var script = TouchScript(description: .slotTouchscreen(width: Int32(panel.width), height: Int32(panel.height)))
         script.idle(0)
         _ = script.drag(from: (400, 400), to: (400, 100), seconds: 1, t: 0.1)
         let recording = try EvemuRecording.parse(script.text, path: "touch path")
@@ -89,36 +138,7 @@ enum TouchPath {
         let pipeline = try PipelineBuilder(configuration: Configuration())
             .build(output: output, content: content, input: .recording(recording, start: .milliseconds(500)), at: .zero)
         pipeline.start()
-
-        // Step as VirtualRunner does, until a report is due while the finger drags and no frame
-        // is in flight; then measure from that wake-up to the commit of the frame it moves.
-        var now = pipeline.now
-        var measuring = false
-        while let next = pipeline.nextDeadline {
-            now = max(now, next)
-            let reportDue = pipeline.input.nextDeadline.map { $0 <= now } ?? false
-            if measuring && reportDue {
-                // Another report came before the frame: start again at this one.
-                measuring = false
-            }
-            if !measuring && reportDue && pipeline.scrollView.isDragging && !output.isFlipPending
-                && pipeline.scrollView.contentOffset.y > 50 {
-                measuring = true
-                runtime.reset()
-            }
-            pipeline.dispatch(now: now)
-            if measuring && output.isFlipPending { break }
-        }
-        try #require(measuring && output.isFlipPending, "no report of the drag was followed by its frame")
-        let scratch = FileManager.default.temporaryDirectory.path + "/flickd-touch-path-\(getpid())"
-        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let raw = scratch + "/touch.profraw", merged = scratch + "/touch.profdata"
-        raw.withCString { runtime.setFilename($0) }
-        try #require(runtime.write() == 0, "cannot write the profile \(raw)")
-        try run(tool("llvm-profdata"), ["merge", "-sparse", raw, "-o", merged])
-        let json = try run(tool("llvm-cov"), ["export", "-summary-only", "-instr-profile", merged, executable()])
-        return try enteredFiles(json)
+        return (pipeline, output)
     }
 
     /// The files with a function that ran, from `llvm-cov export -summary-only`.

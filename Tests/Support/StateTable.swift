@@ -2,7 +2,7 @@ import FlickCore
 import Foundation
 
 /// A state machine's table as its page in docs/ writes it, read back so a test can hold the code
-/// to it: the doc is the spec, and the two must not disagree (STYLE.md §1, §8).
+/// to it: the doc is the spec, and the two must not disagree (docs/ARCHITECTURE.md, "State machines").
 ///
 /// The table follows a heading `### NAME` (the `Transition.Machine`'s name). Its first row names
 /// the events (`state \ event | down | move | …`); each further row is a state. A cell is `bug`

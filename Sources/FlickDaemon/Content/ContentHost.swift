@@ -7,7 +7,7 @@ import Logging
 /// What the panel shows and where it came from — a file, a pyramid being built, a folder, a
 /// content provider, or the test pattern standing in — and the view's saved position for it.
 ///
-/// Passive, as the pipeline is (STYLE.md §7): the pyramid build's fd (`fileDescriptors`) and the
+/// Passive, as the pipeline is (docs/ARCHITECTURE.md, "One loop, passive parts"): the pyramid build's fd (`fileDescriptors`) and the
 /// provider session's deadlines (`nextDeadline`) are watched by the loop, which calls
 /// `dispatch(now:)`; the control commands (`load`, `provide`, `tile`, `invalidate`) and a reload
 /// call in from outside, and their caller re-arms the loop. It shows content on a

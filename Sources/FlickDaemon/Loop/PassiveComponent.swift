@@ -1,7 +1,7 @@
 import FlickCore
 import FlickSystem
 
-/// A part of the service that waits on nothing itself (STYLE.md §7): it says which fds and
+/// A part of the service that waits on nothing itself (docs/ARCHITECTURE.md, "One loop, passive parts"): it says which fds and
 /// which time should wake it, and the one loop calls `dispatch(now:)` when one does. The
 /// pipeline has this shape; `LiveRunner` watches components of it beside the pipeline (the
 /// content host).

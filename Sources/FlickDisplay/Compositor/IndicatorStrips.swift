@@ -5,7 +5,7 @@ import FlickCore
 /// horizontal bar's along the bottom), shown on an overlay plane above the primary one.
 ///
 /// A frame at zoom 1 then needs no pixel copied: the primary plane scans out the content and
-/// only the few hundred pixels of a bar are drawn (docs/ARCHITECTURE.md, "Display"). Each strip
+/// only the few hundred pixels of a bar are drawn (docs/ARCHITECTURE.md, "The path of one frame"). Each strip
 /// is double-buffered like the frame: the caller names the buffer (0 or 1) and switches to the
 /// other after each committed frame, so a frame never draws into the buffer on screen (one
 /// frame at most is in flight), and a retried frame draws into the same free one again. A strip

@@ -6,7 +6,7 @@ import FlickSystem
 ///
 /// On an output with two overlay planes (and no panel rotation) the scroll indicators go on
 /// them, and a frame the content covers at zoom 1 is the content itself, scanned out from the
-/// viewport's corner: no pixel of it is copied (docs/ARCHITECTURE.md, "Display"). Everything
+/// viewport's corner: no pixel of it is copied (docs/ARCHITECTURE.md, "The path of one frame"). Everything
 /// else is composed into the back buffer, and so is every frame that shows touch marks or
 /// calibrate's target screen.
 public final class FrameComposer {

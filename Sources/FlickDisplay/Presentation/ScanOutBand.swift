@@ -4,7 +4,7 @@ import Synchronization
 
 /// Tiled content scanned out at zoom 1 with no per-frame copy: a band of the content larger
 /// than the panel, drawn from tiles into a buffer the primary plane shows from the view's
-/// corner, as whole content is (DESIGN §4).
+/// corner, as whole content is (docs/tiles.md, "Scanned out at zoom 1: the band").
 ///
 /// Two buffers take turns, and each knows what part of its band holds the content (`valid`):
 /// - **Drawn in the background.** While one buffer is on screen, a worker draws the other,
