@@ -2,7 +2,7 @@ import FlickCore
 @testable import FlickDaemon
 import FlickDisplay
 import FlickInput
-import FoundationEssentials
+import Foundation
 import Glibc
 import Testing
 
@@ -143,19 +143,21 @@ enum TouchPath {
 
     /// The files with a function that ran, from `llvm-cov export -summary-only`.
     static func enteredFiles(_ json: String) throws -> Set<String> {
-        // {"data":[{"files":[{"filename":"/…/Sources/FlickCore/…","summary":{"functions":{"count":N,"covered":M,…
+        struct Export: Decodable {
+            struct Data: Decodable { var files: [File] }
+            struct File: Decodable {
+                var filename: String
+                var summary: Summary
+            }
+            struct Summary: Decodable { var functions: Count }
+            struct Count: Decodable { var covered: Int }
+            var data: [Data]
+        }
+        let export = try JSONDecoder().decode(Export.self, from: Data(json.utf8))
         var files: Set<String> = []
-        var rest = Substring(json)
-        while let name = rest.range(of: #""filename":""#) {
-            rest = rest[name.upperBound...]
-            guard let end = rest.firstIndex(of: "\"") else { break }
-            let path = String(rest[..<end])
-            guard let functions = rest.range(of: #""functions":{"#) else { break }
-            let summary = rest[functions.upperBound...].prefix { $0 != "}" }
-            let covered = summary.split(separator: ",").first { $0.hasPrefix(#""covered":"#) }
-                .flatMap { Int($0.dropFirst(#""covered":"#.count)) } ?? 0
-            if covered > 0, let sources = path.range(of: repository + "/Sources/") {
-                files.insert(String(path[sources.upperBound...]))
+        for file in export.data.flatMap(\.files) where file.summary.functions.covered > 0 {
+            if let sources = file.filename.range(of: repository + "/Sources/") {
+                files.insert(String(file.filename[sources.upperBound...]))
             }
         }
         try #require(!files.isEmpty, "llvm-cov named no source file")
@@ -164,10 +166,7 @@ enum TouchPath {
 
     /// The test executable (llvm-cov reads its coverage mapping).
     static func executable() throws -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        try #require(n > 0)
-        return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
     }
 
     /// An LLVM tool of the toolchain that built the test (its profile format), from
@@ -180,40 +179,20 @@ enum TouchPath {
     /// Runs a tool, returning its standard output; fails the test with its standard error.
     @discardableResult
     static func run(_ tool: String, _ arguments: [String]) throws -> String {
-        var out: [Int32] = [-1, -1], err: [Int32] = [-1, -1]
-        try #require(pipe(&out) == 0 && pipe(&err) == 0)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, out[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, err[1], 2)
-        for fd in out + err { posix_spawn_file_actions_addclose(&actions, fd) }
-        let argv = ([tool] + arguments).map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        var child: pid_t = 0
-        let rc = posix_spawnp(&child, tool, &actions, nil, argv, environ)
-        close(out[1])
-        close(err[1])
-        defer { close(out[0]); close(err[0]) }
-        try #require(rc == 0, "cannot start \(tool): \(String(cString: strerror(rc)))")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
         // Standard error is small; standard output (the JSON) is read whole first.
-        let stdout = readAll(out[0]), stderr = readAll(err[0])
-        var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
-        try #require(status == 0, "\(tool) \(arguments.joined(separator: " ")) failed: \(stderr)")
-        return stdout
-    }
-
-    private static func readAll(_ fd: Int32) -> String {
-        var data: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = read(fd, &chunk, chunk.count)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            data += chunk[..<n]
-        }
-        return String(decoding: data, as: UTF8.self)
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0,
+                     "\(tool) \(arguments.joined(separator: " ")) failed: \(String(decoding: stderr, as: UTF8.self))")
+        return String(decoding: stdout, as: UTF8.self)
     }
 
     /// The path as docs/ARCHITECTURE.md writes it: the table under "## The path of one touch"
