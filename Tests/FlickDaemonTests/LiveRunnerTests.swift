@@ -117,9 +117,10 @@ import Testing
             close(ends[0])
         }
         _ = fcntl(pipeFD, F_SETFL, O_NONBLOCK)
-        defer { close(pipeFD); close(ends[1]) }
+        let newcomer = Descriptor(owning: pipeFD)
+        defer { close(ends[1]) }
         var woke = 0
-        let watch = try loop.addIO(fd: pipeFD, events: .readable, context: "newcomer") { _ in
+        let watch = try loop.addIO(newcomer, events: .readable, context: "newcomer") { _ in
             var byte: UInt8 = 0
             while read(pipeFD, &byte, 1) == 1 { woke += 1 }
         }

@@ -56,7 +56,7 @@ public final class ControlServer {
     private let path: String
     private let limits: Limits
     private let handler: Handler
-    private let listenFD: Int32
+    private let listening: Descriptor
     private var listenSource: IOSource?
     /// Answers the lines left over by clients that used up a wake-up's work (`Client.backlog`).
     private var backlogTimer: TimerSource?
@@ -71,7 +71,10 @@ public final class ControlServer {
     private var accepted = 0
 
     private final class Client {
-        let fd: Int32
+        /// Its socket, held also by its watch: the number is not handed out again while either lives.
+        let socket: Descriptor
+        /// The socket's number, its key among the clients while it is connected.
+        var fd: Int32 { socket.rawValue }
         /// When it came, in accepts: the oldest unproven client makes room first.
         let serial: Int
         var source: IOSource?
@@ -98,8 +101,8 @@ public final class ControlServer {
         var attached: [(fd: Int32, at: Int)] = []
         static let maxWaitingFiles = 2
 
-        init(fd: Int32, serial: Int) {
-            self.fd = fd
+        init(socket: Descriptor, serial: Int) {
+            self.socket = socket
             self.serial = serial
         }
 
@@ -167,8 +170,8 @@ public final class ControlServer {
         }
         if chmod(path, mode) != 0 { throw fail("chmod") }
         if listen(fd, 128) != 0 { throw fail("listen") }
-        listenFD = fd
-        listenSource = try loop.addIO(fd: fd, events: .readable, context: "control socket \(path)") { [unowned self] _ in
+        listening = Descriptor(owning: fd)
+        listenSource = try loop.addIO(listening, events: .readable, context: "control socket \(path)") { [unowned self] _ in
             self.acceptClients()
         }
         backlogTimer = try loop.addTimer(context: "control socket backlog") { [unowned self] _ in
@@ -181,9 +184,8 @@ public final class ControlServer {
         backlogTimer = nil
         for client in clients.values {
             for file in client.attached { close(file.fd) }
-            close(client.fd)
         }
-        close(listenFD)
+        // The descriptors close as their owners go (the clients, the sources released above).
         unlink(path)
     }
 
@@ -232,7 +234,7 @@ public final class ControlServer {
     private func acceptClients() {
         // The rest of a flood waits in the backlog for the next wake-up (level-triggered).
         for _ in 0..<limits.maxAcceptsPerWakeup {
-            let fd = accept(listenFD, nil, nil)
+            let fd = accept(listening.rawValue, nil, nil)
             if fd < 0 { return } // EAGAIN, or a transient error: the next wake-up retries.
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
@@ -242,14 +244,15 @@ public final class ControlServer {
                 continue
             }
             accepted += 1
-            let client = Client(fd: fd, serial: accepted)
+            // Closed when the client goes, or at once if it cannot be watched.
+            let client = Client(socket: Descriptor(owning: fd), serial: accepted)
             do {
-                client.source = try loop.addIO(fd: fd, events: .readable, context: "control client") { [unowned self, unowned client] events in
+                client.source = try loop.addIO(client.socket, events: .readable, context: "control client") { [unowned self, unowned client] events in
                     self.handle(client, events: events)
                 }
                 clients[fd] = client
             } catch {
-                close(fd)
+                continue
             }
         }
     }
@@ -428,10 +431,12 @@ public final class ControlServer {
     private func drop(_ client: Client, broke: Bool) {
         guard clients.removeValue(forKey: client.fd) != nil else { return }
         if broke { droppedClients += 1 }
+        // Its watch goes first; the socket closes when the client object goes, at the end of the
+        // call that dropped it, so no wake-up can reach a newcomer through a stale watch.
         client.source = nil
         for file in client.attached { close(file.fd) }
         client.attached.removeAll()
-        close(client.fd)
+        shutdown(client.fd, Int32(SHUT_RDWR))
         onDisconnect?(Caller(id: client.serial))
     }
 }

@@ -65,21 +65,9 @@ public final class EventLoop {
     /// - Throws: `SystemError`. The corresponding C function is `sd_event_add_io`.
     public func addIO(_ descriptor: Descriptor, events: IOEvents, context: String,
                       handler: @escaping (IOEvents) -> Void) throws(SystemError) -> IOSource {
-        try addIO(fd: descriptor.rawValue, holding: descriptor, events: events, context: context, handler: handler)
-    }
-
-    /// Watches a raw `fd` its owner closes only after dropping the source (the control server's
-    /// sockets); anything replaced while watched goes through `addIO(_:events:context:handler:)`.
-    /// - Throws: `SystemError`. The corresponding C function is `sd_event_add_io`.
-    public func addIO(fd: Int32, events: IOEvents, context: String, handler: @escaping (IOEvents) -> Void) throws(SystemError) -> IOSource {
-        try addIO(fd: fd, holding: nil, events: events, context: context, handler: handler)
-    }
-
-    private func addIO(fd: Int32, holding descriptor: Descriptor?, events: IOEvents, context: String,
-                       handler: @escaping (IOEvents) -> Void) throws(SystemError) -> IOSource {
         let box = Callback(handler)
         var s: OpaquePointer?
-        try check(sd_event_add_io(event, &s, fd, events.rawValue, { _, _, revents, userdata in
+        try check(sd_event_add_io(event, &s, descriptor.rawValue, events.rawValue, { _, _, revents, userdata in
             Callback<IOEvents>.call(userdata, IOEvents(rawValue: revents))
             return 0
         }, Unmanaged.passUnretained(box).toOpaque()), "sd_event_add_io", context)

@@ -38,12 +38,11 @@ final class Callback<Argument> {
 
 /// A watched fd; stops being watched when released.
 public final class IOSource: EventSource {
-    /// The watched file, when the loop was given its owner: released only after the source is
-    /// disabled (stored properties go after every `deinit` has run), so the number is not
-    /// reused while sd-event still watches it.
-    private let descriptor: Descriptor?
+    /// The watched file: released only after the source is disabled (stored properties go
+    /// after every `deinit` has run), so the number is not reused while sd-event still watches it.
+    private let descriptor: Descriptor
 
-    init(source: OpaquePointer, handler: AnyObject, descriptor: Descriptor?) {
+    init(source: OpaquePointer, handler: AnyObject, descriptor: Descriptor) {
         self.descriptor = descriptor
         super.init(source: source, handler: handler)
     }
