@@ -85,8 +85,15 @@ import Testing
         let said = try runBuilt("flickctl", ["provider", "--socket", daemon.directory + "/control.sock"])
         #expect(said.status == 0 && said.out.hasPrefix("content provider timetable: connected, "))
         #expect(said.out.contains(" drawn, mean latency ") && said.out.contains(" invalidations"))
-        // Killed mid-run: the configured content returns, said once.
+        // Killed mid-run, with nothing asked of it: the configured content returns, said once.
+        try daemon.waitUntil("no tile asked of the provider", timeout: 10) {
+            (try? status(client).provider?.pending) == 0
+        }
         kill(python.processIdentifier, SIGKILL)
+        // Heard by the daemon alone: nothing is asked of it meanwhile (a request would wake it).
+        try daemon.waitUntil("the provider's disconnection in the log", timeout: 10) {
+            daemon.stderr.contains("content provider timetable disconnected")
+        }
         try daemon.waitUntil("the test pattern back", timeout: 10) {
             (try? status(client))?.content?.hasPrefix("test pattern") == true
         }

@@ -109,7 +109,12 @@ public final class Daemon: PipelineSink, CommandContext {
                 defer { self.runner.rearm() }
                 return self.commands.handle(command, id: id, file: file, caller: caller)
             }
-            server?.onDisconnect = { [unowned self] caller in self.content.disconnected(caller) }
+            server?.onDisconnect = { [unowned self] caller in
+                // The host ends a provider's session at a deadline of its own: armed here, since
+                // nothing else may wake the loop (a provider that dies idle).
+                self.content.disconnected(caller)
+                self.runner.rearm()
+            }
             content.link = server
             if !configuration.controlGroup.isEmpty { try ControlSocketGroup.set(configuration.controlGroup, of: configuration.controlSocket) }
         } catch {
