@@ -45,17 +45,30 @@ import Testing
     }
 
     /// Waits until the provider has drawn what the view shows (nothing pending) and `more`,
-    /// then for two more frames (the one showing the last tiles presented).
+    /// then, when `shows` is given, until a snapshot of the screen satisfies it: the frame with
+    /// the last tiles is presented a few refresh periods after the last answer, and nothing the
+    /// daemon reports says when, so the screen itself is what is waited on.
     private func waitDrawn(_ daemon: FlickdProcess, _ client: ControlClient, _ what: String,
-                           _ more: (ControlProviderStatus) -> Bool = { _ in true }) throws {
+                           _ more: (ControlProviderStatus) -> Bool = { _ in true },
+                           shows: ((PixelBuffer) -> Bool)? = nil) throws {
         try daemon.waitUntil(what, timeout: 20) {
             guard let p = try? status(client).provider else { return false }
             return (p.drawn ?? 0) > 0 && p.pending == 0 && more(p)
         }
-        // That frame is presented within two refresh periods of the last answer, but nothing the
-        // daemon reports says when (status counts frames committed, not presented): time passes
-        // on purpose, six periods at 60 Hz.
-        usleep(100_000)
+        guard let shows else { return }
+        var shot = 0
+        try daemon.waitUntil(what + ", on screen", timeout: 10) {
+            shot += 1
+            guard let frame = try? snapshot(daemon, client, name: "wait-\(shot).png") else { return false }
+            return shows(frame)
+        }
+    }
+
+    /// How many colours a frame has (every other pixel): text is antialiased, a fill is flat.
+    private func shades(_ frame: PixelBuffer) -> Int {
+        var seen = Set<UInt32>()
+        for y in stride(from: 0, to: frame.height, by: 2) { for x in stride(from: 0, to: frame.width, by: 2) { seen.insert(frame[x, y] & 0xFF_FFFF) } }
+        return seen.count
     }
 
     @Test func thePythonExampleDrawsItsBoardRedrawsItsClockInPlaceAndTheContentReturnsWhenItDies() throws {
@@ -66,14 +79,13 @@ import Testing
         let python = try app("/usr/bin/python3", [Self.examples + "/timetable.py", "--socket", daemon.directory + "/control.sock",
                                                   "--exit-after", "60"])
         defer { if python.isRunning { kill(python.processIdentifier, SIGKILL) } }
-        try waitDrawn(daemon, client, "the board drawn")
-        let shown = try status(client)
-        #expect(shown.content == "provider timetable" && shown.contentSize == [1920, Double(176 + 200 * 96)])
         // The board, not the test pattern: the first departures' row colours at the left margin
         // (timetable.py's C_ROW_BG), the header above them.
-        let frame = try snapshot(daemon, client, name: "board.png")
-        #expect(frame[20, 176 + 48] & 0xFF_FFFF == 0x18_222E)
-        #expect(frame[20, 176 + 96 + 48] & 0xFF_FFFF == 0x1E_2A38)
+        try waitDrawn(daemon, client, "the board drawn", shows: { frame in
+            frame[20, 176 + 48] & 0xFF_FFFF == 0x18_222E && frame[20, 176 + 96 + 48] & 0xFF_FFFF == 0x1E_2A38
+        })
+        let shown = try status(client)
+        #expect(shown.content == "provider timetable" && shown.contentSize == [1920, Double(176 + 200 * 96)])
         // Its clock row is invalidated every second: redrawn, the view where it was.
         let before = try #require(shown.provider)
         try daemon.waitUntil("two invalidations and their tiles drawn again", timeout: 10) {
@@ -139,26 +151,18 @@ import Testing
         let client = try daemon.client()
         let app = try app(binary, ["--socket", daemon.directory + "/control.sock", "--name", "catalogue", "--exit-after", "60"])
         defer { if app.isRunning { kill(app.processIdentifier, SIGKILL) } }
-        try waitDrawn(daemon, client, "the catalogue drawn")
         // Text: many shades (antialiased glyphs), not a flat fill.
-        func shades(_ frame: PixelBuffer) -> Int {
-            var seen = Set<UInt32>()
-            for y in stride(from: 0, to: frame.height, by: 2) { for x in stride(from: 0, to: frame.width, by: 2) { seen.insert(frame[x, y] & 0xFF_FFFF) } }
-            return seen.count
-        }
-        #expect(shades(try snapshot(daemon, client, name: "catalogue.png")) > 16)
+        try waitDrawn(daemon, client, "the catalogue drawn", shows: { self.shades($0) > 16 })
         // Zoomed out to a quarter, the app is asked for a coarser level and draws its text at
         // that scale: still text, four times as much of it on screen.
         let drawn = try #require(try status(client).provider?.drawn)
         #expect(try client.call(ControlRequest(cmd: "set-zoom", scale: 0.25, animated: false)).ok == true)
-        try waitDrawn(daemon, client, "the quarter-scale level drawn") { ($0.drawn ?? 0) > drawn }
-        #expect(shades(try snapshot(daemon, client, name: "quarter.png")) > 16)
+        try waitDrawn(daemon, client, "the quarter-scale level drawn", { ($0.drawn ?? 0) > drawn }, shows: { self.shades($0) > 16 })
         // Zoomed in to 2 (it declares one level of detail above zoom 1): asked for tiles at scale
         // 2, drawn again by the app, not stretched.
         let quarter = try #require(try status(client).provider?.drawn)
         #expect(try client.call(ControlRequest(cmd: "set-zoom", scale: 2, animated: false)).ok == true)
-        try waitDrawn(daemon, client, "the scale-2 level drawn") { ($0.drawn ?? 0) > quarter }
-        #expect(shades(try snapshot(daemon, client, name: "double.png")) > 16)
+        try waitDrawn(daemon, client, "the scale-2 level drawn", { ($0.drawn ?? 0) > quarter }, shows: { self.shades($0) > 16 })
     }
 
     @Test func badPoolsAndStrangersAreRefusedWithTheReasonAndTheDaemonCarriesOn() throws {
