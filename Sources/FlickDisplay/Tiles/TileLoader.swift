@@ -1,3 +1,4 @@
+import FlickCore
 import FlickSystem
 import Glibc
 
@@ -102,15 +103,10 @@ public final class TileLoader: TileFetching, @unchecked Sendable {
     /// arrivals from `fileDescriptor`.
     /// - Returns: whether `pendingCount` came down to `count` in time; `false` once stopping.
     public func waitUntil(pendingAtMost count: Int, timeout: Duration) -> Bool {
-        var deadline = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &deadline)
-        let (seconds, attoseconds) = max(timeout, .zero).components
-        let nanoseconds = deadline.tv_nsec + Int(attoseconds / 1_000_000_000)
-        // Saturating: a timeout beyond the clock's range waits as long as it can.
-        let (whole, overflow) = deadline.tv_sec.addingReportingOverflow(Int(clamping: seconds))
-        let (sum, carried) = whole.addingReportingOverflow(nanoseconds / 1_000_000_000)
-        deadline.tv_sec = overflow || carried ? .max : sum
-        deadline.tv_nsec = nanoseconds % 1_000_000_000
+        // `settled` runs on the monotonic clock; Instant's arithmetic saturates, so a timeout
+        // beyond the clock's range waits as long as it can.
+        let end = Instant.monotonicNow() + max(timeout, .zero)
+        var deadline = timespec(tv_sec: Int(end.nanoseconds / 1_000_000_000), tv_nsec: Int(end.nanoseconds % 1_000_000_000))
         return locked {
             while !stopping && wanted.count + making.count > count {
                 if pthread_cond_timedwait(&settled, &mutex, &deadline) == ETIMEDOUT { break }
