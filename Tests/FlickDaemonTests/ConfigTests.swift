@@ -89,7 +89,15 @@ import Testing
              "expected a speed in px/s from 0 (off: every scroll takes animation_duration) to 1000000, got -1"),
             ("[scroll]\nanimation_speed = 1e300\n", "scroll.animation_speed", 2, "expected a speed in px/s from 0"),
             ("[scroll]\nanimation_speed = \"fast\"\n", "scroll.animation_speed", 2, "expected a speed in px/s from 0"),
-            ("[zoom]\nminimum_scale = 5e-324\n", "zoom.minimum_scale", 2, "expected a scale from 0.001 to 1000"),
+            ("[zoom]\nminimum_scale = 5e-324\n", "zoom.minimum_scale", 2, "expected \"fit\", \"fill\" or a scale from 0.001 to 1000"),
+            ("[zoom]\nminimum_scale = \"width\"\n", "zoom.minimum_scale", 2,
+             "expected \"fit\", \"fill\" or a scale from 0.001 to 1000, got \"width\""),
+            ("[zoom]\nstart_scale = \"whole\"\n", "zoom.start_scale", 2,
+             "expected \"fit\", \"fill\", \"width\" or a scale from 0.001 to 1000, got \"whole\""),
+            ("[kiosk]\nhome_offset = \"middle\"\n", "kiosk.home_offset", 2,
+             "expected \"top-left\", \"center\" or [x, y]: the offset in px at zoom.start_scale, got \"middle\""),
+            ("[kiosk]\nhome_offset = [1, 2, 3]\n", "kiosk.home_offset", 2, "expected \"top-left\", \"center\" or [x, y]"),
+            ("[content]\ncenter = \"yes\"\n", "content.center", 2, "expected true or false"),
             ("[scroll]\nspring_mass = 5e-324\n", "scroll.spring_mass", 2, "a frequency √(stiffness/mass) from 0.1 to 10000"),
         ]
         for (text, key, line, message) in cases {

@@ -61,7 +61,9 @@ import Testing
             scroll_indicator_insets = [10, 0, 10, 20]
             """, path: "f")
         let start = Instant.seconds(5)
-        let rig = try PipelineRig(content: Content(image: black), configuration: configuration, at: start)
+        // At offset 0 (the home view would be −100, the inset's top): the bar's sums below.
+        let rig = try PipelineRig(content: Content(image: black), configuration: configuration, at: start,
+                                  restore: (Point.zero, 1))
         rig.settle(seconds: 1)
         #expect(rig.view.contentOffset == .zero)
         let handler = rig.commands()

@@ -34,6 +34,9 @@ public struct GestureConfiguration: Hashable, Sendable {
     public var doubleTapSlopPixels: Double = 100
     /// What a double tap does.
     public var doubleTapAction: DoubleTapAction = .zoomToggle(scale: 2)
+    /// The scale a `zoomToggle` double tap toggles with: nil, the minimum zoom scale (Photos);
+    /// a kiosk sets its start scale, so two double taps come back to the home zoom.
+    public var doubleTapHomeScale: ScaleSetting?
     /// Velocity estimate: samples older than this are not used. Android and Flutter: 100 ms.
     public var velocityWindow: Duration = .milliseconds(100)
     /// Velocity estimate: at most this many samples. Android and Flutter: 20.
@@ -76,8 +79,8 @@ public struct GestureConfiguration: Hashable, Sendable {
 
 /// What a double tap does.
 public enum DoubleTapAction: Hashable, Sendable {
-    /// Zoom in to `scale` centred on the tap; if already zoomed in, back out to the minimum
-    /// (Photos behaviour).
+    /// Zoom in to `scale` centred on the tap; if already zoomed elsewhere, back to
+    /// `GestureConfiguration.doubleTapHomeScale` (the minimum by default: Photos behaviour).
     case zoomToggle(scale: Double)
     /// Always zoom in to `scale` centred on the tap.
     case zoomIn(scale: Double)

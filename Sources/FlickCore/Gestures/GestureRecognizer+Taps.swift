@@ -84,10 +84,11 @@ extension GestureRecognizer {
                 emit(.content(.up(point)), at: t)
             }
             emit(.content(.doubleTap(point)), at: t)
-        case .zoomToggle where scrollView.zoomScale > scrollView.minimumZoomScale * 1.000_001:
+        case .zoomToggle where abs(scrollView.zoomScale - doubleTapHomeScale) > doubleTapHomeScale * 0.000_001:
             // Back out about the finger too, so the two taps undo each other.
-            zoomedTo = scrollView.minimumZoomScale
-            drive(at: t) { try? $0.setZoomScale($0.minimumZoomScale, anchoredAt: p, animated: true, at: t) }
+            let home = doubleTapHomeScale
+            zoomedTo = home
+            drive(at: t) { try? $0.setZoomScale(home, anchoredAt: p, animated: true, at: t) }
         case let .zoomToggle(scale), let .zoomIn(scale):
             // About the finger: the content under it stays under it, on every frame.
             let s = Swift.min(Swift.max(scale, scrollView.minimumZoomScale), scrollView.maximumZoomScale)
@@ -95,6 +96,14 @@ extension GestureRecognizer {
             drive(at: t) { try? $0.setZoomScale(s, anchoredAt: p, animated: true, at: t) }
         }
         emit(.gesture(.doubleTap(point, zoomedTo: zoomedTo)), at: t)
+    }
+
+    /// The scale a toggling double tap goes back to: the configured home scale for the content
+    /// shown (the start scale), else the minimum (Photos), within the limits.
+    private var doubleTapHomeScale: Double {
+        let view = scrollView
+        let home = configuration.doubleTapHomeScale.map { view.zoomScale(for: $0) } ?? view.minimumZoomScale
+        return Swift.min(Swift.max(home, view.minimumZoomScale), view.maximumZoomScale)
     }
 
     /// A screen point in content coordinates (zoom and offset applied).

@@ -45,6 +45,12 @@ public struct ScrollView: Sendable {
     public var bouncesZoom = true
     /// Whether scrolling stops on multiples of the viewport size.
     public var isPagingEnabled = false
+    /// Whether content smaller than the viewport in an axis (insets included) is centred in it,
+    /// at every zoom and on every frame of a pinch, bounce or animation. UIKit pins it to the
+    /// top-left and leaves centring to the app (the `scrollViewDidZoom` inset trick); a kiosk
+    /// has no app. The centring offset is negative, and a legitimate offset: the smallest and
+    /// the largest valid offsets of that axis are both it.
+    public var centersContent = false
     /// Whether a drag that starts mostly along one axis stays on it.
     public var isDirectionalLockEnabled = false
     /// Whether touches scroll at all.
@@ -284,8 +290,33 @@ public struct ScrollView: Sendable {
 
     // MARK: Bounds
 
-    /// The smallest valid offset on `axis`.
-    public func minimumOffset(_ axis: Axis) -> Double { -contentInset.leading(axis) }
+    /// The smallest valid offset on `axis`: less half the room left over when the content is
+    /// centred.
+    public func minimumOffset(_ axis: Axis) -> Double {
+        -contentInset.leading(axis) - centringMargin(axis, scale: zoomScale)
+    }
+
+    /// How far content centred on `axis` at `scale` sits from the leading inset: half the
+    /// viewport it leaves empty, or 0 (not centred, or not smaller than the viewport).
+    func centringMargin(_ axis: Axis, scale: Double) -> Double {
+        guard centersContent else { return 0 }
+        let room = boundsSize[axis] - unscaledContentSize[axis] * scale - contentInset.leading(axis) - contentInset.trailing(axis)
+        return room > 0 ? room / 2 : 0
+    }
+
+    /// `offset` with every axis where the content at `scale` is centred moved to its centre;
+    /// `always` false leaves an axis that rubber-bands anyway (`alwaysBounce…`) to the finger.
+    func centred(_ offset: Point, scale: Double, always: Bool = true) -> Point {
+        guard centersContent else { return offset }
+        var p = offset
+        for axis in Axis.allCases {
+            let margin = centringMargin(axis, scale: scale)
+            guard margin > 0 else { continue }
+            let bouncesAnyway = bounces && (axis == .horizontal ? alwaysBounceHorizontal : alwaysBounceVertical)
+            if always || !bouncesAnyway { p[axis] = -contentInset.leading(axis) - margin }
+        }
+        return p
+    }
 
     /// The largest valid offset on `axis` (never below the minimum).
     public func maximumOffset(_ axis: Axis) -> Double {
@@ -329,6 +360,8 @@ public struct ScrollView: Sendable {
             note("ignored a non-finite offset \(offset)")
             return
         }
+        // A centred axis stays centred, unless it rubber-bands anyway (`alwaysBounce…`).
+        let offset = centred(offset, scale: zoomScale, always: false)
         guard offset != contentOffset else { return }
         contentOffset = offset
         send(.didScroll)
@@ -350,6 +383,8 @@ public struct ScrollView: Sendable {
             note("ignored a non-finite zoom \(scale) at \(offset)")
             return
         }
+        // A zoom keeps a centred axis centred on every step (a pinch, its bounce, an animation).
+        let offset = centred(offset, scale: scale)
         let zoomed = scale != zoomScale, moved = offset != contentOffset
         zoomScale = scale
         contentOffset = offset

@@ -83,7 +83,8 @@ enum ConfigSchema {
         k["gestures.velocity_reset_gap_ms"] = milliseconds(\.gestures.velocityResetGap)
         k["gestures.pinch"] = bool(\.gestures.pinchEnabled)
         // [zoom]
-        k["zoom.minimum_scale"] = scale(\.minimumZoomScale)
+        k["zoom.minimum_scale"] = scaleSetting(\.minimumZoomScale, ["fit", "fill"])
+        k["zoom.start_scale"] = scaleSetting(\.startZoomScale, ["fit", "fill", "width"])
         k["zoom.maximum_scale"] = scale(\.maximumZoomScale)
         k["zoom.double_tap_scale"] = scale(\.doubleTapScale)
         k["zoom.bounces_zoom"] = bool(\.bouncesZoom)
@@ -140,6 +141,7 @@ enum ConfigSchema {
         }
         // [content]
         k["content.path"] = text(\.contentPath)
+        k["content.center"] = bool(\.centerContent)
         k["content.page_direction"] = choice(["horizontal": PageDirection.horizontal, "vertical": .vertical], \.pageDirection)
         k["content.pixel_budget"] = { v, c throws in
             guard let n = v.int, n >= 1 << 16, n <= 1 << 30 else {
@@ -181,6 +183,17 @@ enum ConfigSchema {
             let d = try number(v, "seconds from 0 (off) to 86400")
             guard (0...86_400).contains(d) else { throw ValueProblem(expected: "seconds from 0 (off) to 86400", found: String(d)) }
             c.idleResetSeconds = d
+        }
+        k["kiosk.home_offset"] = { v, c throws in
+            let expected = "\"top-left\", \"center\" or [x, y]: the offset in px at zoom.start_scale"
+            switch v.string {
+            case "top-left"?: c.homeOffset = .topLeft
+            case "center"?, "centre"?: c.homeOffset = .center
+            case nil:
+                let n = try numbers(v, count: 2, expected)
+                c.homeOffset = .offset(Point(x: n[0], y: n[1]))
+            case let s?: throw ValueProblem(expected: expected, found: "\"\(s)\"")
+            }
         }
         k["kiosk.scroll_to_top_strip_px"] = atLeastZero(\.gestures.scrollToTopStripHeight)
         // [indicators]
@@ -308,6 +321,23 @@ enum ConfigSchema {
             let d = try number(v, expected)
             guard ScrollView.zoomScaleLimitRange.contains(d) else { throw ValueProblem(expected: expected, found: String(d)) }
             c[keyPath: key] = d
+        }
+    }
+
+    /// A zoom scale: a number in the model's range, or one of `words` (`ScaleSetting`).
+    static func scaleSetting(_ key: WritableKeyPath<Configuration, ScaleSetting> & Sendable, _ words: [String]) -> Reader {
+        { v, c throws in
+            let named = words.map { "\"\($0)\"" }.joined(separator: ", ")
+            let expected = "\(named) or a scale \(ScrollView.zoomScaleLimitText)"
+            if let s = v.string {
+                let settings: [String: ScaleSetting] = ["fit": .fit, "fill": .fill, "width": .width]
+                guard words.contains(s), let setting = settings[s] else { throw ValueProblem(expected: expected, found: "\"\(s)\"") }
+                c[keyPath: key] = setting
+                return
+            }
+            let d = try number(v, expected)
+            guard ScrollView.zoomScaleLimitRange.contains(d) else { throw ValueProblem(expected: expected, found: String(d)) }
+            c[keyPath: key] = .scale(d)
         }
     }
 

@@ -23,9 +23,11 @@ public struct Configuration: Hashable, Sendable {
     /// `[gestures]`: the recogniser's tunables (the double-tap zoom scale is `[zoom]`'s).
     public var gestures = GestureConfiguration()
 
-    /// `[zoom]`.
-    public var minimumZoomScale = 1.0
+    /// `[zoom]`: the smallest zoom may follow the content (`"fit"`, `"fill"`, `"width"`).
+    public var minimumZoomScale: ScaleSetting = 1
     public var maximumZoomScale = 4.0
+    /// The home view's zoom: where content starts, attract mode returns and a double tap toggles.
+    public var startZoomScale: ScaleSetting = 1
     public var doubleTapScale = 2.0
     public var bouncesZoom = true
 
@@ -114,12 +116,28 @@ public struct Configuration: Hashable, Sendable {
     public var statePath = "/var/lib/flickd/state.json"
     public var stateSaveDelay = Duration.milliseconds(1000)
 
+    /// `[content]`'s `center` and `[kiosk]`'s `home_offset`.
+    public var centerContent = true
+    public var homeOffset = ContentFraming.HomeOffset.topLeft
+
     /// The defaults.
     public init() {}
 
-    /// The recogniser's tunables with the double-tap zoom scale filled in.
+    /// How the content is framed: the zoom limits, the home view, centring.
+    public var framing: ContentFraming {
+        var f = ContentFraming()
+        f.minimumScale = minimumZoomScale
+        f.maximumScale = maximumZoomScale
+        f.startScale = startZoomScale
+        f.homeOffset = homeOffset
+        f.centersContent = centerContent
+        return f
+    }
+
+    /// The recogniser's tunables with the double-tap zoom scales filled in.
     public var gestureConfiguration: GestureConfiguration {
         var g = gestures
+        g.doubleTapHomeScale = startZoomScale
         switch g.doubleTapAction {
         case .zoomToggle: g.doubleTapAction = .zoomToggle(scale: doubleTapScale)
         case .zoomIn: g.doubleTapAction = .zoomIn(scale: doubleTapScale)
@@ -158,8 +176,9 @@ public struct Configuration: Hashable, Sendable {
     /// - Throws: `ScrollViewError` when a combination is invalid (minimum above maximum zoom).
     public func apply(to view: inout ScrollView) throws(ScrollViewError) {
         try view.setPhysics(physics)
-        try view.setZoomScaleLimits(minimum: minimumZoomScale, maximum: maximumZoomScale)
+        // The inset first: a fitted scale fits the viewport less the inset.
         try view.setContentInset(contentInset)
+        try framing.apply(to: &view)
         view.decelerationRate = decelerationRate
         view.bounces = bounces
         view.alwaysBounceHorizontal = alwaysBounceHorizontal

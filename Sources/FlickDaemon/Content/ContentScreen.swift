@@ -18,12 +18,15 @@ extension Pipeline: ContentScreen {
     /// The presenter's view size, in whole pixels.
     public var viewPixels: PixelSize { PixelSize(size: presenter.viewSize) }
 
-    /// Shows `content` and sets the model's content size and home position, as one command.
+    /// Shows `content` and sets the model's content size, the zoom limits that follow it
+    /// (`"fit"`) and its home view, as one command.
     public func present(_ content: Content, at t: Instant) throws {
         show(content, at: t)
+        let framing = framing
         try update(at: t) { v throws in
             try v.setContentSize(content.size)
-            let home = AttractMode.home(of: v)
+            try framing.apply(to: &v)
+            let home = framing.home(of: v)
             try v.setZoomScale(home.zoomScale, contentOffset: home.offset, animated: false, at: t)
         }
     }

@@ -25,6 +25,9 @@ public final class Pipeline {
     public weak var sink: (any PipelineSink)?
     /// Attract mode, when the config turns it on.
     public var attractMode: AttractMode?
+    /// How content is framed: the zoom limits that follow it, its home view, centring. Worked
+    /// out again for each content shown (`present`).
+    public var framing = ContentFraming()
     /// The fingers on their way to the recogniser and to each frame: smoothed, and resampled
     /// to each frame's presentation time (`TouchPrediction`).
     public internal(set) var prediction = TouchPrediction()
@@ -128,7 +131,8 @@ public final class Pipeline {
         emit(recognizer.fireTimers(upTo: now))
         if let reset = attractMode, let due = attractModeDeadline, due <= now {
             emit(recognizer.update(at: now) { [now] v in
-                try? v.setZoomScale(reset.zoomScale, contentOffset: reset.offset, animated: true, at: now)
+                let home = reset.home(of: v)
+                try? v.setZoomScale(home.zoomScale, contentOffset: home.offset, animated: true, at: now)
             })
             sink?.pipeline(self, noted: .attractMode(seconds: reset.delay.inSeconds))
         }

@@ -43,8 +43,11 @@ public struct PipelineBuilder {
         try configuration.apply(to: &view)
         if let restore {
             view.restore(offset: restore.offset, zoomScale: restore.zoomScale, at: t)
-            _ = view.takeReports()
+        } else {
+            let home = configuration.framing.home(of: view)
+            try view.setZoomScale(home.zoomScale, contentOffset: home.offset, animated: false, at: t)
         }
+        _ = view.takeReports()
         // The panel's facts; `apply` keeps them and sets the rest.
         var panel = GestureConfiguration()
         let period = presenter.refreshPeriod.inSeconds
@@ -96,7 +99,8 @@ public struct PipelineBuilder {
                 live.setMinimumTouchDuration(configuration.minimumTouchDuration)
             }
         }
-        pipeline.attractMode = attractMode(configuration, view: pipeline.scrollView)
+        pipeline.framing = configuration.framing
+        pipeline.attractMode = attractMode(configuration)
         pipeline.touchOverlay = configuration.touchOverlay
         if previous?.touchSmoothing != configuration.touchSmoothing || previous?.touchPrediction != configuration.touchPrediction {
             // Fingers already down start their filters afresh: at most a pixel's step, once.
@@ -120,10 +124,8 @@ public struct PipelineBuilder {
     }
 
     /// Attract mode as the config asks, or nil when it is off.
-    public static func attractMode(_ configuration: Configuration, view: ScrollView) -> AttractMode? {
+    public static func attractMode(_ configuration: Configuration) -> AttractMode? {
         guard configuration.idleResetSeconds > 0 else { return nil }
-        let home = AttractMode.home(of: view)
-        return AttractMode(delay: .seconds(double: configuration.idleResetSeconds), offset: home.offset,
-                           zoomScale: home.zoomScale)
+        return AttractMode(delay: .seconds(double: configuration.idleResetSeconds), framing: configuration.framing)
     }
 }
