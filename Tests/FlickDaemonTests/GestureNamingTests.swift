@@ -112,5 +112,30 @@ import Testing
         let run = try Self.replay(s)
         #expect(Self.names(run.gestures).first == "flick", "\(run.lines)")
     }
+}
 
+/// Replay shows what the live daemon would do (issue 20, part 3): a panel whose touches may
+/// carry no position (the Raspberry Pi 7" ft5x06's spurious down/up pairs with only a tracking
+/// id) is a touchscreen by its capabilities, and those touches are dropped, not refused.
+@Suite struct PositionlessTouchTests {
+    @Test func aPanelSendingTouchesWithoutPositionsIsReplayedAsLiveWouldRunIt() throws {
+        var s = TouchScript(description: GestureNamingTests.panel)
+        s.idle(0)
+        // Spurious pairs in slot 1, which never reports a position: down, then up a report later.
+        for t in [0.2, 1.7, 3.1] {
+            s.downWithoutPosition(1, t); s.report(t)
+            s.up(1, t + 0.012); s.report(t + 0.012)
+        }
+        // Real taps between them, in slot 0.
+        s.tap(at: 200, 100, t: 1.0)
+        s.tap(at: 600, 300, t: 2.5)
+        s.idle(5)
+        var notes: [String] = []
+        let run = try GestureNamingTests.replay(s) { notes.append($0) }
+        #expect(run.lines == ["tap at (200, 100)", "tap at (600, 300)"], "\(run.lines)")
+        // Said once at the first, and the rest at the end: not a line each.
+        let said = notes.filter { $0.contains("phantom touch") }
+        #expect(said.count == 2 && said[0].contains(": 1 phantom touch ignored") && said[1].contains(": 2 phantom touches ignored"),
+                "\(notes)")
+    }
 }
