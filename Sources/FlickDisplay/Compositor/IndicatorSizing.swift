@@ -13,8 +13,9 @@ public struct IndicatorSizing: Hashable, Sendable {
     /// is a 15.6" 1920×1080 panel's (2202.9 px over 396.2 mm, 5.560 px/mm) to within 0.1 %.
     public static let referencePixelsPerMillimetre = 3 / 0.54
 
-    /// The bar body's thickness in millimetres: 0.54 mm is 3 px on the reference panel, UIKit's
-    /// 2.5 pt bar at the 326 ppi of an iPhone (0.49 mm) rounded to the 3 px flickd drew before.
+    /// The bar body's thickness in millimetres: 0.54 mm is the 3 px flickd always drew, on the
+    /// reference panel; UIKit's bar of about 2.5 to 3 pt is 0.39 to 0.47 mm on an iPhone (163 pt
+    /// to the inch), seen closer.
     public var thicknessMillimetres: Double = 0.54
     /// The body's thickness in panel pixels, taken as given in place of `thicknessMillimetres`
     /// (the border, edge inset and minimum length still follow the panel); nil: from millimetres.
