@@ -315,8 +315,8 @@ extension ControlMessage {
                 m.x = p.x
                 m.y = p.y
             case let .flick(v, rest, duration):
-                // The gesture keeps the finger's velocity; on the wire it is the offset's, like
-                // willEndDragging's: the content moves against the finger.
+                // The gesture keeps the applied velocity in the finger's direction; on the wire
+                // it is the offset's, willEndDragging's: the content moves against the finger.
                 m.vx = -v.dx
                 m.vy = -v.dy
                 m.targetOffset = [rest.x, rest.y]

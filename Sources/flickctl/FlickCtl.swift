@@ -16,6 +16,20 @@ struct SocketOptions: ParsableArguments {
     @Flag(name: .long, help: "Print the raw JSON reply.")
     var json = false
 
+    @Option(name: .customLong("wait"), help: ArgumentHelp(
+        "Wait up to this many seconds for the socket to appear and accept (a daemon starting), then run the command.",
+        valueName: "seconds"))
+    var waitSeconds: Double?
+
+    func validate() throws {
+        if let waitSeconds, !(waitSeconds.isFinite && waitSeconds >= 0 && waitSeconds <= 86_400) {
+            throw ValidationError("--wait takes seconds from 0 to 86400, not \(waitSeconds)")
+        }
+    }
+
+    /// A connection to the socket, waited for when `--wait` says so.
+    func connect() throws -> ControlClient { try SocketWait.connect(socket, within: waitSeconds) }
+
     /// Sends one request and prints its reply; a refusal is an error exit.
     func run(_ request: ControlRequest) throws {
         try show(try call(request))
@@ -24,7 +38,7 @@ struct SocketOptions: ParsableArguments {
     /// Sends one request and returns the reply; the daemon not answering is an error exit.
     func call(_ request: ControlRequest) throws -> ControlMessage {
         do {
-            return try ControlClient(path: socket).call(request)
+            return try connect().call(request)
         } catch {
             throw failure(error)
         }
@@ -108,7 +122,7 @@ struct EventStream: ParsableArguments {
     /// Subscribes and hands each event to `body` until the daemon closes or `count` is reached.
     func each(_ body: (ControlMessage) -> Void) throws {
         do {
-            let client = try ControlClient(path: options.socket)
+            let client = try options.connect()
             let filter = events?.split(separator: ",").map { String($0) }
             let reply = try client.call(ControlRequest(cmd: "subscribe", events: filter))
             if reply.ok == false { throw ControlError.failed(reply.error ?? "refused") }
@@ -207,11 +221,30 @@ struct FlickCtl: ParsableCommand {
     }
 
     struct Page: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show page N (0-based) of paged content.")
+        static let configuration = CommandConfiguration(abstract: "Show page N of paged content, counted from 0 (the first page is 0).")
         @OptionGroup var options: SocketOptions
         @OptionGroup var animation: Animation
-        @Argument var number: Int
-        func run() throws { try options.move(ControlRequest(cmd: "page", page: number, animated: !animation.noAnimate)) }
+        // Taken as text, so that `page -1` reaches `validate` and is told why, rather than being
+        // an unknown option.
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The page, counted from 0.", valueName: "number"))
+        var values: [String] = []
+
+        /// The page asked for.
+        /// - Throws: `ValidationError` for no number, several, one that is not whole, or a negative one.
+        func number() throws -> Int {
+            let values = values.filter { $0 != "--" }
+            guard values.count == 1 else {
+                throw ValidationError("expected one page number, counted from 0 (<number>), got \(values.count)"
+                                      + (values.isEmpty ? "" : ": \(values.joined(separator: " "))"))
+            }
+            guard let n = Int(values[0]) else { throw ValidationError("<number>: '\(values[0])' is not a whole number") }
+            guard n >= 0 else { throw ValidationError("<number>: pages are counted from 0 (the first page is 0), so \(n) is none") }
+            return n
+        }
+
+        func validate() throws { _ = try number() }
+
+        func run() throws { try options.move(ControlRequest(cmd: "page", page: try number(), animated: !animation.noAnimate)) }
     }
 
     struct ScrollToTop: ParsableCommand {
@@ -294,7 +327,7 @@ struct FlickCtl: ParsableCommand {
             }
             let reply: ControlMessage
             do {
-                reply = try ControlClient(path: options.socket).call(ControlRequest(cmd: "snapshot"), passing: fd)
+                reply = try options.connect().call(ControlRequest(cmd: "snapshot"), passing: fd)
             } catch {
                 throw failure(error)
             }

@@ -1,7 +1,9 @@
 import ArgumentParser
 import FlickDaemon
 import FlickDisplay
+import FlickSystem
 import FoundationEssentials
+import Glibc
 
 /// `flickd pyramid`: builds the Deep Zoom pyramid of a big image ahead of time, as the daemon
 /// would on first load, so an integrator can prebuild it and the benchmark can measure it.
@@ -20,7 +22,7 @@ struct PyramidCommand: ParsableCommand {
     var image: String
 
     @Option(name: .customLong("cache-directory"),
-            help: "An existing, writable folder (default: $CACHE_DIRECTORY as systemd sets it, else /var/cache/flickd).")
+            help: "A writable folder, made with its parents (mode 0755) if missing (default: $CACHE_DIRECTORY as systemd sets it, else /var/cache/flickd).")
     var cacheDirectory: String?
 
     @Option(name: .customLong("tile-size"), help: "The tile side without overlap, 1 to 8192.")
@@ -42,6 +44,7 @@ struct PyramidCommand: ParsableCommand {
             ?? ProcessInfo.processInfo.environment["CACHE_DIRECTORY"]?.split(separator: ":").first.map(String.init)
             ?? "/var/cache/flickd"
         do {
+            try Self.makeFolder(directory)
             let existing = try PyramidBuilder.cachedDescriptor(for: image, cacheDirectory: directory,
                                                                tileSize: tileSize, overlap: overlap)
             if FileManager.default.fileExists(atPath: existing) {
@@ -62,6 +65,25 @@ struct PyramidCommand: ParsableCommand {
             writeStandardOutput(path + "\n")
         } catch {
             throw failure(error)
+        }
+    }
+
+    /// Makes `path` and its missing parents, each mode 0755 whatever the umask (an integrator
+    /// prebuilding into a fresh `/var/cache/flickd` should not have to make it first); folders
+    /// already there are left as they are.
+    /// - Throws: `ContentError` naming the folder that could not be made, and why.
+    static func makeFolder(_ path: String) throws {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") where !component.isEmpty {
+            prefix += "/" + component
+            if mkdir(prefix, 0o755) == 0 {
+                _ = chmod(prefix, 0o755)
+                continue
+            }
+            let error = SystemError.current("mkdir", prefix)
+            // There already: a file in the way fails the next step with ENOTDIR, said there.
+            if error.errno == EEXIST { continue }
+            throw ContentError(path: prefix, reason: .cacheWriteFailed(step: "create the cache folder", cause: error))
         }
     }
 }

@@ -1,3 +1,4 @@
+import FlickCore
 import FlickSystem
 import Glibc
 import Testing
@@ -53,4 +54,17 @@ private func screenInfo(bpp: UInt32, yresVirtual: UInt32, ypanstep: UInt16 = 1, 
     #expect(throws: FbdevError.open(device: "/nonexistent/fb0", cause: SystemError(call: "open", context: "/nonexistent/fb0", errno: ENOENT))) {
         try FbdevOutput(device: "/nonexistent/fb0")
     }
+}
+
+/// Issue 34: the driver's millimetres (`fb_var_screeninfo.height`, `width`: fields 22 and 23)
+/// give the panel's size when both are set; 0 and −1 say the driver does not know.
+@Test func theScreenInfosMillimetresAreThePanelsSizeWhenSet() {
+    var v = FbVarScreenInfo()
+    #expect(v.physicalSize == nil)
+    v.widthMillimetres = 154
+    v.heightMillimetres = 86
+    #expect(v.bytes[92] == 154 && v.bytes[88] == 86)
+    #expect(v.physicalSize == Size(width: 154, height: 86))
+    v.heightMillimetres = .max
+    #expect(v.physicalSize == nil)
 }

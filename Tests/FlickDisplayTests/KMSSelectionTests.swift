@@ -1,3 +1,4 @@
+import FlickCore
 import FlickSystem
 import Glibc
 import Testing
@@ -91,4 +92,11 @@ private func connector(_ id: UInt32, _ name: String, connected: Bool, modes: Int
     } catch {
         Issue.record("unexpected \(error)")
     }
+}
+
+/// Issue 34: a connector's `mmWidth` × `mmHeight` is the panel's size; 0 (no EDID) is unknown.
+@Test func aConnectorsMillimetresAreItsPanelsSizeUnlessZero() {
+    #expect(ConnectorSummary.physicalSize(millimetresWide: 344, high: 194) == Size(width: 344, height: 194))
+    #expect(ConnectorSummary.physicalSize(millimetresWide: 0, high: 194) == nil)
+    #expect(ConnectorSummary.physicalSize(millimetresWide: 344, high: 0) == nil)
 }

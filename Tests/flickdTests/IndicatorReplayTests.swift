@@ -7,7 +7,8 @@ import Testing
 /// Issue 21, part 3, through `flickd replay --json --snapshot-dir`: the indicator keys of a
 /// config file reach the frames a replay presents. A drag down a black page 2000 px tall on the
 /// 800×480 panel; the frame shown last while the finger held still is read back as PNG, and
-/// its vertical bar is where the frame line's offset puts it (docs/indicators.md's geometry).
+/// its vertical bar is where the frame line's offset puts it (docs/indicators.md's geometry),
+/// sized for the recording's touchscreen density.
 @Suite struct IndicatorReplayTests {
     /// The frame lines and the PNG of the last frame presented before the lift, replayed with
     /// `indicators` (TOML lines of the `[indicators]` table).
@@ -50,27 +51,43 @@ import Testing
         (x0..<frame.width).filter { frame[$0, y] != Color.black.pixel }
     }
 
+    /// The replay's panel density: the recording's touchscreen says 10 units per millimetre,
+    /// mapped 1:1 onto the display, so 10 px/mm; the indicators are sized for it (issue 34):
+    /// × 10 / 5.556 = 1.8 the reference panel's pixels, the body 0.54 mm = 5.4 px.
+    static let scale = 10 / (3 / 0.54), body = 0.54 * 10
+
     @Test func styleAndInsetsOfTheConfigPlaceAndPaintTheBar() throws {
         let (y, frame) = try Self.lastDragFrame(indicators: "style = \"white\"\nscroll_indicator_insets = [10, 0, 10, 20]")
-        // Track: 480 − 10 − 10 − 2 × 3 = 454 px from y 13; bar 454 × 480/2000 = 109 px long;
-        // across: 800 − 20 − 3 − 3 = 774, three columns of white.
-        let length = 454.0 * 480 / 2000
-        let top = 13 + y / (2000 - 480) * (454 - length)
+        // Track: 480 − 10 − 10 − 2 × 5.4 = 449.2 px from y 15.4; bar 449.2 × 480/2000 = 107.8 px
+        // long; across: 800 − 20 − 5.4 − 5.4 = 769.2 … 774.6, so columns 769…774 (the first and
+        // last in part).
+        let inset = 3 * Self.scale
+        let track = 480 - 20 - 2 * inset
+        let length = track * 480 / 2000
+        let top = 10 + inset + y / (2000 - 480) * (track - length)
         let middle = Int(top + length / 2)
-        #expect(Self.lit(frame, row: middle, from: 700) == [774, 775, 776])
-        let rows = (0..<480).filter { frame[775, $0] != Color.black.pixel }
+        let left = 800 - 20 - inset - Self.body
+        #expect(Self.lit(frame, row: middle, from: 700) == Array(Int(left.rounded(.down))..<Int((left + Self.body).rounded(.up))))
+        #expect(Self.lit(frame, row: middle, from: 700) == Array(769...774))
+        let rows = (0..<480).filter { frame[772, $0] != Color.black.pixel }
         let first = try #require(rows.first), last = try #require(rows.last)
         #expect(abs(Double(first) - top) <= 1 && abs(Double(last) + 1 - (top + length)) <= 1,
                 "rows \(first)…\(last), expected \(top)…\(top + length)")
-        #expect(frame[775, middle] & 0xFF == frame[775, middle] >> 8 & 0xFF && frame[775, middle] & 0xFF > 0x60, "white")
+        #expect(frame[772, middle] & 0xFF == frame[772, middle] >> 8 & 0xFF && frame[772, middle] & 0xFF > 0x60, "white")
     }
 
     @Test func theDefaultStyleShowsItsLightBorderOnABlackPage() throws {
         let (y, frame) = try Self.lastDragFrame(indicators: "")
-        // No insets: track 480 − 6 = 474 px from y 3; across 800 − 3 − 5 = 792: a light border
-        // at 792 and 796 around a dark body (black on the black page).
-        let length = 474.0 * 480 / 2000
-        let middle = Int(3 + y / (2000 - 480) * (474 - length) + length / 2)
-        #expect(Self.lit(frame, row: middle, from: 700) == [792, 796])
+        // No insets: track 480 − 2 × 5.4 from y 5.4; across, the bar with its border (1.8 px each
+        // side) ends 5.4 px from the edge: 785.6 … 794.6. A light border at 785.6 … 787.4 and
+        // 792.8 … 794.6 around a dark body (black on the black page).
+        let inset = 3 * Self.scale, border = Self.scale
+        let track = 480 - 2 * inset
+        let length = track * 480 / 2000
+        let middle = Int(inset + y / (2000 - 480) * (track - length) + length / 2)
+        let right = 800 - inset, left = right - Self.body - 2 * border
+        func columns(_ a: Double, _ b: Double) -> [Int] { Array(Int(a.rounded(.down))..<Int(b.rounded(.up))) }
+        #expect(Self.lit(frame, row: middle, from: 700) == columns(left, left + border) + columns(right - border, right))
+        #expect(Self.lit(frame, row: middle, from: 700) == [785, 786, 787, 792, 793, 794])
     }
 }

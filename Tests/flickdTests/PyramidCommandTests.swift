@@ -20,15 +20,32 @@ import Testing
         #expect(again.status == 0 && again.out == out && again.err == "already built\n")
     }
 
+    /// Issue 34: a cache folder that is not there yet is made, with its parents, mode 0755.
+    @Test func makesItsCacheFolderWithItsParents() throws {
+        let dir = try FlickdProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let image = try #require(TestPattern.make(PixelSize(width: 30, height: 20)))
+        try PNGCodec.write(image, to: dir + "/map.png")
+        let cache = dir + "/var/cache/flickd"
+        let (status, out, err) = try runBuilt("flickd", ["pyramid", dir + "/map.png", "--cache-directory", cache])
+        #expect(status == 0, "\(err)")
+        #expect(out.hasPrefix(cache + "/map-") && FileManager.default.fileExists(atPath: out.trimmingCharacters(in: .newlines)))
+        for folder in [dir + "/var", dir + "/var/cache", cache] {
+            let mode = try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int
+            #expect(mode == 0o755, "\(folder): \(String(describing: mode))")
+        }
+    }
+
     @Test func failuresSayWhatAndExitWithTheirStatus() throws {
         let dir = try FlickdProcess.makeDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let image = try #require(TestPattern.make(PixelSize(width: 30, height: 20)))
         try PNGCodec.write(image, to: dir + "/map.png")
-        let missing = try runBuilt("flickd", ["pyramid", dir + "/map.png", "--cache-directory", dir + "/nope"])
+        // A folder cannot be made under a file (issue 34: a missing one is made, below).
+        let missing = try runBuilt("flickd", ["pyramid", dir + "/map.png", "--cache-directory", dir + "/map.png/cache"])
         #expect(missing.status == 74)
-        #expect(missing.err == "flickd: \(dir)/nope: cannot write the pyramid cache (create a temporary folder): "
-                + "No such file or directory (errno 2); nothing partial was left behind\n")
+        #expect(missing.err == "flickd: \(dir)/map.png/cache: cannot write the pyramid cache (create the cache folder): "
+                + "Not a directory (errno 20); nothing partial was left behind\n", "\(missing.err)")
         let absent = try runBuilt("flickd", ["pyramid", dir + "/absent.png", "--cache-directory", dir])
         #expect(absent.status == 66 && absent.err.hasPrefix("flickd: \(dir)/absent.png: cannot read: No such file"))
         let usage = try runBuilt("flickd", ["pyramid", dir + "/map.png", "--tile-size", "0"])

@@ -122,6 +122,27 @@ import Testing
         #expect(try daemon.terminate() == 0)
     }
 
+    /// Issue 34: a reload changing two keys, one read only at start, logs both, old → new, and
+    /// says which waits for a restart.
+    @Test func aReloadLogsEveryKeyItChangedAndWhichWaitForARestart() throws {
+        let dir = try FlickdProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let config = dir + "/flickd.toml"
+        try FlickdProcess.config(directory: dir).write(toFile: config, atomically: true, encoding: .utf8)
+        try Recordings.flicks(at: [30]).write(toFile: dir + "/flicks.event", atomically: true, encoding: .utf8)
+        let daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless", "--input", "evemu:\(dir)/flicks.event"])
+        try daemon.waitUntilReady()
+        try FlickdProcess.config(directory: dir, scroll: "deceleration_rate = \"fast\"", extra: "[input]\ngrab = false")
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        try daemon.waitForLog("reloaded \(config)")
+        let log = daemon.stderr
+        #expect(log.contains("reload: scroll.deceleration_rate: \"normal\" → \"fast\"\n"), "\(log)")
+        #expect(log.contains("reload: input.grab: (default) → false (applies only at the next start)\n"), "\(log)")
+        #expect(log.contains("reloaded \(config): deceleration fast (0.99); 2 keys changed; restart flickd to apply input.grab"), "\(log)")
+        #expect(try daemon.terminate() == 0)
+    }
+
     @Test func aReloadDuringADragLetsTheDragFinish() throws {
         let dir = try FlickdProcess.makeDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -59,8 +59,9 @@ public enum Gesture: Hashable, Sendable {
     case longPress(Point)
     /// A drag whose lift gave the content no momentum: the finger's total travel in screen pixels.
     case drag(translation: Vector)
-    /// A lift that gave the content momentum: finger velocity (px/s), where the content will
-    /// rest, and after how many seconds.
+    /// A lift that gave the content momentum: the velocity it applied (px/s, in the finger's
+    /// direction: the finger's along the axes that scroll, clamped to `maximum_fling_velocity`),
+    /// where the content will rest, and after how many seconds.
     case flick(velocity: Vector, restOffset: Point, duration: Double)
     /// A pinch from one scale to another.
     case pinch(fromScale: Double, toScale: Double)

@@ -318,8 +318,8 @@ public struct GestureRecognizer: Sendable {
                     let v = velocity.velocity(at: t)
                     let released = outbox.count
                     drive(at: t) { $0.release(velocity: v, at: t) }
-                    if Self.gaveMomentum(outbox[released...]), let rest = scrollView.momentumRest, scrollView.isDecelerating {
-                        emit(.gesture(.flick(velocity: v, restOffset: rest.offset, duration: rest.duration)), at: t)
+                    if let applied = Self.momentum(outbox[released...]), let rest = scrollView.momentumRest, scrollView.isDecelerating {
+                        emit(.gesture(.flick(velocity: applied, restOffset: rest.offset, duration: rest.duration)), at: t)
                     } else {
                         emit(.gesture(.drag(translation: Vector(dx: travel.x, dy: travel.y))), at: t)
                     }
@@ -398,15 +398,17 @@ public struct GestureRecognizer: Sendable {
         for gesture in motion.observe(events, view: scrollView) { emit(.gesture(gesture), at: t) }
     }
 
-    /// Whether a lift gave the content momentum of the finger's (`Gesture`'s rule): the model's
-    /// own `willEndDragging` among what the lift caused carries the velocity it took, zero when
-    /// the finger was slower than the fling minimum. A spring or page snap after a still lift
-    /// decelerates too, but with none of the finger's momentum.
-    static func gaveMomentum(_ outputs: ArraySlice<GestureOutput>) -> Bool {
+    /// The momentum a lift gave the content, in the finger's direction (`Gesture.flick`'s
+    /// velocity), or nil when it gave none (`Gesture`'s rule): the model's own `willEndDragging`
+    /// among what the lift caused carries the velocity it applied — the finger's reversed, only
+    /// along the axes that scroll, clamped to `maximum_fling_velocity` — zero when the finger was
+    /// slower than the fling minimum. A spring or page snap after a still lift decelerates too,
+    /// but with none of the finger's momentum.
+    static func momentum(_ outputs: ArraySlice<GestureOutput>) -> Vector? {
         for output in outputs {
-            if case let .scroll(.willEndDragging(velocity, _)) = output.kind { return velocity != .zero }
+            if case let .scroll(.willEndDragging(velocity, _)) = output.kind { return velocity == .zero ? nil : -velocity }
         }
-        return false
+        return nil
     }
 
     /// Hands out what the call caused, each output stamped no earlier than the one before

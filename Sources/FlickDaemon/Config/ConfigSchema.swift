@@ -198,7 +198,13 @@ enum ConfigSchema {
         k["kiosk.scroll_to_top_strip_px"] = atLeastZero(\.gestures.scrollToTopStripHeight)
         // [indicators]
         k["indicators.enabled"] = bool(\.indicatorsEnabled)
-        k["indicators.thickness"] = positive(\.indicatorStyle.thickness)
+        k["indicators.thickness_mm"] = positive(\.indicatorSizing.thicknessMillimetres)
+        k["indicators.thickness"] = { v, c throws in
+            let expected = "px greater than 0, or 0 (from thickness_mm)"
+            let d = try number(v, expected)
+            guard d.isFinite, d >= 0 else { throw ValueProblem(expected: expected, found: String(d)) }
+            c.indicatorSizing.thicknessPixels = d > 0 ? d : nil
+        }
         k["indicators.inset"] = atLeastZero(\.indicatorStyle.edgeInset)
         k["indicators.minimum_length"] = positive(\.indicatorStyle.minimumLength)
         k["indicators.style"] = choice(["default": IndicatorStyle.Scheme.default, "black": .black, "white": .white],

@@ -88,6 +88,8 @@ public struct Configuration: Hashable, Sendable {
     /// `[indicators]`.
     public var indicatorsEnabled = true
     public var indicatorStyle = IndicatorStyle()
+    /// `indicators.thickness_mm` and `indicators.thickness`: the style's sizes for the panel.
+    public var indicatorSizing = IndicatorSizing()
 
     /// `[log]`.
     public var logLevel = "info"
@@ -146,9 +148,14 @@ public struct Configuration: Hashable, Sendable {
         return g
     }
 
-    /// The compositor's indicator look (transparent when indicators are off).
-    public var effectiveIndicatorStyle: IndicatorStyle {
-        var style = indicatorStyle
+    /// The compositor's indicator look on a panel of unknown density (transparent when
+    /// indicators are off).
+    public var effectiveIndicatorStyle: IndicatorStyle { effectiveIndicatorStyle(pixelsPerMillimetre: nil) }
+
+    /// The compositor's indicator look on a panel of `pixelsPerMillimetre` (nil: unknown), sized
+    /// by `indicatorSizing` (transparent when indicators are off).
+    public func effectiveIndicatorStyle(pixelsPerMillimetre: Double?) -> IndicatorStyle {
+        var style = indicatorSizing.sized(indicatorStyle, pixelsPerMillimetre: pixelsPerMillimetre)
         if !indicatorsEnabled { style.alpha = 0 }
         return style
     }

@@ -22,6 +22,8 @@ import Logging
 public final class Daemon: PipelineSink, CommandContext {
     private let options: Options
     private var configuration: Configuration
+    /// The config file's keys as written, for what a reload changed (`ConfigChanges`).
+    private var configValues: [String: String]
     private var logger: Logger
     private let loop: EventLoop
     private let notifier = Notifier()
@@ -49,6 +51,7 @@ public final class Daemon: PipelineSink, CommandContext {
         let configuration = configuration.placed(in: ProcessInfo.processInfo.environment)
         self.options = options
         self.configuration = configuration
+        configValues = configFromFile ? ConfigChanges.values(path: options.configPath) : [:]
         let backend = LogBackend.choose(environment: ProcessInfo.processInfo.environment)
         logger = backend.logger(level: Logger.Level(rawValue: configuration.logLevel) ?? .info)
         if !configFromFile { logger.notice("no config at \(options.configPath): using the built-in defaults") }
@@ -227,13 +230,16 @@ public final class Daemon: PipelineSink, CommandContext {
     public func reload() throws {
         notifier.reloading(at: UInt64(max(0, loop.now.nanoseconds / 1000)))
         defer { notifier.ready(status: "reloaded") }
+        let changes: [ConfigChanges.Change]
         do {
-            let next = try ConfigLoader.load(path: options.configPath, explicit: options.configPathExplicit).0
-                .placed(in: ProcessInfo.processInfo.environment)
+            let (loaded, fromFile) = try ConfigLoader.load(path: options.configPath, explicit: options.configPathExplicit)
+            let next = loaded.placed(in: ProcessInfo.processInfo.environment)
             try PipelineBuilder.apply(next, previous: configuration, to: pipeline, at: loop.now)
             commands.snapshotDirectory = next.snapshotFolder
             content.apply(next)
             configuration = next
+            let values = fromFile ? ConfigChanges.values(path: options.configPath) : [:]
+            (changes, configValues) = (ConfigChanges.between(configValues, values), values)
         } catch {
             logger.report(.error, "reload refused, keeping the config in force: ", error)
             throw error
@@ -241,6 +247,7 @@ public final class Daemon: PipelineSink, CommandContext {
         logger.logLevel = Logger.Level(rawValue: configuration.logLevel) ?? .info
         pipeline.tracing = logger.logLevel <= .debug
         runner.rearm()
-        logger.notice("reloaded \(options.configPath): deceleration \(configuration.decelerationRate)")
+        for change in changes { logger.notice("reload: \(change.line)") }
+        logger.notice("reloaded \(options.configPath): deceleration \(configuration.decelerationRate); \(ConfigChanges.summary(changes))")
     }
 }

@@ -6,7 +6,7 @@ import FlickInput
 /// benchmarks, fuzzing: a live run and a replay differ only in their sources (devices or a
 /// recording, the wall clock or a virtual one) and their output (a panel or headless).
 ///
-/// From the config: the compositor (panel rotation, indicator style) and background, the
+/// From the config: the compositor (panel rotation, indicator style sized for the panel) and background, the
 /// scroll view (physics, limits, insets, switches), the gesture tunables with the panel's
 /// pixels per millimetre, and attract mode. `apply(_:previous:to:at:)` is the one mapping of
 /// the config onto a pipeline: `build` calls it once the parts exist, a reload calls it again.
@@ -72,6 +72,8 @@ public struct PipelineBuilder {
             panel.pixelsPerMillimetre = pixelsPerMillimetre
             source = custom
         }
+        // Now that the touchscreen's density is known too, in case the panel does not say its own.
+        compositor.indicatorStyle = Self.indicatorStyle(configuration, output: output, touch: panel.pixelsPerMillimetre)
         let pipeline = Pipeline(recognizer: GestureRecognizer(scrollView: view, configuration: Self.gestures(configuration, panel: panel)),
                                 presenter: presenter, input: source, at: t)
         try Self.apply(configuration, previous: nil, to: pipeline, at: t)
@@ -92,8 +94,9 @@ public struct PipelineBuilder {
         }
         pipeline.setGestureConfiguration(gestures(configuration, panel: pipeline.recognizer.configuration))
         if previous != nil {
-            pipeline.setAppearance(background: configuration.background, indicatorStyle: configuration.effectiveIndicatorStyle,
-                                   at: t)
+            let style = indicatorStyle(configuration, output: pipeline.presenter.output,
+                                       touch: pipeline.recognizer.configuration.pixelsPerMillimetre)
+            pipeline.setAppearance(background: configuration.background, indicatorStyle: style, at: t)
             if let live = pipeline.input as? TouchInput {
                 live.setMapping(configuration.touchMapping, outputSize: pipeline.presenter.viewSize)
                 live.setMinimumTouchDuration(configuration.minimumTouchDuration)
@@ -116,6 +119,14 @@ public struct PipelineBuilder {
         gestures.pixelsPerMillimetre = panel.pixelsPerMillimetre
         gestures.refreshRate = panel.refreshRate
         return gestures
+    }
+
+    /// The indicators' look sized for the panel: its density from the output's millimetres
+    /// (the DRM connector's, fbdev's, a headless panel's), else from the touchscreen's resolution
+    /// (`touch`, screen pixels per millimetre of the glass over the panel), else unknown (the
+    /// style's pixels).
+    static func indicatorStyle(_ configuration: Configuration, output: any Output, touch: Double?) -> IndicatorStyle {
+        configuration.effectiveIndicatorStyle(pixelsPerMillimetre: output.pixelsPerMillimetre ?? touch)
     }
 
     /// Smoothing and resampling as the config asks.

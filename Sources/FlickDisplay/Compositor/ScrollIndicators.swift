@@ -20,7 +20,7 @@ public struct IndicatorStyle: Hashable, Sendable {
     /// Which of UIKit's looks.
     public var scheme: Scheme = .default
     /// The bar's body thickness across its axis, in view pixels (the default scheme's border
-    /// adds `borderWidth` on each side).
+    /// adds `borderWidth` on each side). `IndicatorSizing` sets it for the panel.
     public var thickness: Double = 3
     /// The gap between the bar (with its border) and the track's edge.
     public var edgeInset: Double = 3
@@ -35,11 +35,15 @@ public struct IndicatorStyle: Hashable, Sendable {
     /// the safe area, which a kiosk panel has none of).
     public var insets: EdgeInsets = .zero
 
+    /// The default scheme's border on each side, in view pixels (`IndicatorSizing` scales it
+    /// with the panel, so the border is as many millimetres as the bar).
+    public var border: Double = 1
+
     /// The default style.
     public init() {}
 
     /// The light border of the default scheme, in view pixels; 0 for black and white.
-    public var borderWidth: Double { scheme == .default ? 1 : 0 }
+    public var borderWidth: Double { scheme == .default ? border : 0 }
     /// The bar's full thickness, border included: what lies between the bar and the view's edge.
     public var outerThickness: Double { thickness + 2 * borderWidth }
     /// The body's colour.

@@ -48,6 +48,8 @@ public final class DRMOutput: Output {
     public let crtc: CRTCID
     /// The mode's size.
     public var size: PixelSize { PixelSize(width: mode.width, height: mode.height) }
+    /// The connector's millimetres, when it reports them.
+    public var physicalSize: Size? { connector.physicalSize }
     /// Whether a flip is queued and its event not yet read.
     public private(set) var isFlipPending = false
     /// One period of the chosen mode (60 Hz when the mode does not say).

@@ -1,3 +1,5 @@
+import FlickCore
+
 /// A KMS CRTC object id.
 public struct CRTCID: RawRepresentable, Hashable, Sendable {
     /// The kernel's id.
@@ -94,16 +96,25 @@ public struct ConnectorSummary: Hashable, Sendable {
     public var currentEncoder: EncoderID?
     /// The encoders that can drive it.
     public var encoders: [EncoderID]
+    /// The panel's size in millimetres (`mmWidth` × `mmHeight`, from its EDID); nil when the
+    /// kernel reports 0 (projectors, virtual connectors, panels without EDID).
+    public var physicalSize: Size?
 
     /// Creates a summary.
     public init(id: ConnectorID, name: String, isConnected: Bool, modes: [DisplayMode],
-                currentEncoder: EncoderID? = nil, encoders: [EncoderID] = []) {
+                currentEncoder: EncoderID? = nil, encoders: [EncoderID] = [], physicalSize: Size? = nil) {
         self.id = id
         self.name = name
         self.isConnected = isConnected
         self.modes = modes
         self.currentEncoder = currentEncoder
         self.encoders = encoders
+        self.physicalSize = physicalSize
+    }
+
+    /// A connector's reported millimetres as a size: nil unless both are positive.
+    public static func physicalSize(millimetresWide width: UInt32, high height: UInt32) -> Size? {
+        width > 0 && height > 0 ? Size(width: Double(width), height: Double(height)) : nil
     }
 }
 

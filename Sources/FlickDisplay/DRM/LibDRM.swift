@@ -65,7 +65,7 @@ enum LibDRM {
         let summary = ConnectorSummary(
             id: id, name: "\(typeName)-\(c.connector_type_id)", isConnected: c.connection == DRM_MODE_CONNECTED,
             modes: raw.map(displayMode), currentEncoder: c.encoder_id == 0 ? nil : EncoderID(rawValue: c.encoder_id),
-            encoders: encoders)
+            encoders: encoders, physicalSize: ConnectorSummary.physicalSize(millimetresWide: c.mmWidth, high: c.mmHeight))
         return .success((summary, raw))
     }
 

@@ -15,6 +15,8 @@ public final class FbdevOutput: Output {
     public let layout: FbdevLayout
     /// The visible size.
     public var size: PixelSize { layout.size }
+    /// The driver's millimetres (`fb_var_screeninfo.width`/`height`), when it sets them.
+    public var physicalSize: Size? { variable.physicalSize }
     /// Whether a commit awaits its `dispatch`.
     public var isFlipPending: Bool { presentedAt != nil }
     /// The frame on screen (the shadow holds it too when single-buffered), copied out of the

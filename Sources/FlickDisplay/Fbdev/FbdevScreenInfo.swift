@@ -34,8 +34,19 @@ public struct FbVarScreenInfo: Hashable, Sendable {
     public var yoffset: UInt32 { get { field(5) } set { setField(5, newValue) } }
     /// Bits per pixel.
     public var bitsPerPixel: UInt32 { get { field(6) } set { setField(6, newValue) } }
+    /// The picture's height in millimetres; 0 or `UInt32.max` (the kernel's −1) if unknown.
+    public var heightMillimetres: UInt32 { get { field(22) } set { setField(22, newValue) } }
+    /// The picture's width in millimetres; 0 or `UInt32.max` if unknown.
+    public var widthMillimetres: UInt32 { get { field(23) } set { setField(23, newValue) } }
     /// Picoseconds per pixel clock, 0 if unknown.
     public var pixclock: UInt32 { get { field(25) } set { setField(25, newValue) } }
+
+    /// The visible area in millimetres, when the driver says (both fields set and not −1).
+    public var physicalSize: Size? {
+        let (w, h) = (widthMillimetres, heightMillimetres)
+        guard w > 0, h > 0, w != .max, h != .max else { return nil }
+        return Size(width: Double(w), height: Double(h))
+    }
 }
 
 /// The parts of the kernel's `struct fb_fix_screeninfo` FlickDisplay needs, read at the

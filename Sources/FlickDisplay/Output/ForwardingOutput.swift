@@ -15,6 +15,7 @@ open class ForwardingOutput: Output {
     open var pollDescriptor: Descriptor? { inner.pollDescriptor }
     open var nextDeadline: Instant? { inner.nextDeadline }
     open var refreshPeriod: Duration { inner.refreshPeriod }
+    open var physicalSize: Size? { inner.physicalSize }
     open var overlayPlaneCount: Int { inner.overlayPlaneCount }
     open func snapshot() -> PixelBuffer? { inner.snapshot() }
     open func withBackBuffer<R>(_ body: (PixelBuffer) throws -> R) throws -> R { try inner.withBackBuffer(body) }

@@ -28,6 +28,9 @@ public final class HeadlessOutput: Output {
     public let size: PixelSize
     /// The virtual refresh period.
     public let refreshPeriod: Duration
+    /// The millimetres the virtual panel claims, so a test or a replay can stand for a real
+    /// panel's density; nil: unknown, as most backends that cannot tell.
+    public let physicalSize: Size?
     /// The PNG capture policy.
     public var capture: Capture
     /// How many frames have been presented.
@@ -59,8 +62,11 @@ public final class HeadlessOutput: Output {
     ///   - refreshRate: the virtual refresh rate in Hz (positive).
     ///   - capture: when to write frames as PNG files.
     ///   - overlayPlanes: the overlay planes to model (0: composed frames only, as fbdev).
+    ///   - physicalSize: the panel's millimetres, if it is to have any (positive and finite, or
+    ///     it is taken as unknown).
     /// - Returns: `nil` when the size or rate is unusable.
-    public init?(size: PixelSize, refreshRate: Double = 60, capture: Capture = .never, overlayPlanes: Int = 2) {
+    public init?(size: PixelSize, refreshRate: Double = 60, capture: Capture = .never, overlayPlanes: Int = 2,
+                 physicalSize: Size? = nil) {
         // Up to a GHz: a faster rate would round its period to zero nanoseconds.
         guard refreshRate > 0, refreshRate <= 1e9, refreshRate.isFinite, size.width > 0, size.height > 0,
               size.width <= 1 << 16, size.height <= 1 << 16 else { return nil }
@@ -68,6 +74,9 @@ public final class HeadlessOutput: Output {
         self.refreshPeriod = .seconds(double: 1 / refreshRate)
         self.capture = capture
         self.overlayPlaneCount = max(0, overlayPlanes)
+        self.physicalSize = physicalSize.flatMap { mm in
+            mm.width > 0 && mm.height > 0 && mm.width.isFinite && mm.height.isFinite ? mm : nil
+        }
     }
 
     /// Whether a committed frame awaits its virtual vblank.

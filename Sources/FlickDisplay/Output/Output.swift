@@ -53,6 +53,10 @@ public protocol Output: AnyObject {
     var nextDeadline: Instant? { get }
     /// The time between two vblanks, for stepping animations to the frame after the next.
     var refreshPeriod: Duration { get }
+    /// The panel's visible area in millimetres, in the same orientation as `size`, when the
+    /// backend knows it (a DRM connector's `mmWidth`/`mmHeight`, fbdev's `width`/`height`);
+    /// nil when it does not. Sizes meant to read the same on every panel follow it.
+    var physicalSize: Size? { get }
     /// A copy of the frame on screen as the panel shows it (every plane combined), for snapshots;
     /// `nil` once closed. May allocate: never on the frame path.
     func snapshot() -> PixelBuffer?
@@ -114,6 +118,16 @@ extension Output {
     public var pollDescriptor: Descriptor? { nil }
     /// 60 Hz, for backends that cannot tell (fbdev rarely can).
     public var refreshPeriod: Duration { .nanoseconds(16_666_667) }
+    /// Unknown.
+    public var physicalSize: Size? { nil }
+    /// The panel's pixels per millimetre from `physicalSize` (along the diagonal, so a panel
+    /// with slightly non-square pixels gets one figure); nil when the size is unknown or absurd.
+    public var pixelsPerMillimetre: Double? {
+        guard let mm = physicalSize, mm.width > 0, mm.height > 0 else { return nil }
+        let pixels = (Double(size.width) * Double(size.width) + Double(size.height) * Double(size.height)).squareRoot()
+        let density = pixels / (mm.width * mm.width + mm.height * mm.height).squareRoot()
+        return density.isFinite && density > 0 ? density : nil
+    }
     /// No overlay planes.
     public var overlayPlaneCount: Int { 0 }
     /// No overlay planes.
