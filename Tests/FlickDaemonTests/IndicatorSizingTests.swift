@@ -3,8 +3,9 @@ import FlickCore
 import FlickDisplay
 import Testing
 
-/// Issue 34, part 4: the scroll indicators measure the same millimetres on every panel, their
-/// density from the output's millimetres, else the touchscreen's, else the style's pixels.
+/// Issue 34, part 4: the scroll indicators read the same on every panel — the same angle at the
+/// eye from the distance a panel of its size is read at — their density from the output's
+/// millimetres, else the touchscreen's, else the style's pixels.
 @Suite struct IndicatorSizingTests {
     /// A panel of `inches` diagonal at `size` pixels, its millimetres as its EDID would say.
     static func millimetres(diagonal inches: Double, _ size: PixelSize) -> Size {
@@ -37,7 +38,12 @@ import Testing
         return (covered, Double(size.width) - centre - covered / 2)
     }
 
-    @Test func aSevenInchAndAFiftyFiveInchPanelShowTheSameMillimetres() throws {
+    /// The reference panel's viewing distance (1.2 × 15.6"), and a panel's over it: a 7" panel
+    /// is read at arm's length (400 mm), a 55" one from 1.2 × 55" = 1676 mm.
+    static let referenceDistance = 1.2 * 15.6 * 25.4
+    static func distance(diagonal inches: Double) -> Double { max(400, 1.2 * inches * 25.4) / referenceDistance }
+
+    @Test func aSevenInchAndAFiftyFiveInchPanelShowTheSameAngleAtTheirViewingDistance() throws {
         let small = PixelSize(width: 800, height: 480), big = PixelSize(width: 3840, height: 2160)
         let smallMM = Self.millimetres(diagonal: 7, small), bigMM = Self.millimetres(diagonal: 55, big)
         let smallDensity = try #require(HeadlessOutput(size: small, physicalSize: smallMM)?.pixelsPerMillimetre)
@@ -46,30 +52,35 @@ import Testing
         #expect(abs(smallDensity - 5.247) < 0.001 && abs(bigDensity - 3.154) < 0.001, "\(smallDensity) \(bigDensity)")
         let onSmall = try Self.bar(size: small, physicalSize: smallMM)
         let onBig = try Self.bar(size: big, physicalSize: bigMM)
-        // 0.54 mm thick (2.83 px and 1.70 px), the default 3 reference px (0.54 mm) from the edge.
-        for (bar, density) in [(onSmall, smallDensity), (onBig, bigDensity)] {
-            #expect(abs(bar.thickness / density - 0.54) < 0.01, "\(bar) at \(density) px/mm")
-            #expect(abs(bar.gap / density - 0.54) < 0.01, "\(bar) at \(density) px/mm")
+        // 0.54 mm at 475 mm: 0.454 mm (2.38 px) on the 7", 1.90 mm (6.0 px) on the 55", and the
+        // default 3 reference px (0.54 mm) from the edge likewise.
+        for (bar, density, inches) in [(onSmall, smallDensity, 7.0), (onBig, bigDensity, 55.0)] {
+            let d = Self.distance(diagonal: inches)
+            #expect(abs(bar.thickness / density / d - 0.54) < 0.01, "\(bar) at \(density) px/mm")
+            #expect(abs(bar.gap / density / d - 0.54) < 0.01, "\(bar) at \(density) px/mm")
         }
-        #expect(abs(onSmall.thickness / smallDensity - onBig.thickness / bigDensity) < 0.01)
+        #expect(abs(onBig.thickness - 6.0) < 0.05 && abs(onSmall.thickness - 2.38) < 0.05, "\(onSmall) \(onBig)")
     }
 
     @Test func theDefaultStylesBorderAndBarScaleTogether() throws {
         let big = PixelSize(width: 3840, height: 2160)
         let mm = Self.millimetres(diagonal: 55, big)
         let density = try #require(HeadlessOutput(size: big, physicalSize: mm)?.pixelsPerMillimetre)
-        // The light border (1 reference px each side) is what shows on black: 2 × 0.18 mm.
+        // The light border (1 reference px each side) is what shows on black: 2 × 0.18 mm, scaled
+        // by the 55" panel's viewing distance.
         let bar = try Self.bar(size: big, physicalSize: mm, configuration: "")
-        #expect(abs(bar.thickness / density - 2 * 0.18) < 0.01, "\(bar)")
+        #expect(abs(bar.thickness / density / Self.distance(diagonal: 55) - 2 * 0.18) < 0.01, "\(bar)")
     }
 
     @Test func withoutTheOutputsMillimetresTheTouchscreensDensityServes() throws {
         let size = PixelSize(width: 800, height: 480)
+        // 10 px/mm: 93 mm across, read at arm's length.
+        let near = 400 / Self.referenceDistance
         let bar = try Self.bar(size: size, physicalSize: nil, touch: 10)
-        #expect(abs(bar.thickness - 5.4) < 0.02 && abs(bar.gap - 5.4) < 0.02, "\(bar)")
+        #expect(abs(bar.thickness - 5.4 * near) < 0.02 && abs(bar.gap - 5.4 * near) < 0.02, "\(bar)")
         // The output's own millimetres come first.
         let own = try Self.bar(size: size, physicalSize: Self.millimetres(diagonal: 7, size), touch: 10)
-        #expect(abs(own.thickness - 0.54 * 5.247) < 0.02, "\(own)")
+        #expect(abs(own.thickness - 0.54 * near * 5.247) < 0.02, "\(own)")
     }
 
     @Test func anUnknownPanelKeepsTodaysPixelsAndThicknessInPixelsOverrides() throws {
@@ -78,8 +89,8 @@ import Testing
         #expect(abs(plain.thickness - 3) < 0.02 && abs(plain.gap - 3) < 0.02, "\(plain)")
         let mm = Self.millimetres(diagonal: 7, size)
         let set = try Self.bar(size: size, physicalSize: mm, configuration: "[indicators]\nstyle = \"white\"\nthickness = 6\n")
-        // 6 px as given; the gap still follows the panel (3 × 5.247 / 5.556 px).
-        #expect(abs(set.thickness - 6) < 0.02 && abs(set.gap - 0.54 * 5.247) < 0.02, "\(set)")
+        // 6 px as given; the gap still follows the panel (3 reference px: 0.54 mm at 475 mm).
+        #expect(abs(set.thickness - 6) < 0.02 && abs(set.gap - 0.54 * Self.distance(diagonal: 7) * 5.247) < 0.02, "\(set)")
     }
 
     @Test func thicknessKeysAreReadAndCheckedWithTheirLine() throws {

@@ -54,13 +54,16 @@ import Testing
     /// The replay's panel density: the recording's touchscreen says 10 units per millimetre,
     /// mapped 1:1 onto the display, so 10 px/mm; the indicators are sized for it (issue 34):
     /// × 10 / 5.556 = 1.8 the reference panel's pixels, the body 0.54 mm = 5.4 px.
-    static let scale = 10 / (3 / 0.54), body = 0.54 * 10
+    /// An 800 × 480 panel at 10 px/mm is 93 mm across: read at arm's length (400 mm), nearer
+    /// than the reference panel (1.2 × 15.6", 475 mm), so everything is 400/475 the millimetres.
+    static let distance = 400 / (1.2 * 15.6 * 25.4)
+    static let scale = 10 / (3 / 0.54) * distance, body = 0.54 * distance * 10
 
     @Test func styleAndInsetsOfTheConfigPlaceAndPaintTheBar() throws {
         let (y, frame) = try Self.lastDragFrame(indicators: "style = \"white\"\nscroll_indicator_insets = [10, 0, 10, 20]")
-        // Track: 480 − 10 − 10 − 2 × 5.4 = 449.2 px from y 15.4; bar 449.2 × 480/2000 = 107.8 px
-        // long; across: 800 − 20 − 5.4 − 5.4 = 769.2 … 774.6, so columns 769…774 (the first and
-        // last in part).
+        // Inset and body 5.4 × 0.841 = 4.54 px. Track: 480 − 10 − 10 − 2 × 4.54 = 450.9 px from
+        // y 14.5; bar 450.9 × 480/2000 = 108.2 px long; across: 800 − 20 − 4.54 − 4.54 = 770.9 …
+        // 775.5, so columns 770…775 (the first and last in part).
         let inset = 3 * Self.scale
         let track = 480 - 20 - 2 * inset
         let length = track * 480 / 2000
@@ -68,7 +71,7 @@ import Testing
         let middle = Int(top + length / 2)
         let left = 800 - 20 - inset - Self.body
         #expect(Self.lit(frame, row: middle, from: 700) == Array(Int(left.rounded(.down))..<Int((left + Self.body).rounded(.up))))
-        #expect(Self.lit(frame, row: middle, from: 700) == Array(769...774))
+        #expect(Self.lit(frame, row: middle, from: 700) == Array(770...775))
         let rows = (0..<480).filter { frame[772, $0] != Color.black.pixel }
         let first = try #require(rows.first), last = try #require(rows.last)
         #expect(abs(Double(first) - top) <= 1 && abs(Double(last) + 1 - (top + length)) <= 1,
@@ -78,9 +81,9 @@ import Testing
 
     @Test func theDefaultStyleShowsItsLightBorderOnABlackPage() throws {
         let (y, frame) = try Self.lastDragFrame(indicators: "")
-        // No insets: track 480 − 2 × 5.4 from y 5.4; across, the bar with its border (1.8 px each
-        // side) ends 5.4 px from the edge: 785.6 … 794.6. A light border at 785.6 … 787.4 and
-        // 792.8 … 794.6 around a dark body (black on the black page).
+        // No insets: track 480 − 2 × 4.54 from y 4.54; across, the bar with its border (1.51 px
+        // each side) ends 4.54 px from the edge: 787.9 … 795.5. A light border at 787.9 … 789.4
+        // and 793.9 … 795.5 around a dark body (black on the black page).
         let inset = 3 * Self.scale, border = Self.scale
         let track = 480 - 2 * inset
         let length = track * 480 / 2000
@@ -88,6 +91,6 @@ import Testing
         let right = 800 - inset, left = right - Self.body - 2 * border
         func columns(_ a: Double, _ b: Double) -> [Int] { Array(Int(a.rounded(.down))..<Int(b.rounded(.up))) }
         #expect(Self.lit(frame, row: middle, from: 700) == columns(left, left + border) + columns(right - border, right))
-        #expect(Self.lit(frame, row: middle, from: 700) == [785, 786, 787, 792, 793, 794])
+        #expect(Self.lit(frame, row: middle, from: 700) == [787, 788, 789, 793, 794, 795])
     }
 }

@@ -152,10 +152,10 @@ public struct Configuration: Hashable, Sendable {
     /// indicators are off).
     public var effectiveIndicatorStyle: IndicatorStyle { effectiveIndicatorStyle(pixelsPerMillimetre: nil) }
 
-    /// The compositor's indicator look on a panel of `pixelsPerMillimetre` (nil: unknown), sized
-    /// by `indicatorSizing` (transparent when indicators are off).
-    public func effectiveIndicatorStyle(pixelsPerMillimetre: Double?) -> IndicatorStyle {
-        var style = indicatorSizing.sized(indicatorStyle, pixelsPerMillimetre: pixelsPerMillimetre)
+    /// The compositor's indicator look on a panel of `panel` pixels at `pixelsPerMillimetre`
+    /// (nil: unknown), sized by `indicatorSizing` (transparent when indicators are off).
+    public func effectiveIndicatorStyle(pixelsPerMillimetre: Double?, panel: Size? = nil) -> IndicatorStyle {
+        var style = indicatorSizing.sized(indicatorStyle, pixelsPerMillimetre: pixelsPerMillimetre, panel: panel)
         if !indicatorsEnabled { style.alpha = 0 }
         return style
     }

@@ -126,7 +126,8 @@ public struct PipelineBuilder {
     /// (`touch`, screen pixels per millimetre of the glass over the panel), else unknown (the
     /// style's pixels).
     static func indicatorStyle(_ configuration: Configuration, output: any Output, touch: Double?) -> IndicatorStyle {
-        configuration.effectiveIndicatorStyle(pixelsPerMillimetre: output.pixelsPerMillimetre ?? touch)
+        configuration.effectiveIndicatorStyle(pixelsPerMillimetre: output.pixelsPerMillimetre ?? touch,
+                                              panel: Size(width: Double(output.size.width), height: Double(output.size.height)))
     }
 
     /// Smoothing and resampling as the config asks.
