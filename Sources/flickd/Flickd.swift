@@ -142,10 +142,16 @@ struct CheckConfig: ParsableCommand {
     @Argument(help: "The config file.")
     var file: String
 
+    @Option(help: "The service user that must be able to read the content (the unit's User=); checked when run as root.")
+    var user = "flickd"
+
     func run() throws {
         do {
-            _ = try ConfigLoader.load(path: file)
+            let (configuration, _) = try ConfigLoader.load(path: file)
+            // The content too: a typo in content.path would show the public a placeholder.
+            let said = try ContentCheck.describe(configuration, file: file, user: user)
             print("\(file): ok")
+            for line in said { print("  \(line)") }
         } catch {
             throw failure(error)
         }

@@ -398,7 +398,7 @@ within 90
 levels=0
 while in_time; do
   kill -0 $FLICKD 2>/dev/null || break
-  # The test pattern (tiled too) is shown while the pyramid builds: wait for the image itself.
+  # The placeholder is shown while the pyramid builds: wait for the image itself.
   levels=$(ctl status 2>/dev/null | jq -r --arg p "$OUT/content.png" \
     'if .status.content == $p and .status.building == null then .status.tiles.levels // 0 else 0 end' 2>/dev/null || echo 0)
   [ "${levels:-0}" -gt 0 ] && break
@@ -429,7 +429,7 @@ fi
 [ $ok = yes ] && pass "9: $levels levels built from the image; at 300,200 and 2000,1500 the screen shows the content, scanned out from the band drawn from its tiles"
 
 # ---------------------------------------------------------------- 10. a content provider: the Python example
-# flickd with content.path = "provider:timetable" shows the test pattern until the example provider,
+# flickd with content.path = "provider:timetable" shows the placeholder (black) until the example provider,
 # examples/provider/timetable.py (standard library only; the host's python3 through the shared
 # root), connects and draws its departures board into a shared memfd, tile by tile, as flickd asks
 # (docs/protocol.md, "Content providers"). Frames are checked pixel for pixel against the board as
@@ -444,6 +444,7 @@ PLOG=$RUN/provider.log
 cat >"$PROVIDED" <<EOF
 [content]
 path = "provider:timetable"
+provider_grace_s = 3
 [control]
 socket = "$SOCK"
 [state]
@@ -502,7 +503,7 @@ provided() {
   say "  timetable.py accepted: $(head -n 1 "$RUN/timetable.out")"
   say "  $(ctl provider)"
 
-  # The board, not the test pattern, from the top-left.
+  # The board, not the placeholder, from the top-left.
   S=$(status)
   is 'x == 0 && y == 0' x="$(jq '.offset[0]' <<<"$S")" y="$(jq '.offset[1]' <<<"$S")" \
     || { fail "10: the provider's content is shown at $(offset_of "$S"), not from the top-left"; return 1; }
@@ -548,7 +549,8 @@ provided() {
   say "  $(ctl provider)"
   pass "10: timetable.py's board on vkms at 0,0 and, after a flick, at $rested (from the band); at $BOARD_AT its clock went $clock_a -> $clock_b ($((inv1 - inv0)) invalidations) with no other pixel changed and the view still at $at"
 
-  # The provider goes: its content goes with it, and the configured content (the test pattern) returns.
+  # The provider goes: its last frame stays for content.provider_grace_s (3 s here), then the
+  # configured content (the placeholder, black) returns.
   kill -TERM $PROVIDER
   wait $PROVIDER 2>/dev/null
   if ! wait_log "content provider timetable disconnected" 15 "$PLOG"; then
@@ -556,7 +558,13 @@ provided() {
   fi
   S=$(status)
   [ "$(jq -r .provider <<<"$S")" = null ] || { fail "10: status still has a provider: $(jq -c .provider <<<"$S")"; return 1; }
-  pass "10: timetable.py stopped; flickd logged it and shows the configured content ($(jq -c .content <<<"$S")) again"
+  [ "$(jq -r .content <<<"$S")" = "provider timetable" ] || { fail "10: the board's last frame did not stay: $(jq -c .content <<<"$S")"; return 1; }
+  if ! wait_log "did not come back within content.provider_grace_s" 15 "$PLOG"; then
+    fail "10: the grace did not end"; return 1
+  fi
+  S=$(status)
+  [ "$(jq -r .content <<<"$S")" = "placeholder (black)" ] || { fail "10: not the placeholder after the grace: $(jq -c .content <<<"$S")"; return 1; }
+  pass "10: timetable.py stopped; flickd logged it, kept its last frame for the grace, then showed the configured content ($(jq -c .content <<<"$S"))"
 }
 "$BIN/flickd" run --config "$PROVIDED" --display auto --input auto >"$PLOG" 2>&1 &
 FLICKD=$!

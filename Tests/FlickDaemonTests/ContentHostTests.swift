@@ -3,6 +3,7 @@ import FlickControl
 import FlickCore
 @testable import FlickDaemon
 import FlickDisplay
+import Foundation
 import Glibc
 import Testing
 
@@ -33,7 +34,7 @@ import Testing
         let stage = Stage()
         host.link = stage
         _ = try host.start(view: stage.viewPixels)
-        #expect(host.name == "test pattern (waiting for a content provider)")
+        #expect(host.name == "placeholder (black)")
         host.attach(stage)
         #expect(host.nextDeadline == nil && host.fileDescriptors.isEmpty)
 
@@ -53,11 +54,116 @@ import Testing
         #expect(stage.sent.count == 1 && host.nextDeadline == nil)
         #expect(throws: ControlError.self) { try host.answerTile(1, drawn: true, caller: ControlServer.Caller(id: 8)) }
 
-        // The connection goes: the session ends at the next dispatch, not inside the notice.
+        // The connection goes: the session ends at the next dispatch, not inside the notice;
+        // its last frame stays for content.provider_grace_s (10 s), then the placeholder.
         host.disconnected(app)
         #expect(host.providerTiles != nil && host.nextDeadline == now)
         host.dispatch(now: now)
-        #expect(host.providerTiles == nil && host.providerStatus == nil && host.nextDeadline == nil)
-        #expect(host.name == "test pattern (waiting for a content provider)" && stage.shown.count == 2)
+        #expect(host.providerTiles == nil && host.providerStatus == nil && host.nextDeadline == now + .seconds(10))
+        #expect(host.name == "provider board" && stage.shown.count == 1)
+        now = now + .seconds(10)
+        host.dispatch(now: now)
+        #expect(host.name == "placeholder (black)" && stage.shown.count == 2 && host.nextDeadline == nil)
+    }
+
+    /// A pool for a provider, as an app makes it.
+    static func pool(slots: Int = 4, tileSize: Int = 64) throws -> Int32 {
+        let fd = flickd_memfd_create("content-host-pool", UInt32(MFD_CLOEXEC | MFD_ALLOW_SEALING))
+        try #require(fd >= 0 && ftruncate(fd, off_t(slots * tileSize * tileSize * 4)) == 0)
+        try #require(flickd_add_seals(fd, F_SEAL_SHRINK) == 0)
+        return fd
+    }
+
+    @Test func aProviderThatComesBackWithinTheGraceIsShownWithoutThePlaceholderBetween() throws {
+        let first = try Self.pool(), second = try Self.pool()
+        defer { close(first); close(second) }
+        var configuration = Configuration()
+        configuration.contentPath = "provider"
+        configuration.providerGraceSeconds = 5
+        var now = Instant.seconds(10)
+        let host = ContentHost(configuration: configuration, tileWorkers: 0, clock: { now })
+        let stage = Stage()
+        host.link = stage
+        _ = try host.start(view: stage.viewPixels)
+        host.attach(stage)
+        let declared = try ControlCommand(ControlRequest(cmd: "provide", width: 640, height: 480, tileSize: 64, slots: 4,
+                                                         name: "board"))
+        guard case .provide(let provide) = declared else { Issue.record("not a provide"); return }
+        _ = try host.provide(provide, pool: first, caller: ControlServer.Caller(id: 7))
+        host.disconnected(ControlServer.Caller(id: 7))
+        host.dispatch(now: now)
+        #expect(host.nextDeadline == now + .seconds(5) && stage.shown.count == 1)
+        // Back after 3 s (a restarted app): shown at once, and the grace is over.
+        now = now + .seconds(3)
+        _ = try host.provide(provide, pool: second, caller: ControlServer.Caller(id: 9))
+        #expect(host.name == "provider board" && stage.shown.count == 2)
+        now = now + .seconds(1)
+        host.dispatch(now: now)
+        #expect(host.nextDeadline == nil)
+        now = now + .seconds(10)
+        host.dispatch(now: now)
+        #expect(host.name == "provider board" && stage.shown.count == 2, "no placeholder after the grace it no longer has")
+    }
+
+    /// The colours of `content`'s pixels, when it is one image.
+    static func colours(_ content: Content) throws -> Set<UInt32> {
+        let image = try #require(content.image)
+        var seen = Set<UInt32>()
+        for y in 0..<image.height { for x in 0..<image.width { seen.insert(image[x, y]) } }
+        return seen
+    }
+
+    @Test func whileAPyramidIsBuiltThePlaceholderShowsNeverTheTestPattern() throws {
+        let folder = NSTemporaryDirectory() + "flickd-placeholder-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let big = folder + "/big.png"
+        let image = try #require(PixelBuffer(width: 400, height: 300))
+        image.fill(Color.white.pixel)
+        try PNGCodec.write(image, to: big)
+        var configuration = Configuration()
+        configuration.contentPath = big
+        configuration.pixelBudget = 1 << 16
+        configuration.cacheDirectory = folder + "/cache"
+        let stage = Stage()
+        let host = ContentHost(configuration: configuration, tileWorkers: 0, clock: { .seconds(1) })
+        let black = try host.start(view: stage.viewPixels).content
+        #expect(host.name == "placeholder (black)" && black.size == Size(width: 64, height: 48))
+        #expect(try Self.colours(black) == [Color.black.pixel])
+
+        configuration.placeholder = .background
+        configuration.background = Color(rgb: 0x203040)
+        let coloured = try ContentHost(configuration: configuration, tileWorkers: 0, clock: { .seconds(1) })
+            .start(view: stage.viewPixels).content
+        #expect(try Self.colours(coloured) == [Color(rgb: 0x203040).pixel])
+
+        // A splash: its image scaled down into the view, centred, on the background.
+        let splash = folder + "/splash.png"
+        let red = try #require(PixelBuffer(width: 128, height: 48))
+        red.fill(Color(rgb: 0xFF0000).pixel)
+        try PNGCodec.write(red, to: splash)
+        configuration.placeholder = .image(splash)
+        let splashHost = ContentHost(configuration: configuration, tileWorkers: 0, clock: { .seconds(1) })
+        let shown = try splashHost.start(view: stage.viewPixels).content
+        #expect(splashHost.name == "placeholder (\(splash))" && shown.size == Size(width: 64, height: 48))
+        let tiles = try #require(shown.tiles)
+        let tile = try tiles.source.tile(TileKey(level: tiles.source.grid.maxLevel, column: 0, row: 0))
+        // 128 × 48 into 64 × 48: 64 × 24 of red in rows 12…35, the background above and below.
+        #expect(tile[32, 24] == Color(rgb: 0xFF0000).pixel && tile[32, 4] == Color(rgb: 0x203040).pixel)
+    }
+
+    @Test func aMissingContentFileShowsThePlaceholderAndABadSplashBlack() throws {
+        var configuration = Configuration()
+        configuration.contentPath = "/nonexistent/map.jpg"
+        configuration.placeholder = .image("/nonexistent/splash.png")
+        let host = ContentHost(configuration: configuration, tileWorkers: 0, clock: { .seconds(1) })
+        let content = try host.start(view: PixelSize(width: 32, height: 16)).content
+        #expect(host.name == "placeholder (black)")
+        #expect(try Self.colours(content) == [Color.black.pixel])
+        // Asked for outright, the test pattern is still there for bring-up.
+        configuration.placeholder = .testPattern
+        let bringUp = ContentHost(configuration: configuration, tileWorkers: 0, clock: { .seconds(1) })
+        _ = try bringUp.start(view: PixelSize(width: 32, height: 16))
+        #expect(bringUp.name == "placeholder (test-pattern)")
     }
 }

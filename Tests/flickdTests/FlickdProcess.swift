@@ -31,9 +31,16 @@ final class FlickdProcess: @unchecked Sendable {
     }
 
     /// The config file the tests start from: a small headless panel, everything in `directory`.
+    /// - Parameter placeholder: `content.placeholder`; the test pattern by default, which the
+    ///   daemon tests flick and pinch over (the daemon's own default, black, is one still screen);
+    ///   nil leaves the daemon's default.
     static func config(directory: String, scroll: String = "deceleration_rate = \"normal\"", extra: String = "",
-                       control: String = "") -> String {
-        """
+                       control: String = "", placeholder: String? = "test-pattern") -> String {
+        let line = placeholder.map { "placeholder = \"\($0)\"\n" } ?? ""
+        // Into extra's [content] table when it has one: a table is defined once.
+        let extra = extra.contains("[content]\n") ? extra.replacingOccurrences(of: "[content]\n", with: "[content]\n" + line)
+            : line.isEmpty ? extra : "[content]\n" + line + extra
+        return """
         [scroll]
         \(scroll)
 

@@ -15,7 +15,7 @@ import Testing
     /// The daemon on an 800×480 headless panel waiting for `provider:NAME` content.
     private func daemon(waitingFor name: String, extra: String = "") throws -> FlickdProcess {
         let dir = try FlickdProcess.makeDirectory()
-        try FlickdProcess.config(directory: dir, extra: extra).write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
+        try FlickdProcess.config(directory: dir, extra: extra, placeholder: nil).write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
         let daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless", "--content", "provider:\(name)"])
         try daemon.waitUntilReady()
         return daemon
@@ -71,11 +71,12 @@ import Testing
         return seen.count
     }
 
-    @Test func thePythonExampleDrawsItsBoardRedrawsItsClockInPlaceAndTheContentReturnsWhenItDies() throws {
-        let daemon = try daemon(waitingFor: "timetable")
+    @Test func thePythonExampleDrawsItsBoardRedrawsItsClockInPlaceAndItsLastFrameStaysWhenItDies() throws {
+        // A grace long enough to look at the frame it leaves, short enough to wait out.
+        let daemon = try daemon(waitingFor: "timetable", extra: "[content]\nprovider_grace_s = 3\n")
         defer { try? FileManager.default.removeItem(atPath: daemon.directory) }
         let client = try daemon.client()
-        #expect(try status(client).content?.hasPrefix("test pattern (waiting for content provider timetable)") == true)
+        #expect(try status(client).content == "placeholder (black)")
         let python = try app("/usr/bin/python3", [Self.examples + "/timetable.py", "--socket", daemon.directory + "/control.sock",
                                                   "--exit-after", "60"])
         defer { if python.isRunning { kill(python.processIdentifier, SIGKILL) } }
@@ -97,7 +98,8 @@ import Testing
         let said = try runBuilt("flickctl", ["provider", "--socket", daemon.directory + "/control.sock"])
         #expect(said.status == 0 && said.out.hasPrefix("content provider timetable: connected, "))
         #expect(said.out.contains(" drawn, mean latency ") && said.out.contains(" invalidations"))
-        // Killed mid-run, with nothing asked of it: the configured content returns, said once.
+        // Killed mid-run, with nothing asked of it: its last frame stays for the grace, then the
+        // configured content (the placeholder) returns, each said once.
         try daemon.waitUntil("no tile asked of the provider", timeout: 10) {
             (try? status(client).provider?.pending) == 0
         }
@@ -106,8 +108,17 @@ import Testing
         try daemon.waitUntil("the provider's disconnection in the log", timeout: 10) {
             daemon.stderr.contains("content provider timetable disconnected")
         }
-        try daemon.waitUntil("the test pattern back", timeout: 10) {
-            (try? status(client))?.content?.hasPrefix("test pattern") == true
+        let kept = try snapshot(daemon, client, name: "kept.png")
+        #expect(kept[20, 176 + 48] & 0xFF_FFFF == 0x18_222E && kept[20, 176 + 96 + 48] & 0xFF_FFFF == 0x1E_2A38,
+                "the board's last frame stays")
+        #expect(try status(client).content == "provider timetable")
+        try daemon.waitUntil("the placeholder back after the grace", timeout: 10) {
+            (try? status(client))?.content == "placeholder (black)"
+        }
+        #expect(daemon.stderr.contains("did not come back within content.provider_grace_s"))
+        try daemon.waitUntil("a black panel", timeout: 10) {
+            guard let frame = try? snapshot(daemon, client, name: "black.png") else { return false }
+            return frame[20, 176 + 48] & 0xFF_FFFF == 0 && frame[400, 240] & 0xFF_FFFF == 0
         }
         #expect(try status(client).provider == nil)
         let gone = try runBuilt("flickctl", ["provider", "--socket", daemon.directory + "/control.sock"])

@@ -49,7 +49,7 @@ import Testing
                                        environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"])
         try daemon.waitUntil("READY=1", timeout: 15) { notify.count("READY=1") == 1 }
         let status = notify.messages.joined(separator: "\n").split(separator: "\n").first { $0.hasPrefix("STATUS=") }
-        #expect(status?.contains("test pattern on headless") == true)
+        #expect(status?.contains("placeholder (test-pattern) on headless") == true)
         // sd-event pings at a quarter to a half of WATCHDOG_USEC: several within a second.
         try daemon.waitUntil("three WATCHDOG=1", timeout: 5) { notify.count("WATCHDOG=1") >= 3 }
         // A reload is announced, then READY=1 again.

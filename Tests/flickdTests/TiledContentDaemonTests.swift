@@ -69,7 +69,7 @@ import Testing
         try ControlTests.writePattern(to: dir + "/allowed/map.png", width: 1600, height: 1200)
         // 1600×1200 is over a budget of 65536 pixels: a pyramid, in the configured cache folder.
         let extra = "[content]\npixel_budget = 65536\ncache_directory = \"\(dir)/cache\"\nload_directories = [\"\(dir)/allowed\"]\n"
-        try FlickdProcess.config(directory: dir, extra: extra).write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
+        try FlickdProcess.config(directory: dir, extra: extra, placeholder: nil).write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
         for run in 0..<2 {
             let daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless", "--content", dir + "/allowed/map.png"])
             try daemon.waitUntilReady()
@@ -82,6 +82,10 @@ import Testing
             #expect(ControlTests.contentPoint(frame[799, 479]) == (1499, 979))
             let log = daemon.stderr
             #expect(log.contains("building its pyramid") == (run == 0), "\(log)")
+            // Meanwhile the placeholder (black by default), never the test pattern.
+            #expect(log.contains("showing the placeholder (black) until the pyramid of \(dir)/allowed/map.png is built") == (run == 0),
+                    "\(log)")
+            #expect(!log.contains("test pattern"), "\(log)")
             if run == 1 {
                 // The built pyramid, loaded over the socket as a Deep Zoom descriptor (copied into
                 // the allowed folder, as an integrator's would be).

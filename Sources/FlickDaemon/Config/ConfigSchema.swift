@@ -142,6 +142,23 @@ enum ConfigSchema {
         // [content]
         k["content.path"] = text(\.contentPath)
         k["content.center"] = bool(\.centerContent)
+        k["content.placeholder"] = { v, c throws in
+            let expected = "\"black\", \"background\", \"test-pattern\" or the absolute path of a PNG/JPEG splash"
+            let s = try string(v, expected)
+            switch s {
+            case "black": c.placeholder = .black
+            case "background": c.placeholder = .background
+            case "test-pattern": c.placeholder = .testPattern
+            case _ where s.hasPrefix("/"): c.placeholder = .image(s)
+            default: throw ValueProblem(expected: expected, found: "\"\(s)\"")
+            }
+        }
+        k["content.provider_grace_s"] = { v, c throws in
+            let expected = "seconds from 0 (the configured content at once) to 3600"
+            let d = try number(v, expected)
+            guard (0...3600).contains(d) else { throw ValueProblem(expected: expected, found: String(d)) }
+            c.providerGraceSeconds = d
+        }
         k["content.page_direction"] = choice(["horizontal": PageDirection.horizontal, "vertical": .vertical], \.pageDirection)
         k["content.pixel_budget"] = { v, c throws in
             guard let n = v.int, n >= 1 << 16, n <= 1 << 30 else {

@@ -118,6 +118,11 @@ public struct Configuration: Hashable, Sendable {
     public var statePath = "/var/lib/flickd/state.json"
     public var stateSaveDelay = Duration.milliseconds(1000)
 
+    /// `[content]`: what shows while the content is not there, and how long a gone provider's
+    /// last frame stays.
+    public var placeholder = Placeholder.black
+    public var providerGraceSeconds = 10.0
+
     /// `[content]`'s `center` and `[kiosk]`'s `home_offset`.
     public var centerContent = true
     public var homeOffset = ContentFraming.HomeOffset.topLeft

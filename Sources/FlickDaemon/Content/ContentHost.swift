@@ -5,7 +5,8 @@ import FlickSystem
 import Logging
 
 /// What the panel shows and where it came from — a file, a pyramid being built, a folder, a
-/// content provider, or the test pattern standing in — and the view's saved position for it.
+/// content provider, or the placeholder standing in (`content.placeholder`: black by default,
+/// never the test pattern unless asked) — and the view's saved position for it.
 ///
 /// Passive, as the pipeline is (docs/ARCHITECTURE.md, "One loop, passive parts"): the pyramid build's fd (`fileDescriptors`) and the
 /// provider session's deadlines (`nextDeadline`) are watched by the loop, which calls
@@ -58,14 +59,15 @@ public final class ContentHost: PassiveComponent {
                                  requiredName: Self.requiredProvider(pinnedPath ?? configuration.contentPath),
                                  show: { [unowned self] content, name in self.presentProvided(content, name: name) },
                                  restore: { [unowned self] in self.restoreConfiguredContent() })
+        providers.grace = .seconds(double: configuration.providerGraceSeconds)
     }
 
     // MARK: Start
 
     /// The content to start with, for a view of `view` pixels, and the view's saved position
     /// for it, if one was saved. A bad file is an error at start (nothing to keep showing yet)
-    /// only if the command line asked for it; from the config, the test pattern stands in. For
-    /// an image whose pyramid must be built first the test pattern shows until the build that
+    /// only if the command line asked for it; from the config, the placeholder stands in. For
+    /// an image whose pyramid must be built first the placeholder shows until the build that
     /// `attach(_:)` starts is done.
     /// - Throws: `ContentError` naming the file and the reason.
     public func start(view: PixelSize) throws -> (content: Content, restore: (offset: Point, zoomScale: Double)?) {
@@ -75,14 +77,13 @@ public final class ContentHost: PassiveComponent {
             case .ready(let ready):
                 loaded = ready
             case .pyramid(let image, let cacheDirectory):
-                // Built off the loop (minutes for a huge map); the test pattern meanwhile.
+                // Built off the loop (minutes for a huge map); the placeholder meanwhile.
                 nextPyramid = (image, cacheDirectory)
-                loaded = try load("", view: view)
+                loaded = try placeholder(view: view, reason: "until the pyramid of \(image) is built")
             }
         } catch where pinnedPath == nil {
             logger.report(.error, "content: ", error)
-            logger.notice("content: showing the test pattern")
-            loaded = try load("", view: view)
+            loaded = try placeholder(view: view, reason: "instead of content.path")
         }
         name = loaded.name
         identity = ContentIdentity.of(loaded.name)
@@ -148,6 +149,7 @@ public final class ContentHost: PassiveComponent {
             try? show(path: next.contentPath, configuration: next)
         }
         providers.timeout = next.providerTimeout
+        providers.grace = .seconds(double: next.providerGraceSeconds)
         providers.cacheBytes = next.cacheMegabytes << 20
         providers.requiredName = Self.requiredProvider(pinnedPath ?? next.contentPath)
         configuration = next
@@ -196,13 +198,31 @@ public final class ContentHost: PassiveComponent {
 
     // MARK: Showing
 
+    /// What showing `path` takes; no content ("") and a provider not connected yet are the
+    /// placeholder.
     private func prepare(_ path: String, view: PixelSize, configuration: Configuration) throws -> ContentLoader.Plan {
-        try ContentLoader.prepare(path: path, view: view, configuration: configuration, workers: tileWorkers)
+        if path.isEmpty { return .ready(try placeholder(view: view, reason: "(content.path is empty)")) }
+        if let provider = ContentLoader.providerName(path) {
+            let waiting = provider.isEmpty ? "a content provider" : "content provider \(provider)"
+            return .ready(try placeholder(view: view, reason: "until \(waiting) connects"))
+        }
+        return try ContentLoader.prepare(path: path, view: view, configuration: configuration, workers: tileWorkers)
     }
 
-    /// The content at `path`, its pyramid built first if it needs one (the test pattern: "").
-    private func load(_ path: String, view: PixelSize) throws -> ContentLoader.Loaded {
-        try ContentLoader.load(path: path, view: view, configuration: configuration, workers: tileWorkers)
+    /// The placeholder, named for `status`, said in the journal with why it shows. A splash that
+    /// cannot be shown is said, and black stands in for it.
+    private func placeholder(view: PixelSize, reason: String) throws -> ContentLoader.Loaded {
+        let chosen = configuration.placeholder
+        do {
+            let content = try chosen.content(view: view, configuration: configuration, workers: tileWorkers)
+            logger.notice("content: showing the placeholder (\(chosen)) \(reason)")
+            return ContentLoader.Loaded(content: content, name: "placeholder (\(chosen))")
+        } catch {
+            guard chosen != .black else { throw error }
+            logger.report(.error, "content: the placeholder \(chosen) cannot be shown, black instead: ", error)
+            let content = try Placeholder.black.content(view: view, configuration: configuration, workers: tileWorkers)
+            return ContentLoader.Loaded(content: content, name: "placeholder (black)")
+        }
     }
 
     /// Loads content and shows it from its home position. On a problem the content on screen

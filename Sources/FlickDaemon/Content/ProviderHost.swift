@@ -9,8 +9,9 @@ import Logging
 ///
 /// States: **waiting** (no provider; the configured content shows) → `provide` → **serving**
 /// (its content shows; requests go out, answers and invalidations come in) → the connection
-/// goes, or other content is shown → **waiting**. A provider that goes takes its content with it:
-/// the configured content returns, and the journal says so once.
+/// goes, or other content is shown → **waiting**. A provider that goes leaves its last frame on
+/// screen for `grace` (**grace**: nothing is asked of it; a provider that connects meanwhile is
+/// shown at once), then the configured content returns; the journal says each once.
 ///
 /// Passive: what must happen after the current wake-up (a session's end noticed inside a
 /// frame, a new provider's requests let go once the reply to its `provide` is out) is a
@@ -42,6 +43,10 @@ final class ProviderHost {
     var cacheBytes: Int
     /// The only name shown, when the configured content is `provider:NAME`.
     var requiredName: String?
+    /// How long a gone provider's last frame stays (`content.provider_grace_s`).
+    var grace: Duration = .zero
+    /// When a gone provider's grace ends, and its name.
+    private var graceEnds: (at: Instant, name: String)?
     private(set) var session: Session?
     /// When to end a session outside whatever noticed its connection gone (a send inside a
     /// frame), and whose.
@@ -61,7 +66,7 @@ final class ProviderHost {
     }
 
     /// When `dispatch(now:)` has something to do, if ever.
-    var nextDeadline: Instant? { [ending?.at, starting].compactMap { $0 }.min() }
+    var nextDeadline: Instant? { [ending?.at, starting, graceEnds?.at].compactMap { $0 }.min() }
 
     /// Does what is due at `t`: a new provider's requests go, a gone provider's session ends.
     func dispatch(now t: Instant) {
@@ -71,7 +76,12 @@ final class ProviderHost {
         }
         if let ending, ending.at <= t {
             self.ending = nil
-            endGoneSession(of: ending.caller)
+            endGoneSession(of: ending.caller, at: t)
+        }
+        if let graceEnds, graceEnds.at <= t {
+            self.graceEnds = nil
+            logger.notice("content provider \(graceEnds.name) did not come back within content.provider_grace_s: showing the configured content")
+            restore()
         }
     }
 
@@ -164,19 +174,28 @@ final class ProviderHost {
 
     /// Other content is shown (`load`, a reload, a pyramid built): the provider no longer is.
     func contentReplaced() {
+        graceEnds = nil
         guard let session else { return }
         session.provider.stop()
         logger.notice("content provider \(session.name): its content was replaced; it is asked for nothing more")
         self.session = nil
     }
 
-    private func endGoneSession(of caller: ControlServer.Caller) {
+    private func endGoneSession(of caller: ControlServer.Caller, at t: Instant) {
         guard let session, session.caller == caller else { return }
         let p = session.provider
         p.stop()
         self.session = nil
-        logger.notice("content provider \(session.name) disconnected (\(p.drawn) tiles drawn, \(p.timeouts) timed out): showing the configured content")
-        restore()
+        let gone = "content provider \(session.name) disconnected (\(p.drawn) tiles drawn, \(p.timeouts) timed out)"
+        guard grace > .zero else {
+            logger.notice("\(gone): showing the configured content")
+            restore()
+            return
+        }
+        // Its tiles stay in the store: the frame a visitor was looking at, not a blank panel,
+        // while the app restarts.
+        graceEnds = (t + grace, session.name)
+        logger.notice("\(gone): its last frame stays for up to \(grace.inSeconds.brief) s, until it comes back")
     }
 
     private func serving(_ caller: ControlServer.Caller, _ command: String) throws(ControlError) -> Session {

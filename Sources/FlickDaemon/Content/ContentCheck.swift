@@ -1,0 +1,153 @@
+import FlickDisplay
+import Foundation
+import Glibc
+
+/// `flickd check-config`'s look at the content a config names: that it exists and that the
+/// service user can read it, and what it is — so a typo in `content.path` is found before the
+/// kiosk shows the public a placeholder.
+public enum ContentCheck {
+    /// What the config's content and placeholder are, one line each; or the first problem.
+    /// - Parameters:
+    ///   - file: the config file (for the error's line).
+    ///   - user: the service user (`User=` of flickd.service); checked as that user when run as
+    ///     root and the user exists, else as the caller.
+    /// - Throws: `ConfigError` at `content.path` (or `content.placeholder`) saying what is wrong.
+    public static func describe(_ configuration: Configuration, file: String, user: String) throws(ConfigError) -> [String] {
+        let lines = keyLines(file)
+        let reader = Reader(user: user)
+        var said: [String] = []
+        let path = configuration.contentPath
+        if path.isEmpty {
+            said.append("content: none (content.path is empty): the placeholder (\(configuration.placeholder)) shows")
+        } else if let provider = ContentLoader.providerName(path) {
+            let who = provider.isEmpty ? "any content provider" : "content provider \(provider)"
+            said.append("content: drawn by \(who) over the control socket; the placeholder (\(configuration.placeholder)) shows until it connects")
+        } else {
+            if let problem = reader.problem(path) {
+                throw ConfigError(path: file, line: lines("content.path"), key: "content.path", message: "\(path): \(problem)")
+            }
+            do {
+                said.append("content: \(try what(path, configuration: configuration))")
+            } catch {
+                throw ConfigError(path: file, line: lines("content.path"), key: "content.path", message: "\(error)")
+            }
+        }
+        if case let .image(splash) = configuration.placeholder {
+            if let problem = reader.problem(splash) {
+                throw ConfigError(path: file, line: lines("content.placeholder"), key: "content.placeholder",
+                                  message: "\(splash): \(problem)")
+            }
+            do {
+                let size = try PyramidBuilder.imageSize(of: splash)
+                said.append("placeholder: \(size) splash, scaled down to fit the panel if larger")
+            } catch {
+                throw ConfigError(path: file, line: lines("content.placeholder"), key: "content.placeholder", message: "\(error)")
+            }
+        }
+        if !reader.checkedAsService {
+            said.append("(readable by \(reader.who); the service user \(user) was not checked: run as root where it exists)")
+        }
+        return said
+    }
+
+    /// What `path` is and what showing it takes.
+    static func what(_ path: String, configuration: Configuration) throws -> String {
+        var info = stat()
+        _ = stat(path, &info)
+        if info.st_mode & S_IFMT == S_IFDIR {
+            let content = try Content.load(directory: path, pageSize: PixelSize(width: 1920, height: 1080),
+                                           background: configuration.background, pixelBudget: configuration.pixelBudget,
+                                           direction: configuration.pageDirection, tiles: .inline)
+            return "a folder of \(content.pages.count) page\(content.pages.count == 1 ? "" : "s"), laid out \(configuration.pageDirection)"
+        }
+        let lower = path.lowercased()
+        if lower.hasSuffix(".dzi") || lower.hasSuffix(".xml") {
+            let content = try Content.load(deepZoom: path, tiles: .inline)
+            let levels = content.tiles.map { $0.source.grid.maxLevel + 1 } ?? 1
+            return "a Deep Zoom pyramid of \(Int(content.size.width))x\(Int(content.size.height)), \(levels) levels"
+        }
+        let size = try PyramidBuilder.imageSize(of: path)
+        let kind = lower.hasSuffix(".png") ? "PNG" : "JPEG"
+        let bytes = Double(info.st_size)
+        if size.area <= configuration.pixelBudget {
+            return "\(size) \(kind), decoded whole (\(megabytes(Double(size.area) * 4)) in memory)"
+        }
+        let cache = configuration.cacheDirectory
+        let descriptor = try PyramidBuilder.cachedDescriptor(for: path, cacheDirectory: cache)
+        if access(descriptor, F_OK) == 0 { return "\(size) \(kind), shown from its pyramid, built already in \(descriptor)" }
+        // A pyramid holds the image and its halvings, 4/3 of its pixels: in PNG tiles, about
+        // 4/3 of the file if they compress as the file does (a photograph's take more).
+        return "\(size) \(kind): over content.pixel_budget, a pyramid will be built into \(cache) once, ~\(megabytes(bytes * 4 / 3))"
+    }
+
+    static func megabytes(_ bytes: Double) -> String {
+        bytes >= 1_048_576 ? "\(Int((bytes / 1_048_576).rounded())) MB" : "\(Int((bytes / 1024).rounded())) kB"
+    }
+
+    /// The line of each key in `file`, 0 where it cannot be told.
+    static func keyLines(_ file: String) -> (String) -> Int {
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8), let table = try? TOMLValue.parse(text) else {
+            return { _ in 0 }
+        }
+        let lines = KeyLines(table)
+        return { lines.line(of: $0) }
+    }
+
+    /// Whether a user can read a path: the mode bits, owner, group and supplementary groups of
+    /// the path and of every folder above it, as the kernel would judge them for that user.
+    struct Reader {
+        let uid: uid_t
+        let groups: Set<gid_t>
+        let who: String
+        let checkedAsService: Bool
+
+        init(user: String) {
+            if geteuid() == 0, let entry = getpwnam(user) {
+                uid = entry.pointee.pw_uid
+                var count: Int32 = 64
+                var list = [gid_t](repeating: 0, count: Int(count))
+                if getgrouplist(user, entry.pointee.pw_gid, &list, &count) < 0 {
+                    list = [gid_t](repeating: 0, count: Int(count))
+                    _ = getgrouplist(user, entry.pointee.pw_gid, &list, &count)
+                }
+                groups = Set(list.prefix(Int(max(0, count)))).union([entry.pointee.pw_gid])
+                who = user
+                checkedAsService = true
+            } else {
+                uid = geteuid()
+                var list = [gid_t](repeating: 0, count: Int(max(0, getgroups(0, nil))))
+                let n = getgroups(Int32(list.count), &list)
+                groups = Set(list.prefix(Int(max(0, n)))).union([getegid()])
+                who = getpwuid(geteuid()).map { String(cString: $0.pointee.pw_name) } ?? "uid \(geteuid())"
+                checkedAsService = false
+            }
+        }
+
+        /// Why the path cannot be read, or nil.
+        func problem(_ path: String) -> String? {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return "\(String(cString: strerror(errno)).lowercased())" }
+            let isFolder = info.st_mode & S_IFMT == S_IFDIR
+            guard allows(info, isFolder ? [S_IRUSR | S_IXUSR] : [S_IRUSR]) else {
+                return "not readable by \(who) (mode \(String(info.st_mode & 0o777, radix: 8)), owner \(info.st_uid):\(info.st_gid))"
+            }
+            var folder = (path as NSString).deletingLastPathComponent
+            while !folder.isEmpty && folder != "/" {
+                var above = stat()
+                if stat(folder, &above) == 0, !allows(above, [S_IXUSR]) {
+                    return "the folder \(folder) cannot be entered by \(who) (mode \(String(above.st_mode & 0o777, radix: 8)))"
+                }
+                folder = (folder as NSString).deletingLastPathComponent
+            }
+            return nil
+        }
+
+        /// Whether the owner, group or other bits (the one class the kernel picks) grant `needs`,
+        /// given as owner bits.
+        private func allows(_ info: stat, _ needs: [mode_t]) -> Bool {
+            guard uid != 0 else { return true }
+            let shift: mode_t = info.st_uid == uid ? 0 : groups.contains(info.st_gid) ? 3 : 6
+            return needs.allSatisfy { info.st_mode & ($0 >> shift) == $0 >> shift }
+        }
+    }
+}
