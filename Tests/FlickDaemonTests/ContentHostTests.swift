@@ -127,9 +127,19 @@ import Testing
         configuration.cacheDirectory = folder + "/cache"
         let stage = Stage()
         let host = ContentHost(configuration: configuration, tileWorkers: 0, clock: { .seconds(1) })
-        let black = try host.start(view: stage.viewPixels).content
-        #expect(host.name == "placeholder (black)" && black.size == Size(width: 64, height: 48))
+        configuration.showProgress = false
+        let plain = ContentHost(configuration: configuration, tileWorkers: 0, clock: { .seconds(1) })
+        let black = try plain.start(view: stage.viewPixels).content
+        #expect(plain.name == "placeholder (black)" && black.size == Size(width: 64, height: 48))
         #expect(try Self.colours(black) == [Color.black.pixel])
+        // With the progress bar (the default): its empty track, two fifths wide at two thirds down.
+        configuration.showProgress = true
+        let withBar = try host.start(view: stage.viewPixels).content
+        let page = try #require(withBar.image)
+        let track = Color(rgb: 0x404040).pixel
+        #expect((0..<64).filter { page[$0, 32] == track } == Array(19..<44) && page[32, 31] == Color.black.pixel)
+        #expect(host.nextDeadline == nil, "nothing to follow before the build starts")
+        configuration.showProgress = false
 
         configuration.placeholder = .background
         configuration.background = Color(rgb: 0x203040)
@@ -150,6 +160,20 @@ import Testing
         let tile = try tiles.source.tile(TileKey(level: tiles.source.grid.maxLevel, column: 0, row: 0))
         // 128 × 48 into 64 × 48: 64 × 24 of red in rows 12…35, the background above and below.
         #expect(tile[32, 24] == Color(rgb: 0xFF0000).pixel && tile[32, 4] == Color(rgb: 0x203040).pixel)
+    }
+
+    @Test func theProgressBarFillsFromTheLeftAndIsRedrawnOnlyWhenThePercentChanges() throws {
+        let page = try #require(PixelBuffer(width: 200, height: 100))
+        page.fill(Color.black.pixel)
+        var bar = ProgressBar(page: page)
+        // 80 px wide from x 60, rows 66…66 + 4.
+        #expect(bar.frame == PixelRect(x0: 60, y0: 66, x1: 140, y1: 70))
+        #expect(bar.draw(25) && !bar.draw(25))
+        let done = Color(rgb: 0xC8C8C8).pixel, track = Color(rgb: 0x404040).pixel
+        #expect((0..<200).filter { page[$0, 67] == done } == Array(60..<80))
+        #expect((0..<200).filter { page[$0, 67] == track } == Array(80..<140))
+        #expect(bar.draw(100) && (0..<200).filter { page[$0, 69] == done } == Array(60..<140))
+        #expect(page[100, 65] == Color.black.pixel && page[100, 70] == Color.black.pixel)
     }
 
     @Test func aMissingContentFileShowsThePlaceholderAndABadSplashBlack() throws {

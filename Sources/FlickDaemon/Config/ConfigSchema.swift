@@ -153,6 +153,7 @@ enum ConfigSchema {
             default: throw ValueProblem(expected: expected, found: "\"\(s)\"")
             }
         }
+        k["content.show_progress"] = bool(\.showProgress)
         k["content.provider_grace_s"] = { v, c throws in
             let expected = "seconds from 0 (the configured content at once) to 3600"
             let d = try number(v, expected)

@@ -122,6 +122,8 @@ public struct Configuration: Hashable, Sendable {
     /// last frame stays.
     public var placeholder = Placeholder.black
     public var providerGraceSeconds = 10.0
+    /// Whether a bar over a solid placeholder follows a pyramid being built.
+    public var showProgress = true
 
     /// `[content]`'s `center` and `[kiosk]`'s `home_offset`.
     public var centerContent = true

@@ -39,6 +39,12 @@ public final class ContentHost: PassiveComponent {
     /// The pyramid being built off the loop, and the next one asked for.
     private var building: PyramidBuild?
     private var nextPyramid: (image: String, cacheDirectory: String)?
+    /// The bar over the placeholder while the first content's pyramid is built
+    /// (`content.show_progress`), and when to look at the build's percent next.
+    private var progress: ProgressBar?
+    private var progressDue: Instant?
+    /// How often the bar follows the build: a visitor sees it move, the loop wakes once a second.
+    static let progressInterval = Duration.seconds(1)
 
     /// A host for the content `configuration` names, or `pinnedPath` (the command line's).
     /// - Parameters:
@@ -80,6 +86,11 @@ public final class ContentHost: PassiveComponent {
                 // Built off the loop (minutes for a huge map); the placeholder meanwhile.
                 nextPyramid = (image, cacheDirectory)
                 loaded = try placeholder(view: view, reason: "until the pyramid of \(image) is built")
+                if configuration.showProgress, let page = loaded.content.image {
+                    var bar = ProgressBar(page: page)
+                    _ = bar.draw(0)
+                    progress = bar
+                }
             }
         } catch where pinnedPath == nil {
             logger.report(.error, "content: ", error)
@@ -97,6 +108,7 @@ public final class ContentHost: PassiveComponent {
         if let pending = nextPyramid {
             nextPyramid = nil
             buildPyramid(of: pending.image, into: pending.cacheDirectory)
+            if progress != nil { progressDue = clock() + Self.progressInterval }
         }
     }
 
@@ -118,12 +130,16 @@ public final class ContentHost: PassiveComponent {
     public var fileDescriptors: [Descriptor] { building.map { [$0.fileDescriptor] } ?? [] }
 
     /// When a content provider's session must next be seen to, if ever.
-    public var nextDeadline: Instant? { providers.nextDeadline }
+    public var nextDeadline: Instant? { [providers.nextDeadline, progressDue].compactMap { $0 }.min() }
 
     /// Does what is due at `t`: a provider's requests let go or its session ended (the
     /// configured content back), a pyramid built shown.
     public func dispatch(now t: Instant) {
         providers.dispatch(now: t)
+        if let due = progressDue, due <= t, let build = building {
+            progressDue = t + Self.progressInterval
+            if progress?.draw(build.percent) == true { screen?.contentChanged(at: t) }
+        }
         if let build = building, let result = build.takeResult() { pyramidBuilt(build, result) }
     }
 
@@ -302,6 +318,8 @@ public final class ContentHost: PassiveComponent {
     private func pyramidBuilt(_ build: PyramidBuild, _ result: Result<String, ContentError>) {
         // Its descriptor stays open while the loop's watch holds it.
         building = nil
+        progress = nil
+        progressDue = nil
         switch result {
         case .success(let descriptor):
             logger.info("content: pyramid of \(build.image) built in \(descriptor): \(build.lastProgress ?? "")")
