@@ -4,8 +4,9 @@
 #   touchscreens; extra arguments are passed on, e.g. --config FILE --content PATH).
 # - With a touchscreen but no display: `flickd run --display headless`, and says so.
 # - Without either (a build machine, a container): replays the bundled demo recording
-#   (demo/flick-demo.event, made by the project's own generator) on the headless display, prints
-#   each gesture and writes every frame as PNG into out/frames — and says so.
+#   (demo/flick-demo.event, made by the project's own generator) over the demo map (demo/map.jpg,
+#   shown whole and centred by demo/demo.toml) on the headless display, prints each gesture and
+#   writes every frame as PNG into out/frames — and says so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -21,5 +22,6 @@ if "$bin" list-devices 2>/dev/null | grep -q "touchscreen:"; then
 fi
 rm -rf out/frames
 echo "run: no touchscreen and no DRM display on this machine — replaying the bundled demo recording" \
-     "(demo/flick-demo.event) on the headless display; PNG frames go to out/frames" >&2
-exec "$bin" replay demo/flick-demo.event --snapshot-dir out/frames "$@"
+     "(demo/flick-demo.event) over the demo map (demo/map.jpg, fitted and centred: demo/demo.toml)" \
+     "on the headless display; PNG frames go to out/frames" >&2
+exec "$bin" replay demo/flick-demo.event --config demo/demo.toml --snapshot-dir out/frames "$@"
