@@ -204,3 +204,24 @@ private final class WithholdingFetcher: TileFetching {
         }
     }
 }
+
+@Test func aCorruptPageIsReportedOncePerFileNotPerTile() throws {
+    let dir = makeTemporaryDirectory()
+    try PNGCodec.write(try solid(0x20A060, PixelSize(width: 64, height: 64)), to: dir + "/a.png")
+    // A JPEG's signature and nothing else: every tile showing it fails.
+    writeBytes([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10], to: dir + "/b.jpg")
+    let page = PixelSize(width: 600, height: 600)
+    let content = try Content.load(directory: dir, pageSize: page, background: .black, pixelBudget: 1 << 20)
+    let store = try #require(content.tiles)
+    var failures: [ContentError] = []
+    for frame in 0..<20 {
+        let x = Double((frame * 97) % 600), zoom = frame % 2 == 0 ? 0.25 : 1
+        let state = RenderState(boundsSize: page.size, contentOffset: Point(x: x * zoom, y: 0), zoomScale: zoom,
+                                contentSize: Size(width: content.size.width * zoom, height: content.size.height * zoom))
+        _ = try renderOnce(state, content: content, panel: page)
+        failures += store.takeFailures()
+    }
+    // Many tiles, at two levels, could not be made: one message.
+    #expect(store.failed.count > 4)
+    #expect(failures.map(\.path) == [dir + "/b.jpg"])
+}

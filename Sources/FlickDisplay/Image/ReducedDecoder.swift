@@ -21,7 +21,9 @@ public enum ReducedDecoder {
     public static func decode(at path: String, fitting fit: PixelSize, pixelBudget: Int,
                               maxFileBytes: Int) throws -> (image: PixelBuffer, fullSize: PixelSize) {
         let fit = PixelSize(width: max(1, fit.width), height: max(1, fit.height))
-        if case .success(let data) = FileIO.read(path, limit: maxFileBytes), data.starts(with: [0xFF, 0xD8, 0xFF]),
+        // Only a JPEG is read whole (the DCT scales it); a PNG is streamed, never read whole.
+        if case .success(let magic) = FileIO.read(path, limit: 3, truncating: true), magic == [0xFF, 0xD8, 0xFF],
+           case .success(let data) = FileIO.read(path, limit: maxFileBytes),
            let scaled = try scaledJPEG(data, path: path, fitting: fit, pixelBudget: pixelBudget) {
             return (try reduce(scaled.image, toFit: fit, path: path), scaled.fullSize)
         }
