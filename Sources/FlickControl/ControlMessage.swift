@@ -203,6 +203,8 @@ public struct ControlStatus: Codable, Hashable, Sendable {
     /// `isZoomBouncing` (absent before protocol 2).
     public var zoomBouncing: Bool?
     public var page: Int?
+    /// How many pages the content has (absent for content without pages).
+    public var pageCount: Int?
     public var device: String?
     public var content: String?
     public var display: String?

@@ -87,6 +87,7 @@ import Testing
         #expect(handler.handle(.setOffset(x: 0, y: 500, animated: false), id: 1).ok == true)
         let status = try #require(handler.handle(.status, id: 2).status)
         #expect(status.offset == [0, 500] && status.zoomScale == 1 && status.page == 0) // one image, one page
+        #expect(status.pageCount == 1)
         #expect(status.boundsSize == [320, 200] && status.contentSize == [1000, 3000])
         let bad = handler.handle(.showPage(1, animated: false), id: 3)
         #expect(bad.ok == false && bad.error?.contains("from 0 to 0") == true)
@@ -111,6 +112,10 @@ import Testing
         let handler = rig.commands()
         #expect(handler.handle(.showPage(2, animated: false), id: 1).ok == true)
         #expect(handler.status().page == 2 && handler.status().offset == [640, 0])
+        #expect(handler.status().pageCount == 3)
+        // The page shown follows the view (as `page-change` gestures count it), not the command.
+        #expect(handler.handle(.setOffset(x: 330, y: 0, animated: false), id: 3).ok == true)
+        #expect(handler.status().page == 1)
         let out = handler.handle(.showPage(3, animated: false), id: 2)
         #expect(out.ok == false && out.error?.contains("from 0 to 2") == true)
     }

@@ -181,6 +181,7 @@ public final class CommandHandler {
             zooming: v.isZooming, scrolling: v.isScrolling, zoomBouncing: v.isZoomBouncing, page: currentPage(v),
             device: context?.deviceName, content: content?.name,
             display: context?.displayName, frames: pipeline.presenter.composer.committedFrameCount)
+        status.pageCount = pages.isEmpty ? nil : pages.count
         status.building = content?.pyramidBuilding
         status.provider = content?.providerStatus
         if let tiles = pipeline.tiles {

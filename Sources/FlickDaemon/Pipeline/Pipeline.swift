@@ -142,6 +142,7 @@ public final class Pipeline {
         let banded = presenter.composer.takeBandFill()
         presenter.setNeedsDisplay(at: now, redraw: arrived > 0 || banded)
         for failure in tiles?.takeFailures() ?? [] { sink?.pipeline(self, noted: .tile("\(failure)")) }
+        for warning in tiles?.takeWarnings() ?? [] { sink?.pipeline(self, noted: .reducedPage("\(warning)")) }
         flush()
     }
 

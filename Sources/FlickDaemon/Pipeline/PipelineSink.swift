@@ -23,14 +23,18 @@ extension Pipeline {
         /// Attract mode sent the view home after `seconds` without a touch or command.
         case attractMode(seconds: Double)
         /// A tile of the content could not be made (missing, truncated, corrupt, wrong size):
-        /// noted once per tile; that part is drawn from a coarser level.
+        /// noted once per file; that part is drawn from a coarser level.
         case tile(String)
+        /// A page of a folder is over the pixel budget or the file size limit: noted once per
+        /// file; it is shown from a reduced decode.
+        case reducedPage(String)
 
         public var description: String {
             switch self {
             case let .display(text): text
             case let .attractMode(seconds): "idle for \(seconds.brief) s: back to the home position"
             case let .tile(text): "content: \(text); drawn from a coarser level"
+            case let .reducedPage(text): "content: \(text); shown reduced to its page's size"
             }
         }
     }

@@ -22,6 +22,9 @@ public final class PageFolderSource: TileSource {
     private let pixelBudget: Int
     private let maxFileBytes: Int
     private let decoded = DecodedPages()
+    private let warnings = OnceWarnings()
+    /// The pages' previews, made ahead by the workers (`prepareAhead()`).
+    public let previews: PagePreviews
 
     /// How many decoded pages are kept for the tiles still to come.
     public static let keptPages = 4
@@ -47,6 +50,7 @@ public final class PageFolderSource: TileSource {
         self.background = background
         self.pixelBudget = pixelBudget
         self.maxFileBytes = maxFileBytes
+        previews = PagePreviews(count: files.count)
     }
 
     /// Where page `index`'s image lies in the content once fitted into its page.
@@ -59,6 +63,40 @@ public final class PageFolderSource: TileSource {
     }
 
     public func tile(_ key: TileKey) throws -> PixelBuffer {
+        try compose(key) { index in try decodedPage(index) }
+    }
+
+    /// The tile drawn from the pages' previews, where a page's tile is not made yet: `nil` when
+    /// no page it shows has its preview yet. Cheap (previews are small), so the loop may call it.
+    public func standIn(for key: TileKey) -> PixelBuffer? {
+        var found = false
+        let buffer = try? compose(key) { index in
+            let preview = previews.preview(index)
+            found = found || preview != nil
+            return preview
+        }
+        return found ? buffer : nil
+    }
+
+    /// Decodes the next page's preview, if any is left: called by the tile workers.
+    public func prepareAhead() -> Bool {
+        guard let index = previews.claim() else { return false }
+        var preview: PageImage?
+        do {
+            let page = pageFrames[index]
+            let fit = previews.previewFit(page: PixelSize(width: page.width, height: page.height))
+            let reduced = try ReducedDecoder.decode(at: files[index], fitting: fit, pixelBudget: pixelBudget,
+                                                    maxFileBytes: maxFileBytes)
+            preview = PageImage(image: reduced.image, frame: Self.imageFrame(of: reduced.fullSize, in: page))
+        } catch {
+            // The page's own tiles say why, once: a preview that cannot be made is just absent.
+        }
+        previews.store(index, preview)
+        return true
+    }
+
+    /// A tile of `key` with every page it shows drawn from `image(page)` (`nil`: background).
+    private func compose(_ key: TileKey, image: (Int) throws -> PageImage?) throws -> PixelBuffer {
         let rect = grid.storedRect(key)
         guard grid.contains(key), let buffer = PixelBuffer(width: rect.width, height: rect.height) else {
             throw ContentError(path: "\(name) tile \(key)", reason: .outOfMemory(width: rect.width, height: rect.height))
@@ -71,16 +109,15 @@ public final class PageFolderSource: TileSource {
         for index in pageFrames.indices {
             let page = pageFrames[index]
             guard Double(page.x1) > x0, Double(page.x0) < x1, Double(page.y1) > y0, Double(page.y0) < y1 else { continue }
-            try draw(page: index, into: buffer, at: rect, scale: scale)
+            if let drawn = try image(index) { draw(drawn, into: buffer, at: rect, scale: scale) }
         }
         return buffer
     }
 
-    /// Draws page `index`'s image into a tile holding `rect` of a level `scale` times full size.
-    private func draw(page index: Int, into buffer: PixelBuffer, at rect: PixelRect, scale: Double) throws {
-        let image = try decodedPage(index)
-        let frame = Self.imageFrame(of: image.size, in: pageFrames[index])
-        // Image pixels per content pixel (at least 1: images are only ever scaled down).
+    /// Draws a page's image into a tile holding `rect` of a level `scale` times full size.
+    private func draw(_ page: PageImage, into buffer: PixelBuffer, at rect: PixelRect, scale: Double) {
+        let image = page.image, frame = page.frame
+        // Image pixels per content pixel (below 1 for a preview or a reduced page: enlarged).
         let fx = Double(image.width) / Double(frame.width), fy = Double(image.height) / Double(frame.height)
         let originX = Double(rect.x0) / scale - Double(frame.x0), originY = Double(rect.y0) / scale - Double(frame.y0)
         // Tile pixel → content → image pixel.
@@ -109,24 +146,50 @@ public final class PageFolderSource: TileSource {
                                  Int32(x0), Int32(y0), Int32(x1 - x0), Int32(y1 - y0))
     }
 
-    /// Page `index`'s decoded image, from the kept ones or decoded now.
-    private func decodedPage(_ index: Int) throws -> PixelBuffer {
+    /// Page `index`'s image, from the kept ones or decoded now. An image over the pixel budget
+    /// (or the file size limit) is decoded reduced to its page's size, which is all a page
+    /// shows of it at zoom 1, and warned about once (`takeWarnings()`).
+    private func decodedPage(_ index: Int) throws -> PageImage {
         if let image = decoded.find(index) { return image }
-        let image = try Content.decodeImage(at: files[index], pixelBudget: pixelBudget, maxFileBytes: maxFileBytes)
+        let page = pageFrames[index]
+        let image: PageImage
+        do {
+            let whole = try Content.decodeImage(at: files[index], pixelBudget: pixelBudget, maxFileBytes: maxFileBytes)
+            image = PageImage(image: whole, frame: Self.imageFrame(of: whole.size, in: page))
+        } catch let error as ContentError where error.reason.isOverLimit {
+            // The page's size, but within the budget (a budget smaller than a page).
+            var fit = PixelSize(width: page.width, height: page.height)
+            let shrink = min(1, (Double(pixelBudget) / Double(max(1, fit.area))).squareRoot())
+            fit = PixelSize(width: max(1, Int(Double(fit.width) * shrink)), height: max(1, Int(Double(fit.height) * shrink)))
+            let reduced = try ReducedDecoder.decode(at: files[index], fitting: fit, pixelBudget: pixelBudget,
+                                                    maxFileBytes: maxFileBytes)
+            image = PageImage(image: reduced.image, frame: Self.imageFrame(of: reduced.fullSize, in: page))
+            warnings.add(error)
+        }
         decoded.keep(index, image, limit: Self.keptPages)
         return image
     }
+
+    /// Pages shown reduced since the last call, each file once per content load.
+    public func takeWarnings() -> [ContentError] { warnings.take() }
+}
+
+/// A page's image and where it lands in the content (from the image's full size, whatever
+/// size it was decoded at).
+struct PageImage {
+    let image: PixelBuffer
+    let frame: PixelRect
 }
 
 /// The last few decoded pages, shared by the worker threads.
 private final class DecodedPages: @unchecked Sendable {
     private var mutex = pthread_mutex_t()
-    private var pages: [(index: Int, image: PixelBuffer)] = []
+    private var pages: [(index: Int, image: PageImage)] = []
 
     init() { pthread_mutex_init(&mutex, nil) }
     deinit { pthread_mutex_destroy(&mutex) }
 
-    func find(_ index: Int) -> PixelBuffer? {
+    func find(_ index: Int) -> PageImage? {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
         guard let at = pages.firstIndex(where: { $0.index == index }) else { return nil }
@@ -135,11 +198,44 @@ private final class DecodedPages: @unchecked Sendable {
         return page.image
     }
 
-    func keep(_ index: Int, _ image: PixelBuffer, limit: Int) {
+    func keep(_ index: Int, _ image: PageImage, limit: Int) {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
         guard !pages.contains(where: { $0.index == index }) else { return }
         pages.append((index, image))
         if pages.count > limit { pages.removeFirst(pages.count - limit) }
+    }
+}
+
+/// Warnings said once per file, shared by the worker threads.
+private final class OnceWarnings: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    private var said: Set<String> = []
+    private var pending: [ContentError] = []
+
+    init() { pthread_mutex_init(&mutex, nil) }
+    deinit { pthread_mutex_destroy(&mutex) }
+
+    func add(_ error: ContentError) {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        if said.insert(error.path).inserted { pending.append(error) }
+    }
+
+    func take() -> [ContentError] {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        defer { pending.removeAll() }
+        return pending
+    }
+}
+
+extension ContentError.Reason {
+    /// Over the pixel budget or the file size limit: an image that can still be shown reduced.
+    var isOverLimit: Bool {
+        switch self {
+        case .overPixelBudget, .fileTooLarge: true
+        default: false
+        }
     }
 }

@@ -30,6 +30,11 @@ public final class TileLoader: TileFetching, @unchecked Sendable {
     private var making: Set<TileKey> = []
     private var arrivals: [Arrival] = []
     private var stopping = false
+    /// Whether the source may have work to do ahead (`TileSource.prepareAhead()`), and tiles
+    /// made since a worker last did some: ahead-work takes every third job while tiles are
+    /// wanted, so it neither waits for a quiet moment nor holds up the view's tiles.
+    private var preparing = true
+    private var tilesSincePrepare = 0
     private var threads: [pthread_t] = []
 
     /// Starts `workers` threads (at least one) making tiles of `source`.
@@ -134,7 +139,11 @@ public final class TileLoader: TileFetching, @unchecked Sendable {
     }
 
     private func work() {
-        while let key = next() {
+        while let job = next() {
+            guard case .tile(let key) = job else {
+                if !source.prepareAhead() { locked { preparing = false } }
+                continue
+            }
             let result = source.make(key)
             let first = locked {
                 making.remove(key)
@@ -146,14 +155,25 @@ public final class TileLoader: TileFetching, @unchecked Sendable {
         }
     }
 
-    /// The next tile to make, or `nil` once stopping.
-    private func next() -> TileKey? {
+    /// A worker's job: a tile, or work ahead.
+    private enum Job {
+        case tile(TileKey)
+        case prepare
+    }
+
+    /// The next job, or `nil` once stopping.
+    private func next() -> Job? {
         locked {
-            while !stopping && wanted.isEmpty { pthread_cond_wait(&ready, &mutex) }
+            while !stopping && wanted.isEmpty && !preparing { pthread_cond_wait(&ready, &mutex) }
             guard !stopping else { return nil }
+            if preparing && (wanted.isEmpty || tilesSincePrepare >= 2) {
+                tilesSincePrepare = 0
+                return .prepare
+            }
+            tilesSincePrepare += 1
             let key = wanted.removeFirst()
             making.insert(key)
-            return key
+            return .tile(key)
         }
     }
 

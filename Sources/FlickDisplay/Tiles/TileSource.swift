@@ -28,12 +28,24 @@ public protocol TileSource: AnyObject, Sendable {
     /// Makes one tile, `grid.storedRect(key)`-sized.
     /// - Throws: `ContentError` naming the tile's file (missing, truncated, corrupt, wrong size).
     func tile(_ key: TileKey) throws -> PixelBuffer
+    /// A cheap stand-in for a tile not made yet, drawn from what the source made ahead (a
+    /// folder's page previews), or `nil`: then a coarser tile or the background shows. Called
+    /// on the loop, so it never decodes.
+    func standIn(for key: TileKey) -> PixelBuffer?
+    /// Does one piece of work ahead of need (a page's preview) on a worker thread.
+    /// - Returns: whether there was any (`false`: nothing left, do not call again).
+    func prepareAhead() -> Bool
+    /// What the source wants said once (a page shown reduced), since the last call.
+    func takeWarnings() -> [ContentError]
 }
 
 extension TileSource {
     public var pinsCoarseLevels: Bool { true }
     public var background: Color? { nil }
     public var contentScale: Int { 1 }
+    public func standIn(for key: TileKey) -> PixelBuffer? { nil }
+    public func prepareAhead() -> Bool { false }
+    public func takeWarnings() -> [ContentError] { [] }
 
     /// `tile(_:)` as a result, any error as a `ContentError` naming the source and the tile.
     func make(_ key: TileKey) -> Result<PixelBuffer, ContentError> {

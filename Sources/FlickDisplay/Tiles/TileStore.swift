@@ -25,6 +25,8 @@ public final class TileStore {
     public private(set) var failed: [TileKey: ContentError] = [:]
     /// Failures not yet taken by `takeFailures()` (each is logged once, not per frame).
     private var unreported: [ContentError] = []
+    /// The files already reported: one message per file per content load.
+    private var reportedPaths: Set<String> = []
     /// Frames drawn so far, and of those, the frames where some part came from a coarser level
     /// than the frame's own because its tile was not in memory yet.
     public private(set) var frames = 0
@@ -244,11 +246,15 @@ public final class TileStore {
         cache.remove { $0.zoom != nil && bases.contains(TileKey(level: $0.level, column: $0.column, row: $0.row)) }
     }
 
-    /// Tiles that failed since the last call, each reported once.
+    /// Files that failed since the last call, each reported once.
     public func takeFailures() -> [ContentError] {
         defer { unreported.removeAll() }
         return unreported
     }
+
+    /// What the source shows otherwise than asked (a page over the budget, shown reduced)
+    /// since the last call, each file once.
+    public func takeWarnings() -> [ContentError] { source.takeWarnings() }
 
     // MARK: The compositor's side
 
@@ -274,7 +280,12 @@ public final class TileStore {
             return cache.tile(key)
         }
         missing.append(key)
-        return nil
+        // A stand-in (a page drawn from its preview) is kept as a stale tile: drawn until the
+        // tile's own pixels arrive and replace it, as an app's invalidated tile is.
+        guard let standIn = source.standIn(for: key) else { return nil }
+        cache.insert(key, standIn)
+        stale.insert(key)
+        return cache.tile(key)
     }
 
     /// The tile resampled to `zoom`, made now by `render` from the level's tile if that is in
@@ -380,6 +391,10 @@ public final class TileStore {
     private func fail(_ key: TileKey, _ error: ContentError) {
         guard failed[key] == nil else { return }
         failed[key] = error
-        unreported.append(error)
+        // A stand-in stays as the tile: asking again would fail again.
+        stale.remove(key)
+        // Every tile showing a bad file fails alike (a folder's page: dozens at every level):
+        // said once per file.
+        if reportedPaths.insert(error.path).inserted { unreported.append(error) }
     }
 }
