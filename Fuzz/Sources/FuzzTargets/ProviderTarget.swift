@@ -58,6 +58,9 @@ enum ProviderTarget {
         c.contentPath = "provider"
         c.cacheMegabytes = cacheBytes >> 20
         c.providerTimeout = timeout
+        // No grace: a gone provider's content goes at the wake-up that ends its session, which
+        // `disconnect()` checks (the grace's deadline is ContentHostTests').
+        c.providerGraceSeconds = 0
         return c
     }()
     /// The display: small, what is checked is the bookkeeping of every frame, not its pixels.
@@ -481,7 +484,7 @@ private final class ProviderRig: ContentScreen, ProviderLink {
 
     var viewPixels: PixelSize { ProviderTarget.panel }
 
-    /// The host shows content: a provider's, or the configured test pattern once it went.
+    /// The host shows content: a provider's, or the placeholder once it went.
     func present(_ content: Content, at t: Instant) throws {
         fuzzCheck(t == now, "content shown at \(t), the clock at \(now)")
         shown = (content, FrameComposer(output: output, compositor: Compositor(), content: content))
