@@ -22,6 +22,12 @@ final class DaemonProcess {
     init(binary: String, directory: String, tag: String, content: String?, config extra: String = "") throws {
         let config = "\(directory)/\(tag).toml"
         socketPath = "\(directory)/\(tag).sock"
+        // The benchmarks scroll over the test pattern where they name no content (a kiosk's
+        // default placeholder, black, is one still screen), and measure a provider that goes
+        // being cleaned up at once (the grace would keep its last frame, and its pool, on purpose).
+        let contentKeys = "placeholder = \"test-pattern\"\nprovider_grace_s = 0\n"
+        let extra = extra.contains("[content]\n") ? extra.replacingOccurrences(of: "[content]\n", with: "[content]\n" + contentKeys)
+            : extra + "\n[content]\n" + contentKeys
         let toml = """
             [control]
             socket = "\(socketPath)"
