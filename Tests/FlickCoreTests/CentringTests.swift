@@ -98,6 +98,33 @@ import Testing
         #expect(v.zoomScale == fit && v.contentOffset == Point(x: -420, y: 0))
     }
 
+    /// With `alwaysBounce…` the fingers of a pinch hold that axis as a drag does (it follows
+    /// their pan, rubber-banded), and the bounce after the lift brings it back to the centre.
+    @Test func withAlwaysBounceAPinchPansTheCentredAxisAndItsBounceCentresIt() throws {
+        var v = try ScrollView(boundsSize: Size(width: 1920, height: 1080), contentSize: Size(width: 20000, height: 20000))
+        v.centersContent = true
+        v.alwaysBounceHorizontal = true
+        try v.setZoomScaleLimits(minimum: 0.054, maximum: 4)
+        try v.setZoomScale(0.054, contentOffset: .zero, animated: false, at: .zero)
+        var t = Instant.milliseconds(100), centroid = Point(x: 900, y: 500)
+        v.touchDown(at: t)
+        v.beginZooming(focus: centroid, at: t)
+        var previous = v.contentOffset.x
+        for _ in 0..<10 {
+            t = t + .milliseconds(8)
+            let next = Point(x: centroid.x + 10, y: centroid.y)
+            v.pinch(by: 1, from: centroid, to: next, at: t)
+            centroid = next
+            // The content follows the fingers right: the offset only falls, never snaps back.
+            #expect(v.contentOffset.x < previous)
+            previous = v.contentOffset.x
+        }
+        v.endZooming(at: t)
+        v.release(velocity: .zero, at: t)
+        v.advance(to: t + .seconds(3))
+        #expect(!v.isAnimating && v.zoomScale == 0.054 && v.contentOffset.x == -420)
+    }
+
     @Test func anAnimatedZoomOutIsCentredOnEveryFrame() throws {
         var v = try menu()
         try v.setZoomScale(2, contentOffset: Point(x: 500, y: 2000), animated: false, at: .zero)

@@ -383,8 +383,10 @@ public struct ScrollView: Sendable {
             note("ignored a non-finite zoom \(scale) at \(offset)")
             return
         }
-        // A zoom keeps a centred axis centred on every step (a pinch, its bounce, an animation).
-        let offset = centred(offset, scale: scale)
+        // A zoom keeps a centred axis centred on every step (a pinch, its bounce, an animation);
+        // a pinch's fingers keep an axis that rubber-bands anyway, as its drag does, so the two
+        // do not take turns with it.
+        let offset = centred(offset, scale: scale, always: !isDragging)
         let zoomed = scale != zoomScale, moved = offset != contentOffset
         zoomScale = scale
         contentOffset = offset
