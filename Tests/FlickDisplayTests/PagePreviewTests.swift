@@ -174,6 +174,19 @@ private final class WithholdingFetcher: TileFetching {
     #expect(real[10, 10] == made[10, 10])
 }
 
+/// Draws `frames` frames of `content` moving across its first 600 px by `step` px a frame
+/// (wrapping), frame n at `zoom(n)`, and calls `each` after each frame.
+private func sweep(_ content: Content, panel: PixelSize, frames: Int, step: Int, zoom: (Int) -> Double,
+                   each: () -> Void) throws {
+    for frame in 0..<frames {
+        let x = Double((frame * step) % 600), scale = zoom(frame)
+        let state = RenderState(boundsSize: panel.size, contentOffset: Point(x: x * scale, y: 0), zoomScale: scale,
+                                contentSize: Size(width: content.size.width * scale, height: content.size.height * scale))
+        _ = try renderOnce(state, content: content, panel: panel)
+        each()
+    }
+}
+
 @Test func aPageOverThePixelBudgetIsShownReducedAndWarnedOnce() throws {
     let dir = makeTemporaryDirectory()
     try PNGCodec.write(try solid(0x20A060, PixelSize(width: 64, height: 64)), to: dir + "/a.png")
@@ -184,12 +197,8 @@ private final class WithholdingFetcher: TileFetching {
     let content = try Content.load(directory: dir, pageSize: page, background: .black, pixelBudget: 65536)
     let store = try #require(content.tiles)
     var warnings: [ContentError] = []
-    for frame in 0..<40 {
-        // Back and forth over the three pages, at zoom 1 and zoomed out.
-        let x = Double((frame * 37) % 600), zoom = frame % 3 == 0 ? 0.5 : 1
-        let state = RenderState(boundsSize: page.size, contentOffset: Point(x: x * zoom, y: 0), zoomScale: zoom,
-                                contentSize: Size(width: content.size.width * zoom, height: content.size.height * zoom))
-        _ = try renderOnce(state, content: content, panel: page)
+    // Back and forth over the three pages, at zoom 1 and zoomed out.
+    try sweep(content, panel: page, frames: 40, step: 37, zoom: { $0 % 3 == 0 ? 0.5 : 1 }) {
         warnings += store.takeWarnings()
         #expect(store.takeFailures().isEmpty)
     }
@@ -214,11 +223,7 @@ private final class WithholdingFetcher: TileFetching {
     let content = try Content.load(directory: dir, pageSize: page, background: .black, pixelBudget: 1 << 20)
     let store = try #require(content.tiles)
     var failures: [ContentError] = []
-    for frame in 0..<20 {
-        let x = Double((frame * 97) % 600), zoom = frame % 2 == 0 ? 0.25 : 1
-        let state = RenderState(boundsSize: page.size, contentOffset: Point(x: x * zoom, y: 0), zoomScale: zoom,
-                                contentSize: Size(width: content.size.width * zoom, height: content.size.height * zoom))
-        _ = try renderOnce(state, content: content, panel: page)
+    try sweep(content, panel: page, frames: 20, step: 97, zoom: { $0 % 2 == 0 ? 0.25 : 1 }) {
         failures += store.takeFailures()
     }
     // Many tiles, at two levels, could not be made: one message.
