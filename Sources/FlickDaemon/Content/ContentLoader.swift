@@ -79,6 +79,14 @@ public enum ContentLoader {
         }
     }
 
+    /// The test pattern for a view of `view` pixels: four screens each way, room to flick,
+    /// pinch and page (bring-up, replays, `content.placeholder = "test-pattern"`).
+    /// - Throws: `ContentError` when its tiles cannot be made.
+    public static func testPattern(view: PixelSize, configuration: Configuration, workers: Int) throws -> Content {
+        let tiles = Content.TileOptions(cacheBytes: configuration.cacheMegabytes << 20, workers: workers)
+        return try Content.testPattern(PixelSize(width: view.width * 4, height: view.height * 4), tiles: tiles)
+    }
+
     /// What `path` is and what showing it takes: a folder of pages, a Deep Zoom descriptor
     /// (`.dzi`, `.xml`), an image decoded whole (up to `content.pixel_budget` pixels) or shown
     /// from its pyramid in the cache folder (`content.cache_directory`), built once.
@@ -88,9 +96,8 @@ public enum ContentLoader {
         let tiles = Content.TileOptions(cacheBytes: configuration.cacheMegabytes << 20, workers: workers)
         let waiting = providerName(path).map { " (waiting for " + ($0.isEmpty ? "a content provider)" : "content provider \($0))") }
         if path.isEmpty || waiting != nil {
-            // Four screens each way: room to flick, pinch and page.
-            let size = PixelSize(width: view.width * 4, height: view.height * 4)
-            return .ready(Loaded(content: try Content.testPattern(size, tiles: tiles), name: "test pattern" + (waiting ?? "")))
+            return .ready(Loaded(content: try testPattern(view: view, configuration: configuration, workers: workers),
+                                 name: "test pattern" + (waiting ?? "")))
         }
         var info = stat()
         if stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {

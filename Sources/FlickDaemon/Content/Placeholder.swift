@@ -33,9 +33,7 @@ public enum Placeholder: Hashable, Sendable, CustomStringConvertible {
         let colour: Color
         switch self {
         case .testPattern:
-            let tiles = Content.TileOptions(cacheBytes: configuration.cacheMegabytes << 20, workers: workers)
-            // Four screens each way: room to flick, pinch and page.
-            return try Content.testPattern(PixelSize(width: view.width * 4, height: view.height * 4), tiles: tiles)
+            return try ContentLoader.testPattern(view: view, configuration: configuration, workers: workers)
         case let .image(path):
             // Read once now, so a bad splash is said at start rather than drawn as background.
             _ = try PyramidBuilder.imageSize(of: path)

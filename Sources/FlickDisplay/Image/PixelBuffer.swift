@@ -22,6 +22,13 @@ public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
     public var size: Size { Size(width: Double(width), height: Double(height)) }
 
     public var description: String { "\(width)x\(height)" }
+
+    /// This size scaled down, keeping its aspect, to at most `pixels` pixels (each side at
+    /// least 1); unchanged when it is within them already.
+    public func shrunk(toArea pixels: Int) -> PixelSize {
+        let scale = min(1, (Double(max(0, pixels)) / Double(max(1, area))).squareRoot())
+        return PixelSize(width: max(1, Int(Double(width) * scale)), height: max(1, Int(Double(height) * scale)))
+    }
 }
 
 /// How the 32 bits of one pixel are laid out. Both are native-endian words, so on little-endian

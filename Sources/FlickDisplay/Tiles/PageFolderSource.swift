@@ -69,13 +69,10 @@ public final class PageFolderSource: TileSource {
     /// The tile drawn from the pages' previews, where a page's tile is not made yet: `nil` when
     /// no page it shows has its preview yet. Cheap (previews are small), so the loop may call it.
     public func standIn(for key: TileKey) -> PixelBuffer? {
-        var found = false
-        let buffer = try? compose(key) { index in
-            let preview = previews.preview(index)
-            found = found || preview != nil
-            return preview
-        }
-        return found ? buffer : nil
+        // Asked every frame for every missing tile until a preview comes: no tile is made
+        // (allocated, filled) unless one of its pages has one.
+        guard pages(in: key).contains(where: { previews.preview($0) != nil }) else { return nil }
+        return try? compose(key) { index in previews.preview(index) }
     }
 
     /// Decodes the next page's preview, if any is left: called by the tile workers.
@@ -103,15 +100,22 @@ public final class PageFolderSource: TileSource {
         }
         buffer.fill(background.pixel)
         let scale = grid.scale(of: key.level)
-        // The tile's part of the content, in content pixels.
-        let x0 = Double(rect.x0) / scale, y0 = Double(rect.y0) / scale
-        let x1 = Double(rect.x1) / scale, y1 = Double(rect.y1) / scale
-        for index in pageFrames.indices {
-            let page = pageFrames[index]
-            guard Double(page.x1) > x0, Double(page.x0) < x1, Double(page.y1) > y0, Double(page.y0) < y1 else { continue }
+        for index in pages(in: key) {
             if let drawn = try image(index) { draw(drawn, into: buffer, at: rect, scale: scale) }
         }
         return buffer
+    }
+
+    /// The pages tile `key` shows part of.
+    private func pages(in key: TileKey) -> [Int] {
+        let rect = grid.storedRect(key), scale = grid.scale(of: key.level)
+        // The tile's part of the content, in content pixels.
+        let x0 = Double(rect.x0) / scale, y0 = Double(rect.y0) / scale
+        let x1 = Double(rect.x1) / scale, y1 = Double(rect.y1) / scale
+        return pageFrames.indices.filter { index in
+            let page = pageFrames[index]
+            return Double(page.x1) > x0 && Double(page.x0) < x1 && Double(page.y1) > y0 && Double(page.y0) < y1
+        }
     }
 
     /// Draws a page's image into a tile holding `rect` of a level `scale` times full size.
@@ -158,9 +162,7 @@ public final class PageFolderSource: TileSource {
             image = PageImage(image: whole, frame: Self.imageFrame(of: whole.size, in: page))
         } catch let error as ContentError where error.reason.isOverLimit {
             // The page's size, but within the budget (a budget smaller than a page).
-            var fit = PixelSize(width: page.width, height: page.height)
-            let shrink = min(1, (Double(pixelBudget) / Double(max(1, fit.area))).squareRoot())
-            fit = PixelSize(width: max(1, Int(Double(fit.width) * shrink)), height: max(1, Int(Double(fit.height) * shrink)))
+            let fit = PixelSize(width: page.width, height: page.height).shrunk(toArea: pixelBudget)
             let reduced = try ReducedDecoder.decode(at: files[index], fitting: fit, pixelBudget: pixelBudget,
                                                     maxFileBytes: maxFileBytes)
             image = PageImage(image: reduced.image, frame: Self.imageFrame(of: reduced.fullSize, in: page))

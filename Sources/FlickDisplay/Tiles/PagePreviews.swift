@@ -31,9 +31,7 @@ public final class PagePreviews: @unchecked Sendable {
     /// the budget's share of one page.
     public func previewFit(page: PixelSize) -> PixelSize {
         let eighth = PixelSize(width: max(1, page.width / 8), height: max(1, page.height / 8))
-        let share = Double(Self.budgetBytes / 4 / max(1, count))
-        let shrink = min(1, (share / Double(max(1, eighth.area))).squareRoot())
-        return PixelSize(width: max(1, Int(Double(eighth.width) * shrink)), height: max(1, Int(Double(eighth.height) * shrink)))
+        return eighth.shrunk(toArea: Self.budgetBytes / 4 / max(1, count))
     }
 
     /// Bytes the previews made so far hold.
