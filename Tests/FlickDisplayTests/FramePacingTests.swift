@@ -14,7 +14,7 @@ private func scriptedState(at t: Instant) -> RenderState {
 
 /// A model the presenter asks for frames: the scripted scene, or any state a test sets; it
 /// counts how often it was stepped and keeps what the presenter noted.
-private final class ScriptedModel: FramePresenterDelegate {
+private class ScriptedModel: FramePresenterDelegate {
     var state: ((Instant) -> RenderState) = scriptedState(at:)
     var moving: (Instant) -> Bool = { $0.seconds < 0.8 }
     var latches: (Instant) -> Bool = { _ in false }
@@ -299,4 +299,40 @@ private func runVirtually(_ presenter: FramePresenter, until limit: Instant = .s
     #expect(late == ["display: a frame prepared 4 ms before its vblank missed it; frames are now prepared 8 ms ahead"])
     #expect(presenter.lead == .milliseconds(8) && presenter.frameLead == .milliseconds(4))
     #expect(model.presented.prefix(4).map { $0.nanoseconds / 1_000_000 } == [20, 60, 80, 100])
+}
+
+/// Issue 35 (`flickd_frames_late_total`): a frame is late when it reaches the panel a refresh or
+/// more after the vblank it was prepared for; the first frame, prepared before the vblanks'
+/// phase is known, never is.
+@Test func aFrameShownAfterItsVblankIsLateAndOneShownAtItIsNot() throws {
+    /// A display whose commits take `delay`.
+    final class Slow: ForwardingOutput {
+        let delay: Duration
+        init(_ inner: any Output, delay: Duration) {
+            self.delay = delay
+            super.init(inner)
+        }
+        override func commit(_ layers: FrameLayers, now: Instant) throws { try inner.commit(layers, now: now + delay) }
+    }
+    /// Keeps each presentation's lateness as the presenter says it.
+    final class LateModel: ScriptedModel {
+        var late: [Bool] = []
+        override func presenter(_ presenter: FramePresenter, didPresentAt vblank: Instant) {
+            super.presenter(presenter, didPresentAt: vblank)
+            late.append(presenter.lastPresentationWasLate)
+        }
+    }
+    for (delay, expectLate) in [(Duration.milliseconds(6), false), (.milliseconds(25), true)] {
+        let output = Slow(try #require(HeadlessOutput(size: PixelSize(width: 80, height: 60), refreshRate: 50)), delay: delay)
+        let content = Content(image: try #require(TestPattern.make(PixelSize(width: 80, height: 1000))))
+        let presenter = FramePresenter(composer: FrameComposer(output: output, compositor: Compositor(), content: content),
+                                       background: .black, at: .zero)
+        let model = LateModel()
+        presenter.delegate = model
+        presenter.setNeedsDisplay(at: .zero)
+        runVirtually(presenter, until: .seconds(0.3))
+        #expect(model.late.count > 5)
+        #expect(model.late.first == false)
+        #expect(model.late.dropFirst().allSatisfy { $0 == expectLate }, "\(delay): \(model.late)")
+    }
 }

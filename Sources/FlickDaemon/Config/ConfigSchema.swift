@@ -276,6 +276,21 @@ enum ConfigSchema {
         k["state.save_delay_ms"] = milliseconds(\.stateSaveDelay)
         // [debug]
         k["debug.touch_overlay"] = bool(\.touchOverlay)
+        // [metrics]
+        k["metrics.textfile"] = { v, c throws in
+            let expected = "\"\" (off) or an absolute path ending in .prom (node_exporter's textfile collector reads only those)"
+            let s = try string(v, expected)
+            guard s.isEmpty || (s.hasPrefix("/") && s.hasSuffix(".prom") && !s.hasSuffix("/.prom")) else {
+                throw ValueProblem(expected: expected, found: "\"\(s)\"")
+            }
+            c.metricsTextfile = s
+        }
+        k["metrics.interval_s"] = { v, c throws in
+            let expected = "seconds from 1 to 3600"
+            let d = try number(v, expected)
+            guard (1...3600).contains(d) else { throw ValueProblem(expected: expected, found: String(d)) }
+            c.metricsInterval = .seconds(double: d)
+        }
         return k
     }()
 

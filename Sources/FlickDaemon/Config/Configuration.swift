@@ -114,6 +114,11 @@ public struct Configuration: Hashable, Sendable {
         return String(socket[..<slash]) + "/snapshots"
     }
 
+    /// `[metrics]`: the Prometheus text file (node_exporter's textfile collector), "" = off, and
+    /// the shortest time between two writes of it.
+    public var metricsTextfile = ""
+    public var metricsInterval = Duration.seconds(15)
+
     /// `[state]`.
     public var statePath = "/var/lib/flickd/state.json"
     public var stateSaveDelay = Duration.milliseconds(1000)

@@ -34,6 +34,7 @@ public final class Daemon: PipelineSink, CommandContext {
     private var commands: CommandHandler!
     private var signals: [SignalSource] = []
     private var stateTimer: TimerSource?
+    private var metrics: FleetMetrics!
     private let stateStore: StateStore
     /// The display's one line, for logs and `status`.
     private let display: String
@@ -109,13 +110,15 @@ public final class Daemon: PipelineSink, CommandContext {
         do {
             server = try ControlServer(path: configuration.controlSocket, mode: mode_t(configuration.controlMode), loop: loop) {
                 [unowned self] command, id, file, caller in
-                defer { self.runner.rearm() }
+                // What is shown may have changed (load, a provider): the metrics' file looks.
+                defer { self.metrics.changed(); self.runner.rearm() }
                 return self.commands.handle(command, id: id, file: file, caller: caller)
             }
             server?.onDisconnect = { [unowned self] caller in
                 // The host ends a provider's session at a deadline of its own: armed here, since
                 // nothing else may wake the loop (a provider that dies idle).
                 self.content.disconnected(caller)
+                self.metrics.changed()
                 self.runner.rearm()
             }
             content.link = server
@@ -123,7 +126,9 @@ public final class Daemon: PipelineSink, CommandContext {
         } catch {
             logger.report(.error, "control socket, running without it: ", error)
         }
-        runner = try LiveRunner(loop: loop, pipeline: pipeline, companions: [content])
+        metrics = FleetMetrics(configuration: configuration, pipeline: pipeline, content: content) { [unowned loop] in loop.now }
+        metrics.file.failed = { [unowned self] in self.logger.report(.warning, "metrics.textfile (said once until a write succeeds): ", $0) }
+        runner = try LiveRunner(loop: loop, pipeline: pipeline, companions: [content, metrics.file])
         stateTimer = try loop.addTimer(context: "state save") { [unowned self] _ in self.saveState() }
         signals.append(try loop.addSignal(SIGTERM) { [unowned self] in self.stop() })
         signals.append(try loop.addSignal(SIGINT) { [unowned self] in self.stop() })
@@ -143,6 +148,7 @@ public final class Daemon: PipelineSink, CommandContext {
             code = ErrorKind.software.rawValue
         }
         saveState()
+        metrics.flush(at: loop.now)
         pipeline.presenter.output.close()
         logger.info("stopped")
         return code
@@ -157,6 +163,7 @@ public final class Daemon: PipelineSink, CommandContext {
     // MARK: PipelineSink
 
     public func pipeline(_ pipeline: Pipeline, emitted outputs: [GestureOutput], view: ScrollView) {
+        metrics?.emitted(outputs)
         for output in outputs {
             switch output.kind {
             case .transition(let step):
@@ -170,6 +177,7 @@ public final class Daemon: PipelineSink, CommandContext {
     }
 
     public func pipeline(_ pipeline: Pipeline, presentedAt vblank: Instant) {
+        metrics?.presented(late: pipeline.presenter.lastPresentationWasLate)
         guard !ready else { return }
         ready = true
         let status = "\(content.name ?? "no content") on \(display), input \(pipeline.input.name)"
@@ -237,13 +245,16 @@ public final class Daemon: PipelineSink, CommandContext {
             try PipelineBuilder.apply(next, previous: configuration, to: pipeline, at: loop.now)
             commands.snapshotDirectory = next.snapshotFolder
             content.apply(next)
+            metrics.apply(next)
             configuration = next
             let values = fromFile ? ConfigChanges.values(path: options.configPath) : [:]
             (changes, configValues) = (ConfigChanges.between(configValues, values), values)
         } catch {
             logger.report(.error, "reload refused, keeping the config in force: ", error)
+            metrics.reloaded(accepted: false)
             throw error
         }
+        metrics.reloaded(accepted: true)
         logger.logLevel = Logger.Level(rawValue: configuration.logLevel) ?? .info
         pipeline.tracing = logger.logLevel <= .debug
         runner.rearm()

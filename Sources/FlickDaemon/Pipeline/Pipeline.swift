@@ -62,6 +62,8 @@ public final class Pipeline {
     }
     /// The touch overlay's marks, fed while it is on.
     var trails = TouchTrails()
+    /// Fingers that touched the panel since start, each contact once (phantoms never reach here).
+    public private(set) var touchCount = 0
 
     /// The last touch or command: attract mode counts from here.
     private var lastActivity: Instant
@@ -123,6 +125,7 @@ public final class Pipeline {
             steps = steps.dropFirst(due.count)
             observe(raw.time)
             lastActivity = max(lastActivity, raw.time)
+            touchCount &+= raw.began.count
             // The overlay shows what the panel reported; the recogniser gets it smoothed.
             if touchOverlay { trails.add(raw) }
             emit(recognizer.handle(prediction.take(raw)))

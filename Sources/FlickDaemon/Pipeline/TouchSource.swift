@@ -18,4 +18,11 @@ public protocol TouchSource: AnyObject {
     var tracing: Bool { get set }
     /// The decoders' steps since the last call (the `touch` machine), oldest first.
     func takeTransitions() -> [Transition]
+    /// Touches dropped as phantoms so far (`PhantomTouchFilter`, and contacts with no position).
+    var phantomTouchCount: Int { get }
+}
+
+extension TouchSource {
+    /// A source of the caller's own drops nothing.
+    public var phantomTouchCount: Int { 0 }
 }

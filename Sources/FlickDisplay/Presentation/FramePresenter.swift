@@ -126,6 +126,11 @@ public final class FramePresenter {
     private var retry: (at: Instant, backoff: Duration)?
     /// The vblank the latched frame in flight was prepared for.
     private var latchedFor: Instant?
+    /// The vblank the frame in flight was prepared for, when the vblanks' phase was known.
+    private var committedFor: Instant?
+    /// Whether the last frame presented reached the panel a refresh or more after the vblank it
+    /// was prepared for (the fleet's `flickd_frames_late_total`).
+    public private(set) var lastPresentationWasLate = false
 
     /// Creates a presenter; nothing is drawn before the first `setNeedsDisplay(at:)`.
     public init(composer: FrameComposer, background: Color, at t: Instant) {
@@ -252,6 +257,8 @@ public final class FramePresenter {
         }
         lastPresentation = vblank
         state = .idle
+        lastPresentationWasLate = committedFor.map { vblank - $0 > refreshPeriod / 2 } ?? false
+        committedFor = nil
         if let target = latchedFor, vblank - target > refreshPeriod / 2, lead < refreshPeriod {
             // Composing and committing took longer than the lead: start earlier.
             let missed = lead
@@ -303,6 +310,8 @@ public final class FramePresenter {
             shown = frame
             state = .inFlight
             retry = nil
+            // Before the first presentation `t` is only now, not a vblank: nothing to be late for.
+            committedFor = lastPresentation == nil ? nil : t
             if case let .latching(vblank) = before { latchedFor = vblank }
         } catch {
             let backoff = retry.map { min($0.backoff + $0.backoff, .seconds(1)) } ?? refreshPeriod

@@ -49,6 +49,10 @@ public final class TouchInput {
 
     /// The options.
     public private(set) var options: TouchInputOptions
+    /// Touches dropped as phantoms since start, of every device (too short, or with no position).
+    public var phantomTouchCount: Int {
+        open.values.reduce(closedPhantoms) { $0 + $1.phantoms.dropped + $1.decoder.positionless }
+    }
     private let opener: Opener
     private let log: (String) -> Void
     private let watch: DirectoryWatch?
@@ -58,6 +62,8 @@ public final class TouchInput {
     /// Nodes that failed to open, with the reason last logged (retried on every change).
     private var failed: [String: String] = [:]
     private var nextIDBase = 0
+    /// Phantom touches of devices closed since start (`phantomTouchCount` adds the open ones').
+    private var closedPhantoms = 0
     /// Hears of every frame with its raw side, and of dropped events (`flickd events`).
     public var observer: ((InputObservation) -> Void)?
     /// The decoders' steps, kept while tracing (`takeTransitions`).
@@ -240,6 +246,7 @@ public final class TouchInput {
 
     private func close(_ path: String, now: Instant, why: String) -> [TouchFrame] {
         guard var device = open.removeValue(forKey: path) else { return [] }
+        defer { closedPhantoms += device.phantoms.dropped + device.decoder.positionless }
         device.reader.close()
         // The removal cancels every touch, so a touch still being judged is let go with it: the
         // frames held for it come first.

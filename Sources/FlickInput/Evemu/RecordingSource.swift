@@ -74,6 +74,8 @@ public final class RecordingSource {
 
     /// Whether everything was delivered.
     public var isFinished: Bool { ended }
+    /// Touches dropped as phantoms so far (too short, or with no position).
+    public var phantomTouchCount: Int { phantoms.dropped + decoder.positionless }
 
     /// Delivers the frames of every event due by `now`.
     public func dispatch(now: Instant) -> [TouchFrame] {
