@@ -18,4 +18,12 @@ public protocol TouchSource: AnyObject {
     var tracing: Bool { get set }
     /// The decoders' steps since the last call (the `touch` machine), oldest first.
     func takeTransitions() -> [Transition]
+    /// Maps the touches onto a screen of `size` from now on: the panel's logical size changed
+    /// (a monitor with another mode, `Pipeline.attach`).
+    func setOutputSize(_ size: Size)
+}
+
+extension TouchSource {
+    /// A source that maps nothing (a test's scripted touches already in screen pixels).
+    public func setOutputSize(_ size: Size) {}
 }
