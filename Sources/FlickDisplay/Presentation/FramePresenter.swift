@@ -169,9 +169,10 @@ public final class FramePresenter {
         case let .latching(vblank):
             return vblank - lead
         case .idle:
-            let model = preparedFor.flatMap { delegate?.presenter(self, nextFrameAfter: $0) }
-            guard let retry else { return model }
-            return min(model ?? retry.at, retry.at)
+            // After a refusal the retry's backoff paces the display, even while the model moves:
+            // a display that refuses every frame (DRM master lost) is not asked at the refresh rate.
+            guard let retry else { return preparedFor.flatMap { delegate?.presenter(self, nextFrameAfter: $0) } }
+            return retry.at
         }
     }
 
