@@ -27,8 +27,27 @@ import Testing
         }
     }
 
+    /// A headless panel that loses flip events and refuses commits when told to.
+    final class FaultyOutput: ForwardingOutput {
+        var flipsToLose = 0
+        var commitsToRefuse = 0
+        override func commit(_ layers: FrameLayers, now: Instant) throws {
+            guard commitsToRefuse == 0 else {
+                commitsToRefuse -= 1
+                throw OutputError.unsupported
+            }
+            try inner.commit(layers, now: now)
+        }
+        override func dispatch(now: Instant) throws -> [OutputEvent] {
+            let events = try inner.dispatch(now: now)
+            guard flipsToLose > 0, !events.isEmpty else { return events }
+            flipsToLose -= 1
+            return []
+        }
+    }
+
     @Test func everyEdgeOfTheTableAndNothingElse() throws {
-        let output = try #require(HeadlessOutput(size: PixelSize(width: 40, height: 30)))
+        let output = FaultyOutput(try #require(HeadlessOutput(size: PixelSize(width: 40, height: 30))))
         let content = Content(image: try #require(TestPattern.make(PixelSize(width: 40, height: 400))))
         let presenter = FramePresenter(composer: FrameComposer(output: output, compositor: Compositor(), content: content),
                                        background: .black, at: .zero)
@@ -51,6 +70,18 @@ import Testing
         model.start = .seconds(3)
         model.end = .seconds(3.05)
         presenter.setNeedsDisplay(at: .seconds(2.9))
+        while let next = presenter.nextDeadline { presenter.dispatch(now: max(next, presenter.now)) }
+        // Flips that never report while the model moves from 4 s: the first frame is committed
+        // anew four periods later (→ inFlight); the second's new frame is refused (→ idle).
+        model.start = .seconds(4)
+        model.end = .seconds(4.3)
+        model.latchedFrom = .seconds(100)
+        output.flipsToLose = 1
+        presenter.setNeedsDisplay(at: .seconds(4))
+        while let next = presenter.nextDeadline, output.flipsToLose > 0 { presenter.dispatch(now: max(next, presenter.now)) }
+        while let next = presenter.nextDeadline, presenter.now < .seconds(4.1) { presenter.dispatch(now: max(next, presenter.now)) }
+        output.flipsToLose = 1
+        output.commitsToRefuse = 1
         while let next = presenter.nextDeadline { presenter.dispatch(now: max(next, presenter.now)) }
         let table = try StateTable.load(.frame, from: "frame-presenter.md")
         let problems = table.disagreements(with: model.transitions)

@@ -138,6 +138,24 @@ import Testing
         #expect(!text.contains("/dev/"))
     }
 
+    /// A kiosk is never given up on: restarted whatever ended it, with no start limit, and not
+    /// in a tight loop (issue 35: the default 5 starts in 10 s left a late monitor dark).
+    @Test func theUnitRestartsForEverWithoutSpinning() throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent("systemd/flickd.service"), encoding: .utf8)
+        // The lines of each `[Section]`, comments left out.
+        var sections: [String: [String]] = [:]
+        var current = ""
+        for line in text.split(separator: "\n").map(String.init) where !line.hasPrefix("#") {
+            if line.hasPrefix("[") { current = line } else { sections[current, default: []].append(line) }
+        }
+        let unit = sections["[Unit]"] ?? [], service = sections["[Service]"] ?? []
+        #expect(unit.contains("StartLimitIntervalSec=0"))
+        #expect(!unit.contains { $0.hasPrefix("StartLimitBurst=") })
+        #expect(service.filter { $0.hasPrefix("Restart=") } == ["Restart=always"])
+        let delay = try #require(service.first { $0.hasPrefix("RestartSec=") }.flatMap { Double($0.dropFirst("RestartSec=".count)) })
+        #expect(delay >= 1 && delay <= 5)
+    }
+
     @Test(.enabled(if: analyze != nil, "systemd-analyze is not installed"))
     func theUnitsExposureIsAtMostTwo() throws {
         let dir = try FlickdProcess.makeDirectory()

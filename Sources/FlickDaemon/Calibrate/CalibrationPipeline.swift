@@ -146,6 +146,9 @@ extension CalibrationPipeline: FramePresenterDelegate {
         case .frameLate, .planesGivenUp, .transition:
             // Never latched, never on planes, never traced.
             break
+        case .flipLost:
+            // Committed anew: the target is still shown.
+            break
         }
     }
 }

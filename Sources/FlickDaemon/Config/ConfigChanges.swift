@@ -22,7 +22,7 @@ public enum ConfigChanges {
     /// the compositor's rotation), the touchscreens (`TouchInputOptions`), the control socket
     /// and the state file (`Daemon.init`).
     public static let restartOnly: Set<String> = [
-        "display.backend", "display.card", "display.mode", "display.rotation", "display.fbdev", "display.fallback",
+        "display.backend", "display.card", "display.connector", "display.mode", "display.rotation", "display.fbdev", "display.fallback",
         "display.headless_size", "display.headless_refresh_rate",
         "input.device", "input.match_name", "input.grab",
         "control.socket", "control.group", "control.mode",

@@ -116,6 +116,7 @@ enum ConfigSchema {
         // [display]
         k["display.backend"] = choice(["auto": "auto", "drm": "drm", "fbdev": "fbdev", "headless": "headless"], \.displayBackend)
         k["display.card"] = text(\.drmCard)
+        k["display.connector"] = text(\.drmConnector)
         k["display.fallback"] = choice(["fail": DisplayOpener.Fallback.fail, "headless": .headless], \.displayFallback)
         k["display.mode"] = { v, c throws in
             let s = try string(v, "\"preferred\" or \"WIDTHxHEIGHT\" or \"WIDTHxHEIGHT@HZ\"")

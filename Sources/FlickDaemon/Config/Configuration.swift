@@ -60,6 +60,8 @@ public struct Configuration: Hashable, Sendable {
     /// What `auto` does when neither DRM nor fbdev opens.
     public var displayFallback = DisplayOpener.Fallback.fail
     public var drmCard = ""
+    /// The DRM connector to drive (`HDMI-A-1`); "" = any connected one.
+    public var drmConnector = ""
     public var displayMode = "preferred"
     public var panelRotation = PanelRotation.none
     public var background = Color.black

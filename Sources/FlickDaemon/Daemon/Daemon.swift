@@ -189,6 +189,7 @@ public final class Daemon: PipelineSink, CommandContext {
         switch notice {
         case .display: logger.error("\(notice)")
         case .attractMode: logger.info("\(notice)")
+        case .output: logger.notice("\(notice)")
         case .tile, .reducedPage: logger.warning("\(notice)")
         }
     }

@@ -1,6 +1,10 @@
+import FlickCore
 import FlickInput
 
 // The input module's two sources already have the loop's shape; FlickInput does not know the
 // daemon (arrows point down), so the conformances live here.
 extension RecordingSource: TouchSource {}
-extension TouchInput: TouchSource {}
+extension TouchInput: TouchSource {
+    /// Every device mapped onto the new size with the mapping in force.
+    public func setOutputSize(_ size: Size) { setMapping(options.mapping, outputSize: size) }
+}

@@ -38,7 +38,8 @@ extension Pipeline: FramePresenterDelegate {
         switch note {
         case let .transition(step):
             emit([GestureOutput(time: step.time, kind: .transition(step))])
-        case let .frameRefused(text), let .frameLate(text), let .planesGivenUp(text), let .outputFailed(text):
+        case let .frameRefused(text), let .frameLate(text), let .planesGivenUp(text), let .outputFailed(text),
+             let .flipLost(text):
             sink?.pipeline(self, noted: .display(text))
         }
     }

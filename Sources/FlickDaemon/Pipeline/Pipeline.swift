@@ -209,14 +209,15 @@ public final class Pipeline {
     }
 
     /// Hands what was kept to the sink, in order.
-    private func flush() {
+    func flush() {
         guard !pending.isEmpty else { return }
         let batches = pending
         pending.removeAll(keepingCapacity: true)
         for batch in batches { sink?.pipeline(self, emitted: batch.outputs, view: batch.view) }
     }
 
-    private func observe(_ t: Instant) {
+    /// Moves the pipeline's time to `t`, never back.
+    func observe(_ t: Instant) {
         if t > now { now = t }
     }
 }

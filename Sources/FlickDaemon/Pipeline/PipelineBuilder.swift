@@ -112,6 +112,24 @@ public struct PipelineBuilder {
         if previous?.frameLead != configuration.frameLead { pipeline.presenter.frameLead = configuration.frameLead }
     }
 
+    /// Puts `pipeline` on another panel (`output`), or on none (`DisconnectedOutput`), the
+    /// config mapped onto it as at the start: the indicators sized for that panel, the
+    /// touchscreen mapped onto its logical size, the gestures told its refresh rate
+    /// (`Pipeline.attach`). `note` is the one line that says what changed.
+    /// - Throws: `ScrollViewError` when the new size does not fit the model.
+    public static func attach(_ output: any Output, configuration: Configuration, to pipeline: Pipeline, note: String,
+                              at t: Instant) throws {
+        let style = indicatorStyle(configuration, output: output, touch: pipeline.recognizer.configuration.pixelsPerMillimetre)
+        var panel = pipeline.recognizer.configuration
+        let period = output.refreshPeriod.inSeconds
+        if output.isConnected, period > 0 {
+            panel.refreshRate = 1 / period
+            pipeline.setGestureConfiguration(gestures(configuration, panel: panel))
+        }
+        try pipeline.attach(output, indicatorStyle: style, note: note, at: t)
+        pipeline.input.setOutputSize(pipeline.presenter.viewSize)
+    }
+
     /// The config's gesture tunables with the panel's own facts (its pixels per millimetre and
     /// refresh rate) taken from `panel`.
     static func gestures(_ configuration: Configuration, panel: GestureConfiguration) -> GestureConfiguration {

@@ -20,6 +20,9 @@ extension Pipeline {
     public enum Notice: Hashable, Sendable, CustomStringConvertible {
         /// The display could not show a frame, or gave up its overlay planes.
         case display(String)
+        /// A panel was attached (a monitor connected, or another mode) or taken away: said once
+        /// per change (`Pipeline.attach(_:indicatorStyle:at:)`).
+        case output(String)
         /// Attract mode sent the view home after `seconds` without a touch or command.
         case attractMode(seconds: Double)
         /// A tile of the content could not be made (missing, truncated, corrupt, wrong size):
@@ -31,7 +34,7 @@ extension Pipeline {
 
         public var description: String {
             switch self {
-            case let .display(text): text
+            case let .display(text), let .output(text): text
             case let .attractMode(seconds): "idle for \(seconds.brief) s: back to the home position"
             case let .tile(text): "content: \(text); drawn from a coarser level"
             case let .reducedPage(text): "content: \(text); shown reduced to its page's size"

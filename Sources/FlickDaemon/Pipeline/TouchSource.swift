@@ -20,9 +20,14 @@ public protocol TouchSource: AnyObject {
     func takeTransitions() -> [Transition]
     /// Touches dropped as phantoms so far (`PhantomTouchFilter`, and contacts with no position).
     var phantomTouchCount: Int { get }
+    /// Maps the touches onto a screen of `size` from now on: the panel's logical size changed
+    /// (a monitor with another mode, `Pipeline.attach`).
+    func setOutputSize(_ size: Size)
 }
 
 extension TouchSource {
     /// A source of the caller's own drops nothing.
     public var phantomTouchCount: Int { 0 }
+    /// A source that maps nothing (a test's scripted touches already in screen pixels).
+    public func setOutputSize(_ size: Size) {}
 }

@@ -309,6 +309,49 @@ public final class DRMOutput: Output {
         return view
     }
 
+    /// The chosen connector as the kernel sees it now (asking probes it: a monitor plugged in or
+    /// out since), or nil when it cannot be read (the card went away).
+    public func currentConnector() -> ConnectorSummary? {
+        guard !isClosed, case .success(let (summary, _)) = LibDRM.connector(card.fd, connector.id) else { return nil }
+        return summary
+    }
+
+    /// Every connector of a card, connected or not, as the kernel sees them now: what hotplug
+    /// and a pinned connector's name are checked against without taking the card over.
+    ///
+    /// - Throws: `DRMError` when the card does not open or has no resources (not a KMS card).
+    public static func connectors(card path: String) throws(DRMError) -> [ConnectorSummary] {
+        let fd: Int32
+        switch LibDRM.open(path) {
+        case .success(let value): fd = value
+        case .failure(let error) where error.isPermissionError: throw .permissionDenied(card: path, cause: error)
+        case .failure(let error): throw .call(card: path, step: .open, cause: error)
+        }
+        let card = DRMCard(path: path, fd: fd)
+        switch LibDRM.resources(card.fd) {
+        case .success(let resources):
+            return resources.connectors.compactMap { id in
+                guard case .success(let (summary, _)) = LibDRM.connector(card.fd, id) else { return nil }
+                return summary
+            }
+        case .failure(let error): throw .call(card: path, step: .getResources, cause: error)
+        }
+    }
+
+    /// The cards under /dev/dri, in number order.
+    public static func cardPaths() -> [String] { LibDRM.cardPaths() }
+
+    /// Takes the frame in flight as shown when its flip event never came, so the next frame can
+    /// be committed (if the kernel still holds the flip, that commit is refused with EBUSY and
+    /// retried on the presenter's backoff).
+    public func forgetPendingFlip() {
+        guard isFlipPending, let frame = pending else { return }
+        isFlipPending = false
+        pending = nil
+        if case .composed = frame.layers.primary { front = 1 - front }
+        shown = frame
+    }
+
     /// Reads the card's events (never blocks: the fd is non-blocking).
     ///
     /// - Throws: `DRMError` for a failed read.

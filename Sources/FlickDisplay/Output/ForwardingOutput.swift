@@ -17,6 +17,8 @@ open class ForwardingOutput: Output {
     open var refreshPeriod: Duration { inner.refreshPeriod }
     open var physicalSize: Size? { inner.physicalSize }
     open var overlayPlaneCount: Int { inner.overlayPlaneCount }
+    open var isConnected: Bool { inner.isConnected }
+    open func forgetPendingFlip() { inner.forgetPendingFlip() }
     open func snapshot() -> PixelBuffer? { inner.snapshot() }
     open func withBackBuffer<R>(_ body: (PixelBuffer) throws -> R) throws -> R { try inner.withBackBuffer(body) }
     open func makeLayerBuffer(_ size: PixelSize) throws -> LayerBuffer { try inner.makeLayerBuffer(size) }

@@ -17,6 +17,8 @@ public enum OutputError: FlickError, Hashable, Sendable {
     case unsupported
     /// No memory for a buffer of this size.
     case allocationFailed(PixelSize)
+    /// No panel is connected (`DisconnectedOutput`).
+    case disconnected
 
     public var context: ErrorContext {
         switch self {
@@ -24,6 +26,7 @@ public enum OutputError: FlickError, Hashable, Sendable {
         case .closed: ErrorContext(source: "display", reason: "the output is closed")
         case .unsupported: ErrorContext(source: "display", reason: "the output has no plane for this layer")
         case .allocationFailed(let size): ErrorContext(source: "display", reason: "cannot allocate a \(size) buffer")
+        case .disconnected: ErrorContext(source: "display", reason: "no panel is connected")
         }
     }
 
@@ -60,6 +63,14 @@ public protocol Output: AnyObject {
     /// A copy of the frame on screen as the panel shows it (every plane combined), for snapshots;
     /// `nil` once closed. May allocate: never on the frame path.
     func snapshot() -> PixelBuffer?
+    /// Whether a panel is there to draw on: false for `DisconnectedOutput`, which stands in for
+    /// a monitor that is off or unplugged (the presenter then prepares no frame and asks for no
+    /// wake-up).
+    var isConnected: Bool { get }
+    /// The flip event of the frame in flight never came (a driver that lost it): takes that frame
+    /// as shown and frees its buffer, so a frame can be committed anew. A no-op for a backend
+    /// whose flips always report.
+    func forgetPendingFlip()
 
     /// Lends the back buffer for drawing a whole frame.
     ///
@@ -120,6 +131,10 @@ extension Output {
     public var refreshPeriod: Duration { .nanoseconds(16_666_667) }
     /// Unknown.
     public var physicalSize: Size? { nil }
+    /// A panel is there.
+    public var isConnected: Bool { true }
+    /// Flips always report.
+    public func forgetPendingFlip() {}
     /// The panel's pixels per millimetre from `physicalSize` (along the diagonal, so a panel
     /// with slightly non-square pixels gets one figure); nil when the size is unknown or absurd.
     public var pixelsPerMillimetre: Double? {

@@ -85,12 +85,16 @@ public final class FramePresenter {
         case planesGivenUp(String)
         /// Reading the display's events failed.
         case outputFailed(String)
+        /// The frame in flight's flip was never reported: it is taken as shown and the next frame
+        /// committed anew.
+        case flipLost(String)
         /// A step of the presenter's machine (only while tracing).
         case transition(Transition)
     }
 
-    /// The drawing half: output, compositor, content.
-    public let composer: FrameComposer
+    /// The drawing half: output, compositor, content. A new one for each output attached
+    /// (`attach(_:at:)`), around the same compositor and content.
+    public private(set) var composer: FrameComposer
     /// The model side.
     public weak var delegate: (any FramePresenterDelegate)?
     /// Whether the machine's steps are noted.
@@ -131,6 +135,11 @@ public final class FramePresenter {
     /// Whether the last frame presented reached the panel a refresh or more after the vblank it
     /// was prepared for (the fleet's `flickd_frames_late_total`).
     public private(set) var lastPresentationWasLate = false
+    /// When the frame in flight was committed: its flip is given up as lost `flipTimeout` later.
+    private var committedAt: Instant?
+    /// How many refresh periods a flip may take before it is taken as lost: a driver reports
+    /// a flip at the vblank after the commit, so four periods is a flip that will not come.
+    static let flipTimeoutPeriods = 4
 
     /// Creates a presenter; nothing is drawn before the first `setNeedsDisplay(at:)`.
     public init(composer: FrameComposer, background: Color, at t: Instant) {
@@ -148,19 +157,27 @@ public final class FramePresenter {
     /// The display's fd to watch for readability (DRM), if it has one.
     public var fileDescriptor: Descriptor? { output.pollDescriptor }
 
+    /// How long a flip may take before it is taken as lost (`Note.flipLost`).
+    public var flipTimeout: Duration { refreshPeriod * Self.flipTimeoutPeriods }
+
     /// When the presenter must be dispatched next without its fd, if ever: the headless
-    /// output's virtual vblank, or with none in flight the model's next frame or a refused
-    /// frame's retry.
+    /// output's virtual vblank (or, on a display whose flips come through its fd, the time its
+    /// flip is given up as lost), or with none in flight the model's next frame or a refused
+    /// frame's retry. Nil with no panel connected: nothing is drawn, so nothing is waited for.
     public var nextDeadline: Instant? {
+        guard output.isConnected else { return nil }
         switch state {
         case .inFlight:
-            return output.nextDeadline
+            let lost = committedAt.map { $0 + flipTimeout }
+            guard let vblank = output.nextDeadline else { return lost }
+            return lost.map { min($0, vblank) } ?? vblank
         case let .latching(vblank):
             return vblank - lead
         case .idle:
-            let model = preparedFor.flatMap { delegate?.presenter(self, nextFrameAfter: $0) }
-            guard let retry else { return model }
-            return min(model ?? retry.at, retry.at)
+            // After a refusal the retry's backoff paces the display, even while the model moves:
+            // a display that refuses every frame (DRM master lost) is not asked at the refresh rate.
+            guard let retry else { return preparedFor.flatMap { delegate?.presenter(self, nextFrameAfter: $0) } }
+            return retry.at
         }
     }
 
@@ -178,6 +195,8 @@ public final class FramePresenter {
     public func setNeedsDisplay(at t: Instant, redraw: Bool = false) {
         observe(t)
         if redraw { appearance &+= 1 }
+        // No panel: the model moves, nothing is drawn; `attach(_:at:)` draws the frame then due.
+        guard output.isConnected else { return }
         var presentedNow = false
         if state == .inFlight {
             let events: [OutputEvent]
@@ -193,6 +212,10 @@ public final class FramePresenter {
                     presented(at: vblank)
                     presentedNow = true
                 }
+            }
+            if state == .inFlight, let committedAt, now >= committedAt + flipTimeout {
+                flipLost(since: committedAt)
+                return
             }
         }
         if case let .latching(vblank) = state {
@@ -230,6 +253,26 @@ public final class FramePresenter {
         return last + .nanoseconds(overflow ? .max : span)
     }
 
+    /// Draws on `output` from now on (a monitor connected, or another mode), or on nothing
+    /// (`DisconnectedOutput`: a monitor unplugged). A new composer is made around the same
+    /// compositor and content; what the old output showed, its frame in flight and its vblanks
+    /// are forgotten, so the next `setNeedsDisplay(at:)` draws the whole frame afresh for the
+    /// new output's first vblank. The caller closes the old output and lays the model out for
+    /// the new view size first.
+    public func attach(_ output: any Output, at t: Instant) {
+        observe(t)
+        composer = FrameComposer(output: output, compositor: composer.compositor, content: composer.content)
+        state = .idle
+        lastPresentation = nil
+        shown = nil
+        preparedFor = nil
+        retry = nil
+        latchedFor = nil
+        committedAt = nil
+        lead = frameLead
+        appearance &+= 1
+    }
+
     /// Shows other content from the next frame on.
     public func show(_ content: Content?, at t: Instant) {
         composer.content = content
@@ -259,6 +302,7 @@ public final class FramePresenter {
         state = .idle
         lastPresentationWasLate = committedFor.map { vblank - $0 > refreshPeriod / 2 } ?? false
         committedFor = nil
+        committedAt = nil
         if let target = latchedFor, vblank - target > refreshPeriod / 2, lead < refreshPeriod {
             // Composing and committing took longer than the lead: start earlier.
             let missed = lead
@@ -309,6 +353,7 @@ public final class FramePresenter {
             // Only a committed frame is shown: a refused one is still to be drawn.
             shown = frame
             state = .inFlight
+            committedAt = now
             retry = nil
             // Before the first presentation `t` is only now, not a vblank: nothing to be late for.
             committedFor = lastPresentation == nil ? nil : t
@@ -322,6 +367,23 @@ public final class FramePresenter {
             delegate.presenter(self, didNote: .planesGivenUp(
                 "display: overlay planes refused (\(failure)): every frame is composed from now on"))
         }
+    }
+
+    /// The flip committed at `since` was never reported: the output takes it as shown, and the
+    /// frame due now is committed anew (the same picture, redrawn: it may never have reached the
+    /// panel). Said each time: a driver that loses every flip is worth a line per loss, which the
+    /// timeout paces at a few per second at most.
+    private func flipLost(since: Instant) {
+        output.forgetPendingFlip()
+        state = .idle
+        committedAt = nil
+        latchedFor = nil
+        shown = nil
+        delegate?.presenter(self, didNote: .flipLost(
+            "display: no flip event \((now - since).inMilliseconds.brief) ms after the commit; committing anew"))
+        prepare(for: nextPresentation, on: .wake, from: .inFlight)
+        // Committed again: in flight as before, but a step of its own (refused: `prepare` said so).
+        if state == .inFlight { step(from: .inFlight, on: .wake) }
     }
 
     private func step(from before: State, on event: Event, invalid: Bool = false) {

@@ -11,7 +11,7 @@ public final class RecordingSource {
     /// The recording.
     public let recording: EvemuRecording
     /// The screen the touches are mapped to.
-    public let outputSize: Size
+    public private(set) var outputSize: Size
     /// The file, for logs and `status`.
     public let name: String
     private var decoder: TouchDecoder
@@ -45,6 +45,12 @@ public final class RecordingSource {
         decoder = TouchDecoder(description: recording.description, transform: transform)
         phantoms = PhantomTouchFilter(minimumDuration: minimumTouchDuration)
         shift = start - (recording.events.first?.time ?? start)
+    }
+
+    /// Maps the touches onto a screen of `size` from the next event on (the panel changed).
+    public func setOutputSize(_ size: Size) {
+        outputSize = size
+        decoder.transform.outputSize = size
     }
 
     /// The panel size a recording is shown on when none is given: the axis ranges when they
