@@ -25,6 +25,10 @@ public final class Pipeline {
     public weak var sink: (any PipelineSink)?
     /// Attract mode, when the config turns it on.
     public var attractMode: AttractMode?
+    /// Display power, when the config turns it on (`[power]`, docs/power.md), and what it
+    /// needs from the world (the backlight, the zone, the wall clock; set before `apply`).
+    public internal(set) var power: PanelPower?
+    public var powerEnvironment: PowerEnvironment?
     /// How content is framed: the zoom limits that follow it, its home view, centring. Worked
     /// out again for each content shown (`present`).
     public var framing = ContentFraming()
@@ -87,6 +91,9 @@ public final class Pipeline {
     /// Draws the first frame (the daemon is ready once it is presented).
     public func start() {
         presenter.setNeedsDisplay(at: now, redraw: true)
+        // After the first frame is queued (the daemon is ready when it is shown): the hours
+        // may say off from the start.
+        startPower()
         flush()
     }
 
@@ -106,8 +113,10 @@ public final class Pipeline {
     /// event, a virtual vblank, a frame the model asked for, a gesture timer, attract mode. Nil
     /// means idle: no timer at all.
     public var nextDeadline: Instant? {
-        [input.nextDeadline, presenter.nextDeadline, recognizer.nextDeadline, attractModeDeadline, tiles?.nextDeadline]
-            .compactMap { $0 }.min()
+        // Dark: the recording's next event, a frame in flight, the schedule — nothing else.
+        if isDark { return [input.nextDeadline, presenter.nextDeadline, powerDeadline].compactMap { $0 }.min() }
+        return [input.nextDeadline, presenter.nextDeadline, recognizer.nextDeadline, attractModeDeadline, tiles?.nextDeadline,
+                powerDeadline].compactMap { $0 }.min()
     }
 
     /// Does everything due at `t`, in order: the input's frames, the gesture timers, attract
@@ -122,6 +131,8 @@ public final class Pipeline {
             emit(due.map { GestureOutput(time: $0.time, kind: .transition($0)) })
             steps = steps.dropFirst(due.count)
             observe(raw.time)
+            // The touch that wakes the panel, and those within the guard, are nobody's.
+            if powerSwallows(raw) { continue }
             lastActivity = max(lastActivity, raw.time)
             // The overlay shows what the panel reported; the recogniser gets it smoothed.
             if touchOverlay { trails.add(raw) }
@@ -129,7 +140,8 @@ public final class Pipeline {
         }
         emit(steps.map { GestureOutput(time: $0.time, kind: .transition($0)) })
         emit(recognizer.fireTimers(upTo: now))
-        if let reset = attractMode, let due = attractModeDeadline, due <= now {
+        powerTimers()
+        if !isDark, let reset = attractMode, let due = attractModeDeadline, due <= now {
             emit(recognizer.update(at: now) { [now] v in
                 let home = reset.home(of: v)
                 try? v.setZoomScale(home.zoomScale, contentOffset: home.offset, animated: true, at: now)
@@ -152,6 +164,7 @@ public final class Pipeline {
     public func update<T>(at t: Instant, _ body: (inout ScrollView) throws -> T) rethrows -> T {
         observe(t)
         lastActivity = max(lastActivity, now)
+        powerActivity(at: now)
         var result: T?
         let outputs = try recognizer.update(at: now) { result = try body(&$0) }
         emit(outputs)
@@ -206,7 +219,7 @@ public final class Pipeline {
     }
 
     /// Hands what was kept to the sink, in order.
-    private func flush() {
+    func flush() {
         guard !pending.isEmpty else { return }
         let batches = pending
         pending.removeAll(keepingCapacity: true)
