@@ -76,12 +76,6 @@ extension Pipeline {
         follow(power.machine.handle(.start, at: now), in: power)
     }
 
-    /// The deadline the power adds to the pipeline's.
-    var powerDeadline: Instant? { power?.nextDeadline }
-
-    /// Whether the panel is dark: the pipeline asks for no other wake-up.
-    var isDark: Bool { power?.isOff ?? false }
-
     /// Notes a presentation: the first lit frame after a wake, and the black frame that ends
     /// drawing with the `black` method.
     func powerPresented(at vblank: Instant) {

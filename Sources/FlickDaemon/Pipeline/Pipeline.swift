@@ -93,7 +93,7 @@ public final class Pipeline {
         presenter.setNeedsDisplay(at: now, redraw: true)
         // After the first frame is queued (the daemon is ready when it is shown): the hours
         // may say off from the start.
-        startPower()
+        if power != nil { startPower() }
         flush()
     }
 
@@ -114,9 +114,10 @@ public final class Pipeline {
     /// means idle: no timer at all.
     public var nextDeadline: Instant? {
         // Dark: the recording's next event, a frame in flight, the schedule — nothing else.
-        if isDark { return [input.nextDeadline, presenter.nextDeadline, powerDeadline].compactMap { $0 }.min() }
+        // (Power's own code runs only when there is power: an ordinary frame never enters it.)
+        if power?.isOff == true { return [input.nextDeadline, presenter.nextDeadline, power?.nextDeadline].compactMap { $0 }.min() }
         return [input.nextDeadline, presenter.nextDeadline, recognizer.nextDeadline, attractModeDeadline, tiles?.nextDeadline,
-                powerDeadline].compactMap { $0 }.min()
+                power?.nextDeadline].compactMap { $0 }.min()
     }
 
     /// Does everything due at `t`, in order: the input's frames, the gesture timers, attract
@@ -132,7 +133,7 @@ public final class Pipeline {
             steps = steps.dropFirst(due.count)
             observe(raw.time)
             // The touch that wakes the panel, and those within the guard, are nobody's.
-            if powerSwallows(raw) { continue }
+            if power != nil, powerSwallows(raw) { continue }
             lastActivity = max(lastActivity, raw.time)
             // The overlay shows what the panel reported; the recogniser gets it smoothed.
             if touchOverlay { trails.add(raw) }
@@ -140,8 +141,8 @@ public final class Pipeline {
         }
         emit(steps.map { GestureOutput(time: $0.time, kind: .transition($0)) })
         emit(recognizer.fireTimers(upTo: now))
-        powerTimers()
-        if !isDark, let reset = attractMode, let due = attractModeDeadline, due <= now {
+        if power != nil { powerTimers() }
+        if power?.isOff != true, let reset = attractMode, let due = attractModeDeadline, due <= now {
             emit(recognizer.update(at: now) { [now] v in
                 let home = reset.home(of: v)
                 try? v.setZoomScale(home.zoomScale, contentOffset: home.offset, animated: true, at: now)
@@ -164,7 +165,7 @@ public final class Pipeline {
     public func update<T>(at t: Instant, _ body: (inout ScrollView) throws -> T) rethrows -> T {
         observe(t)
         lastActivity = max(lastActivity, now)
-        powerActivity(at: now)
+        if power != nil { powerActivity(at: now) }
         var result: T?
         let outputs = try recognizer.update(at: now) { result = try body(&$0) }
         emit(outputs)
