@@ -89,8 +89,11 @@ public struct DisplayPower: Sendable {
 
     /// Whether the time at the last event was within the hours.
     private var inHours = true
-    /// The schedule's next boundary, worked out at each event (not at each loop turn).
+    /// The schedule's next boundary, worked out again only once it has passed or the schedule
+    /// changed (not at every touch report).
     private var boundary: Instant?
+    /// Whether `boundary` is known for the schedule in force.
+    private var boundaryKnown = false
 
     /// Creates the machine in `starting`.
     public init(settings: Settings, schedule: PowerSchedule? = nil, at t: Instant) {
@@ -105,6 +108,7 @@ public struct DisplayPower: Sendable {
         self.settings = settings
         self.schedule = schedule
         if let schedule { inHours = schedule.isOn(at: t) }
+        boundaryKnown = false
         plan(at: t)
     }
 
@@ -191,7 +195,10 @@ public struct DisplayPower: Sendable {
 
     /// Works out the next deadline after an event at `t`.
     private mutating func plan(at t: Instant) {
-        boundary = schedule?.nextBoundary(after: t)
+        if !boundaryKnown || boundary.map({ $0 <= t }) == true {
+            boundary = schedule?.nextBoundary(after: t)
+            boundaryKnown = true
+        }
         var due: [Instant?] = [boundary]
         switch state {
         case .starting, .off: break

@@ -30,6 +30,8 @@ extension Daemon {
         }
         if let backlight = environment.backlight {
             logger.info("power: backlight \(backlight.path), brightness \(backlight.brightnessAtStart) of \(backlight.maximum)")
+        } else if configuration.method == .backlight {
+            logger.warning("power: method \"backlight\" but no backlight in \(Backlight.defaultRoot): the panel goes off by DPMS")
         }
         return environment
     }
