@@ -109,6 +109,23 @@ import Testing
         #expect(rig.notices.allSatisfy { if case .display = $0 { false } else { true } }, "\(rig.notices)")
     }
 
+    @Test func theBlackMethodShowsOneBlackFrameThenDrawsNothing() throws {
+        var configuration = Configuration()
+        configuration.power.offAfterSeconds = 1
+        configuration.power.method = .black
+        let rig = try PipelineRig(configuration: configuration)
+        rig.settle()
+        #expect(rig.pipeline.power?.state == .off && rig.pipeline.presenter.isSuspended)
+        // The picture stays on (the touch controller lives with it), showing black.
+        #expect(rig.output.headless.isActive && rig.pipeline.presenter.shown?.blank == true)
+        let screen = try #require(rig.output.snapshot())
+        #expect(screen[0, 0] & 0xFF_FFFF == 0 && screen[160, 100] & 0xFF_FFFF == 0)
+        #expect(rig.pipeline.nextDeadline == nil)
+        _ = rig.commands().handle(.display(.on), id: nil)
+        rig.settle(seconds: 0.5, expectRest: false)
+        #expect(rig.pipeline.presenter.shown?.blank == false)
+    }
+
     @Test func displayCommandsAndStatus() throws {
         var configuration = Configuration()
         configuration.power.offAfterSeconds = 60

@@ -98,7 +98,9 @@ extension Pipeline {
         case .off: goDark(power)
         case .dim, .on: light(power, dimmed: change.state == .dim)
         }
-        sink?.pipeline(self, noted: .power(state: change.state.rawValue, reason: change.reason.rawValue, time: change.time))
+        // On the stream's clock, which never goes back (a frame may have been stamped at its vblank).
+        let time = max(change.time, streamTime ?? change.time)
+        sink?.pipeline(self, noted: .power(state: change.state.rawValue, reason: change.reason.rawValue, time: time))
     }
 
     private func goDark(_ power: PanelPower) {
@@ -108,6 +110,13 @@ extension Pipeline {
                 v.stopScrollingAndZooming(at: now)
                 let home = reset.home(of: v)
                 try? v.setZoomScale(home.zoomScale, contentOffset: home.offset, animated: false, at: now)
+            })
+        } else if scrollView.isAnimating {
+            // Motion nobody sees would resume at the wake as a jump: it stops where it is, inside
+            // the edges (no bounce back left to run).
+            emit(recognizer.update(at: now) { [now] v in
+                v.stopScrollingAndZooming(at: now)
+                try? v.setContentOffset(v.clampedOffset(v.contentOffset), animated: false, at: now)
             })
         }
         switch power.way {

@@ -74,6 +74,9 @@ public final class Pipeline {
     private var pending: [(outputs: [GestureOutput], view: ScrollView)] = []
     /// The stream's clock: what is kept is stamped no earlier than what came before (see `emit`).
     private var clock = OutputClock()
+    /// The stream's latest time: what is noted beside the outputs (a `power` event) is stamped
+    /// no earlier.
+    var streamTime: Instant? { clock.latest }
 
     /// Creates a pipeline; `start()` draws its first frame.
     public init(recognizer: GestureRecognizer, presenter: FramePresenter, input: any TouchSource, at t: Instant) {
