@@ -77,6 +77,10 @@ public struct ControlMessage: Codable, Hashable, Sendable {
     public var to: String?
     /// For `diagnostic` lines: what made no sense.
     public var message: String?
+    /// For `power` events: `on`, `dim` or `off`, and why (`idle`, `schedule`, `touch`,
+    /// `command`, `start`).
+    public var state: String?
+    public var reason: String?
     /// For content touches (`contentTouchDown`, `contentTouchMove`, …, `tap`): the id of the
     /// finger, the same for every event of one touch.
     public var contact: Int?
@@ -216,6 +220,10 @@ public struct ControlStatus: Codable, Hashable, Sendable {
     public var building: ControlPyramidStatus?
     /// The content provider, while one is connected.
     public var provider: ControlProviderStatus?
+    /// The panel's power: `on`, `dim` or `off` (absent without `[power]`).
+    public var power: String?
+    /// What display power said once at start (dimming skipped without a backlight).
+    public var powerNote: String?
 
     /// Creates a status.
     public init(offset: [Double], zoomScale: Double, contentSize: [Double], boundsSize: [Double], tracking: Bool,
@@ -278,6 +286,18 @@ extension ControlMessage {
         m.t = t
         m.offset = [offset.x, offset.y]
         m.zoomScale = zoomScale
+        return m
+    }
+
+    /// A `power` event: the panel went `state` for `reason` at `t`, with the view's state as
+    /// every event carries it.
+    public static func power(state: String, reason: String, at t: Double, view: ScrollState) -> ControlMessage {
+        var m = ControlMessage()
+        m.type = "power"
+        m.t = t
+        m.set(view)
+        m.state = state
+        m.reason = reason
         return m
     }
 
@@ -367,7 +387,7 @@ extension ControlMessage {
 
     /// The state an event line carries, if it carries one (`offset`, `zoomScale` and the six
     /// flags): what a client reads back.
-    public var state: ScrollState? {
+    public var scrollState: ScrollState? {
         guard let offset, offset.count == 2, let zoomScale, let tracking, let dragging, let decelerating, let zooming,
               let zoomBouncing, let scrolling else { return nil }
         var flags: ScrollFlags = []

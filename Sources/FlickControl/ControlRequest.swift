@@ -40,13 +40,15 @@ public struct ControlRequest: Codable, Hashable, Sendable {
     public var request: Int?
     /// For `tile`: whether the tile was drawn (the default); `false` after a `tileCancel`.
     public var drawn: Bool?
+    /// For `display`: `on`, `off` or `dim`.
+    public var state: String?
 
     /// Creates a request.
     public init(id: Int? = nil, cmd: String, x: Double? = nil, y: Double? = nil, width: Double? = nil,
                 height: Double? = nil, scale: Double? = nil, page: Int? = nil, animated: Bool? = nil,
                 events: [String]? = nil, path: String? = nil, enabled: Bool? = nil, tileSize: Int? = nil,
                 slots: Int? = nil, detail: Int? = nil, opaque: Bool? = nil, background: String? = nil, name: String? = nil,
-                request: Int? = nil, drawn: Bool? = nil) {
+                request: Int? = nil, drawn: Bool? = nil, state: String? = nil) {
         self.id = id
         self.cmd = cmd
         self.x = x
@@ -67,6 +69,7 @@ public struct ControlRequest: Codable, Hashable, Sendable {
         self.name = name
         self.request = request
         self.drawn = drawn
+        self.state = state
     }
 }
 
@@ -113,6 +116,14 @@ public enum ControlCommand: Hashable, Sendable {
     case tile(request: Int, drawn: Bool)
     /// The provider's content changed in this rectangle (unscaled content pixels).
     case invalidate(x: Double, y: Double, width: Double, height: Double)
+    /// Lights, dims or darkens the panel now (`[power]`, docs/power.md); the idle timers and
+    /// the schedule go on from there.
+    case display(DisplayState)
+
+    /// What `display` asks of the panel.
+    public enum DisplayState: String, CaseIterable, Hashable, Sendable {
+        case on, off, dim
+    }
 
     /// What a provider declares.
     public struct Provide: Hashable, Sendable {
@@ -159,7 +170,7 @@ public enum ControlCommand: Hashable, Sendable {
     /// Every command name, for help texts and errors.
     public static let names = ["status", "set-offset", "scroll-rect-to-visible", "set-zoom", "zoom-to-rect", "page",
                                "scroll-to-top", "stop", "flash-indicators", "load", "subscribe", "snapshot", "reload",
-                               "touch-overlay"] + Switch.allCases.map(\.rawValue) + ["provide", "tile", "invalidate"]
+                               "touch-overlay"] + Switch.allCases.map(\.rawValue) + ["provide", "tile", "invalidate", "display"]
 
     /// Interprets a request.
     /// - Throws: `ControlError` naming the unknown command or the missing or bad field.
@@ -213,6 +224,12 @@ public enum ControlCommand: Hashable, Sendable {
         case "invalidate":
             self = .invalidate(x: try need(r.x, "x"), y: try need(r.y, "y"), width: try size(r.width, "width"),
                                height: try size(r.height, "height"))
+        case "display":
+            guard let text = r.state else { throw .missingField(command: r.cmd, field: "state") }
+            guard let state = DisplayState(rawValue: text) else {
+                throw .badField(command: r.cmd, field: "state", expected: "\"on\", \"off\" or \"dim\"")
+            }
+            self = .display(state)
         default:
             guard let which = Switch(rawValue: r.cmd) else { throw .unknownCommand(r.cmd) }
             guard let enabled = r.enabled else { throw .missingField(command: r.cmd, field: "enabled") }

@@ -16,7 +16,8 @@ enum EventLine {
         if let from = m.fromPage { parts.append("from page \(from)") }
         if let page = m.page { parts.append("page \(page)") }
         if let from = m.fromScale { parts.append("from zoom \(short(from))") }
-        if m.type == "state", let state = m.state { parts.append("\(state.flags)") }
+        if m.type == "power", let state = m.state { parts.append("\(state) (\(m.reason ?? "?"))") }
+        if m.type == "state", let state = m.scrollState { parts.append("\(state.flags)") }
         if let d = m.willDecelerate { parts.append("willDecelerate \(d)") }
         if let o = m.offset, o.count == 2 { parts.append("offset (\(short(o[0])), \(short(o[1])))") }
         if let z = m.zoomScale { parts.append("zoom \(short(z))") }

@@ -152,7 +152,7 @@ struct FlickCtl: ParsableCommand {
         subcommands: [Status.self, SetOffset.self, ScrollRectToVisible.self, SetZoom.self, ZoomToRect.self, Page.self,
                       ScrollToTop.self, Stop.self, FlashIndicators.self, Load.self, Subscribe.self, Monitor.self,
                       Snapshot.self, Reload.self, TouchOverlay.self, ScrollEnabled.self, ScrollsToTop.self,
-                      DelaysContentTouches.self, CanCancelContentTouches.self, Provider.self]
+                      DelaysContentTouches.self, CanCancelContentTouches.self, Provider.self, Display.self]
     )
 
     struct Provider: ParsableCommand {
@@ -272,6 +272,25 @@ struct FlickCtl: ParsableCommand {
             abstract: "Show (on) or hide (off) dots and trails under the fingers, until the next reload.")
         @OptionGroup var options: SocketOptions
         @Argument(help: "on or off.") var state: String
+    }
+
+    struct Display: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Turn the panel on, off or dim now ([power]; the timers and hours go on from there), or print its power state.")
+        @OptionGroup var options: SocketOptions
+        @Argument(help: "on, off, dim or status.") var state: String
+        func validate() throws {
+            guard ["on", "off", "dim", "status"].contains(state) else {
+                throw ValidationError("display takes on, off, dim or status, not '\(state)'")
+            }
+        }
+        func run() throws {
+            guard state == "status" else { return try options.run(ControlRequest(cmd: "display", state: state)) }
+            let reply = try options.call(ControlRequest(cmd: "status"))
+            if options.json || reply.ok == false { return try options.show(reply) }
+            let note = reply.status?.powerNote.map { "; \($0)" } ?? ""
+            print("display " + (reply.status?.power ?? "on (display power is off in the config)") + note)
+        }
     }
 
     struct Load: ParsableCommand {

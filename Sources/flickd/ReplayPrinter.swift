@@ -39,7 +39,13 @@ final class ReplayPrinter: PipelineSink {
     }
 
     func pipeline(_ pipeline: Pipeline, noted notice: Pipeline.Notice) {
-        writeStandardError("flickd: \(notice)\n")
+        // Display power's changes are the recording's behaviour, printed as the live stream has them.
+        guard case let .power(state, reason, time) = notice else { return writeStandardError("flickd: \(notice)\n") }
+        if json {
+            write(ControlMessage.power(state: state, reason: reason, at: time.seconds, view: pipeline.scrollView.state))
+        } else {
+            print(time.seconds.fixed(3, width: 10) + " s  " + "\(notice)")
+        }
     }
 
     private func write(_ message: ControlMessage) {

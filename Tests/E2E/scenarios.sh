@@ -585,9 +585,66 @@ if refused=$(grep -E "frame not shown|overlay planes refused" "$PLOG"); then
   fail "10: the display refused frames: $(head -n1 <<<"$refused")"
 fi
 
+# ---------------------------------------------------------------- 11. display power
+# [power] off_after_s: the panel goes off by DPMS (the CRTC's ACTIVE read back from DRM by a
+# second process), a uinput touch wakes it and is swallowed whole (no content event, no
+# gesture), and frames flow again.
+say "11. display power: off after off_after_s, the CRTC inactive; a touch wakes it with no content event"
+POWERED=$RUN/power.toml
+PWLOG=$RUN/power.log
+cat >"$POWERED" <<EOF
+[content]
+path = "$OUT/content.png"
+[control]
+socket = "$SOCK"
+[state]
+path = "$RUN/power-state.json"
+[power]
+off_after_s = 3
+method = "dpms"
+EOF
+powered() {
+  wait_log "display off \(idle\)" 30 "$PWLOG" || { fail "11: the panel did not go off within 30 s"; return 1; }
+  local active frames after
+  active=$("$BIN/flickd-e2e-grab" active 2>&1) || { fail "11: $active"; return 1; }
+  grep -q " active 0" <<<"$active" || { fail "11: off, but the CRTC is active: $active"; return 1; }
+  say "  off: $active"
+  ctl subscribe >"$RUN/power-events.log" 2>/dev/null &
+  SUB=$!
+  sleep 0.5
+  frames=$(status | jq .frames)
+  touch_ tap 300 200 >/dev/null
+  wait_log "display on \(touch\)" 10 "$PWLOG" || { fail "11: the touch did not wake the panel"; return 1; }
+  sleep 1.5
+  active=$("$BIN/flickd-e2e-grab" active 2>&1) || { fail "11: $active"; return 1; }
+  grep -q " active 1" <<<"$active" || { fail "11: on, but the CRTC is inactive: $active"; return 1; }
+  after=$(status | jq .frames)
+  is 'a > f' a="$after" f="$frames" || { fail "11: no frame after the wake ($frames → $after)"; return 1; }
+  jq -e -s 'map(select(.type == "power" and .reason == "touch" and .state == "on")) | length == 1' \
+    "$RUN/power-events.log" >/dev/null || { fail "11: no power event for the touch: $(cat "$RUN/power-events.log")"; return 1; }
+  if jq -e -s 'map(select(.type != "power" and .type != "state")) | length > 0' "$RUN/power-events.log" >/dev/null; then
+    fail "11: the waking touch reached someone: $(jq -c -s 'map(select(.type != "power")) | .[0:2]' "$RUN/power-events.log")"
+    return 1
+  fi
+  pass "11: off after 3 s (the CRTC inactive), woken by a touch no one else heard, $((after - frames)) frame(s) since"
+}
+"$BIN/flickd" run --config "$POWERED" --display auto --input auto >"$PWLOG" 2>&1 &
+FLICKD=$!
+SUB=
+powered || { say "this flickd's log:"; sed 's/^/    /' "$PWLOG" | tail -n 30; }
+[ -n "$SUB" ] && kill $SUB 2>/dev/null
+kill -TERM $FLICKD 2>/dev/null
+wait $FLICKD
+rc=$?
+cp "$PWLOG" "$POWERED" "$RUN/power-events.log" "$OUT/" 2>/dev/null
+[ $rc = 0 ] || fail "11: flickd exited $rc on SIGTERM"
+if refused=$(grep -E "frame not shown|overlay planes refused|DPMS .* refused" "$PWLOG"); then
+  fail "11: the display refused: $(head -n1 <<<"$refused")"
+fi
+
 echo
 if [ ${#failed[@]} = 0 ]; then
-  say "all 10 scenarios passed"
+  say "all 11 scenarios passed"
   exit 0
 fi
 say "${#failed[@]} failure(s):"

@@ -31,7 +31,7 @@ import Testing
         #expect(Self.skeleton(events) == ["willBeginDragging", "willEndDragging", "didEndDragging", "willBeginDecelerating",
                                           "gesture:flick", "didEndDecelerating"])
         // A state event with each change of the flags (protocol 2).
-        #expect(events.filter { $0.type == "state" }.map { $0.state.map { "\($0.flags)" } ?? "?" }
+        #expect(events.filter { $0.type == "state" }.map { $0.scrollState.map { "\($0.flags)" } ?? "?" }
                 == ["tracking", "tracking+dragging+scrolling", "decelerating+scrolling", "at rest"])
         #expect(events.first { $0.type == "didEndDragging" }?.willDecelerate == true)
         let scrolls = events.filter { $0.type == "didScroll" }

@@ -91,7 +91,7 @@ import Testing
                 let own = message.type.map(ControlMessage.providerEventTypes.contains) ?? false
                 #expect(message.type != nil && (message.t != nil || own), "\(at): an event has type and t")
                 #expect(message.ok == nil && message.id == nil, "\(at): an event is no reply")
-                if message.type != "frame" && !own { #expect(message.state != nil, "\(at): an event carries the state") }
+                if message.type != "frame" && !own { #expect(message.scrollState != nil, "\(at): an event carries the state") }
                 #expect(try Self.encoded(message) == json, "\(at): a field the decoder does not know, or of the wrong type")
             default:
                 Issue.record("\(at): unknown example kind '\(example.kind)' (request, request-error, reply, event)")

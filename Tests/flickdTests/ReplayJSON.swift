@@ -33,9 +33,9 @@ enum ReplayJSON {
             let t = Instant(nanoseconds: Int64(((m.t ?? 0) * 1e9).rounded()))
             let problem: String?
             if m.type == "state" {
-                problem = grammar.acceptState(try #require(m.state), at: t)
+                problem = grammar.acceptState(try #require(m.scrollState), at: t)
             } else if let event = try scrollEvent(m) {
-                problem = grammar.accept(event, at: t, state: try #require(m.state, "\(line)"))
+                problem = grammar.accept(event, at: t, state: try #require(m.scrollState, "\(line)"))
             } else {
                 problem = grammar.acceptOther(at: t)
             }

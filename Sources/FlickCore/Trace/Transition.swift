@@ -24,6 +24,8 @@ public struct Transition: Hashable, Sendable, CustomStringConvertible {
         case frame
         /// `CalibrationSession`: `flickd calibrate`'s one touch per target.
         case calibrate
+        /// `DisplayPower`: the panel on, dimmed or off.
+        case power
     }
 
     /// Which machine stepped.

@@ -27,6 +27,7 @@ public enum ConfigChanges {
         "input.device", "input.match_name", "input.grab",
         "control.socket", "control.group", "control.mode",
         "state.path",
+        "power.method", "power.backlight",
     ]
 
     /// Keys read when content is loaded (`ContentLoader`): a reload keeps what is shown.

@@ -277,6 +277,40 @@ enum ConfigSchema {
         k["state.save_delay_ms"] = milliseconds(\.stateSaveDelay)
         // [debug]
         k["debug.touch_overlay"] = bool(\.touchOverlay)
+        // [power]
+        k["power.dim_after_s"] = idleSeconds(\.power.dimAfterSeconds)
+        k["power.off_after_s"] = idleSeconds(\.power.offAfterSeconds)
+        k["power.dim_brightness"] = { v, c throws in
+            guard let n = v.int, (1...100).contains(n) else {
+                throw ValueProblem(expected: "a percent of the backlight's maximum from 1 to 100", found: show(v))
+            }
+            c.power.dimBrightness = n
+        }
+        k["power.on_hours"] = { v, c throws in
+            let expected = "a list of windows \"HH:MM-HH:MM\" that do not overlap, such as [\"07:30-22:00\"] ([] = always)"
+            guard let a = v.array else { throw ValueProblem(expected: expected, found: show(v)) }
+            var texts: [String] = []
+            for element in a {
+                guard let s = element.string else { throw ValueProblem(expected: expected, found: show(element)) }
+                texts.append(s)
+            }
+            do {
+                c.power.onHours = try PowerSchedule.windows(texts)
+            } catch {
+                throw ValueProblem(message: "\(error): expected \(expected)")
+            }
+        }
+        k["power.wake_outside_hours"] = bool(\.power.wakeOutsideHours)
+        k["power.method"] = choice(Dictionary(uniqueKeysWithValues: PowerConfiguration.Method.allCases.map { ($0.rawValue, $0) }),
+                                   \.power.method)
+        k["power.backlight"] = { v, c throws in
+            let s = try string(v, "\"\" (found) or a backlight's name under /sys/class/backlight")
+            guard !s.contains("/") || s.hasPrefix("/sys/") else {
+                throw ValueProblem(expected: "\"\" (found) or a backlight's name under /sys/class/backlight", found: "\"\(s)\"")
+            }
+            c.power.backlight = s
+        }
+        k["power.wake_guard_ms"] = milliseconds(\.power.wakeGuard, upTo: .seconds(10))
         // [metrics]
         k["metrics.textfile"] = { v, c throws in
             let expected = "\"\" (off) or an absolute path ending in .prom (node_exporter's textfile collector reads only those)"
@@ -388,6 +422,16 @@ enum ConfigSchema {
         { v, c throws in
             let d = try number(v, "a time in seconds from 0 to 60")
             guard (0...60).contains(d) else { throw ValueProblem(expected: "a time in seconds from 0 to 60", found: String(d)) }
+            c[keyPath: key] = d
+        }
+    }
+
+    /// An idle time in seconds: 0 (never) to a day.
+    static func idleSeconds(_ key: WritableKeyPath<Configuration, Double> & Sendable) -> Reader {
+        { v, c throws in
+            let expected = "seconds from 0 (never) to 86400"
+            let d = try number(v, expected)
+            guard (0...86_400).contains(d) else { throw ValueProblem(expected: expected, found: String(d)) }
             c[keyPath: key] = d
         }
     }

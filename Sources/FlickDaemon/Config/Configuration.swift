@@ -100,6 +100,9 @@ public struct Configuration: Hashable, Sendable {
     /// `[debug]`: dots and trails under the fingers (bring-up).
     public var touchOverlay = false
 
+    /// `[power]`: the panel dimmed and off when idle or outside its hours (docs/power.md).
+    public var power = PowerConfiguration()
+
     /// `[control]`.
     public var controlSocket = "/run/flickd/control.sock"
     public var controlGroup = ""

@@ -21,7 +21,7 @@ public protocol CommandContext: AnyObject {
 /// pages, status, snapshots and reload. One request, one reply; the model's delegate events
 /// follow through the pipeline's sink like any gesture's.
 public final class CommandHandler {
-    private let pipeline: Pipeline
+    let pipeline: Pipeline
     /// The service around the pipeline, if any.
     public weak var context: (any CommandContext)?
     /// What is shown and where it came from (`load`, content providers, `status`), if anything
@@ -132,6 +132,9 @@ public final class CommandHandler {
             guard let content else { throw .failed("content providers are not available") }
             try content.invalidate(x: x, y: y, width: width, height: height, caller: caller)
             return .reply(id: id)
+        case .display(let state):
+            try display(state, at: now)
+            return .reply(id: id)
         }
         // A command that moves the view answers with where it goes, as the model applied it
         // (zoom clamped to its limits, a rectangle's offset clamped into the bounds).
@@ -182,6 +185,8 @@ public final class CommandHandler {
             device: context?.deviceName, content: content?.name,
             display: context?.displayName, frames: pipeline.presenter.composer.committedFrameCount)
         status.pageCount = pages.isEmpty ? nil : pages.count
+        status.power = pipeline.power?.state.rawValue
+        status.powerNote = pipeline.power?.startNote
         status.building = content?.pyramidBuilding
         status.provider = content?.providerStatus
         if let tiles = pipeline.tiles {

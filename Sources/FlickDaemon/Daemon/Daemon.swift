@@ -93,8 +93,10 @@ public final class Daemon: PipelineSink, CommandContext {
                              log: { log.info("\($0)") })
         }
 
-        pipeline = try PipelineBuilder(configuration: configuration)
-            .build(output: opened.output, content: first, input: input, at: loop.now, restore: restore)
+        var builder = PipelineBuilder(configuration: configuration)
+        builder.powerEnvironment = try Self.powerEnvironment(configuration.power, output: opened.output, at: loop.now, logger: logger)
+        pipeline = try builder.build(output: opened.output, content: first, input: input, at: loop.now, restore: restore)
+        if let note = pipeline.power?.startNote { logger.notice("\(note)") }
         logger.info("input: \(pipeline.input.name)")
         try wire()
         content.attach(pipeline)
@@ -191,6 +193,7 @@ public final class Daemon: PipelineSink, CommandContext {
         case .attractMode: logger.info("\(notice)")
         case .output: logger.notice("\(notice)")
         case .tile, .reducedPage: logger.warning("\(notice)")
+        case .power: Self.said(notice, view: pipeline.scrollView, logger: logger, notifier: notifier, server: server)
         }
     }
 

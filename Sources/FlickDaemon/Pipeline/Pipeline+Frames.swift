@@ -16,6 +16,7 @@ extension Pipeline: FramePresenterDelegate {
         state.contentInset = v.contentInset
         state.restingOffset = v.restingOffset
         if touchOverlay { state.touchMarks = trails.marks(at: t) }
+        if power != nil { state.blank = showsBlack }
         return state
     }
 
@@ -31,6 +32,7 @@ extension Pipeline: FramePresenterDelegate {
 
     public func presenter(_ presenter: FramePresenter, didPresentAt vblank: Instant) {
         tiles?.framePresented(at: vblank)
+        if power != nil { powerPresented(at: vblank) }
         sink?.pipeline(self, presentedAt: vblank)
     }
 

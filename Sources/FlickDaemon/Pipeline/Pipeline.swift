@@ -25,6 +25,10 @@ public final class Pipeline {
     public weak var sink: (any PipelineSink)?
     /// Attract mode, when the config turns it on.
     public var attractMode: AttractMode?
+    /// Display power, when the config turns it on (`[power]`, docs/power.md), and what it
+    /// needs from the world (the backlight, the zone, the wall clock; set before `apply`).
+    public internal(set) var power: PanelPower?
+    public var powerEnvironment: PowerEnvironment?
     /// How content is framed: the zoom limits that follow it, its home view, centring. Worked
     /// out again for each content shown (`present`).
     public var framing = ContentFraming()
@@ -72,6 +76,9 @@ public final class Pipeline {
     private var pending: [(outputs: [GestureOutput], view: ScrollView)] = []
     /// The stream's clock: what is kept is stamped no earlier than what came before (see `emit`).
     private var clock = OutputClock()
+    /// The stream's latest time: what is noted beside the outputs (a `power` event) is stamped
+    /// no earlier.
+    var streamTime: Instant? { clock.latest }
 
     /// Creates a pipeline; `start()` draws its first frame.
     public init(recognizer: GestureRecognizer, presenter: FramePresenter, input: any TouchSource, at t: Instant) {
@@ -89,6 +96,9 @@ public final class Pipeline {
     /// Draws the first frame (the daemon is ready once it is presented).
     public func start() {
         presenter.setNeedsDisplay(at: now, redraw: true)
+        // After the first frame is queued (the daemon is ready when it is shown): the hours
+        // may say off from the start.
+        if power != nil { startPower() }
         flush()
     }
 
@@ -108,8 +118,11 @@ public final class Pipeline {
     /// event, a virtual vblank, a frame the model asked for, a gesture timer, attract mode. Nil
     /// means idle: no timer at all.
     public var nextDeadline: Instant? {
-        [input.nextDeadline, presenter.nextDeadline, recognizer.nextDeadline, attractModeDeadline, tiles?.nextDeadline]
-            .compactMap { $0 }.min()
+        // Dark: the recording's next event, a frame in flight, the schedule — nothing else.
+        // (Power's own code runs only when there is power: an ordinary frame never enters it.)
+        if power?.isOff == true { return [input.nextDeadline, presenter.nextDeadline, power?.nextDeadline].compactMap { $0 }.min() }
+        return [input.nextDeadline, presenter.nextDeadline, recognizer.nextDeadline, attractModeDeadline, tiles?.nextDeadline,
+                power?.nextDeadline].compactMap { $0 }.min()
     }
 
     /// Does everything due at `t`, in order: the input's frames, the gesture timers, attract
@@ -124,6 +137,8 @@ public final class Pipeline {
             emit(due.map { GestureOutput(time: $0.time, kind: .transition($0)) })
             steps = steps.dropFirst(due.count)
             observe(raw.time)
+            // The touch that wakes the panel, and those within the guard, are nobody's.
+            if power != nil, powerSwallows(raw) { continue }
             lastActivity = max(lastActivity, raw.time)
             touchCount &+= raw.began.count
             // The overlay shows what the panel reported; the recogniser gets it smoothed.
@@ -132,7 +147,8 @@ public final class Pipeline {
         }
         emit(steps.map { GestureOutput(time: $0.time, kind: .transition($0)) })
         emit(recognizer.fireTimers(upTo: now))
-        if let reset = attractMode, let due = attractModeDeadline, due <= now {
+        if power != nil { powerTimers() }
+        if power?.isOff != true, let reset = attractMode, let due = attractModeDeadline, due <= now {
             emit(recognizer.update(at: now) { [now] v in
                 let home = reset.home(of: v)
                 try? v.setZoomScale(home.zoomScale, contentOffset: home.offset, animated: true, at: now)
@@ -155,6 +171,7 @@ public final class Pipeline {
     public func update<T>(at t: Instant, _ body: (inout ScrollView) throws -> T) rethrows -> T {
         observe(t)
         lastActivity = max(lastActivity, now)
+        if power != nil { powerActivity(at: now) }
         var result: T?
         let outputs = try recognizer.update(at: now) { result = try body(&$0) }
         emit(outputs)

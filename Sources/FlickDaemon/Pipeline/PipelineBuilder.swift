@@ -23,6 +23,9 @@ public struct PipelineBuilder {
 
     /// The tunables.
     public var configuration: Configuration
+    /// What display power needs from the world (the backlight, the zone, the wall clock); nil:
+    /// no backlight, the system's zone, the wall clock now.
+    public var powerEnvironment: PowerEnvironment?
 
     /// Creates a builder for a config.
     public init(configuration: Configuration) {
@@ -76,6 +79,7 @@ public struct PipelineBuilder {
         compositor.indicatorStyle = Self.indicatorStyle(configuration, output: output, touch: panel.pixelsPerMillimetre)
         let pipeline = Pipeline(recognizer: GestureRecognizer(scrollView: view, configuration: Self.gestures(configuration, panel: panel)),
                                 presenter: presenter, input: source, at: t)
+        pipeline.powerEnvironment = powerEnvironment
         try Self.apply(configuration, previous: nil, to: pipeline, at: t)
         return pipeline
     }
@@ -110,6 +114,9 @@ public struct PipelineBuilder {
             pipeline.conditioning = conditioning(configuration)
         }
         if previous?.frameLead != configuration.frameLead { pipeline.presenter.frameLead = configuration.frameLead }
+        if previous?.power != configuration.power {
+            pipeline.configurePower(configuration.power, reload: previous != nil, at: t)
+        }
     }
 
     /// Puts `pipeline` on another panel (`output`), or on none (`DisconnectedOutput`), the

@@ -31,6 +31,8 @@ extension Pipeline {
         /// A page of a folder is over the pixel budget or the file size limit: noted once per
         /// file; it is shown from a reduced decode.
         case reducedPage(String)
+        /// The panel went on, dim or off (docs/power.md): the `power` event.
+        case power(state: String, reason: String, time: Instant)
 
         public var description: String {
             switch self {
@@ -38,6 +40,7 @@ extension Pipeline {
             case let .attractMode(seconds): "idle for \(seconds.brief) s: back to the home position"
             case let .tile(text): "content: \(text); drawn from a coarser level"
             case let .reducedPage(text): "content: \(text); shown reduced to its page's size"
+            case let .power(state, reason, _): "display \(state) (\(reason))"
             }
         }
     }

@@ -29,6 +29,9 @@ public struct RenderState: Hashable, Sendable {
     /// `flickd calibrate`'s targets, drawn in place of the content and the background (the
     /// screen fills its own); nil everywhere else. A frame that shows them is composed.
     public var targetScreen: TargetScreen?
+    /// The panel shows black and nothing else (display power's `black` method: the panel "off"
+    /// with its backlight left on).
+    public var blank = false
     /// Where the motion under way comes to rest (`ScrollView.restingOffset`), if it does: tiled
     /// content fetches the tiles there ahead of the view.
     public var restingOffset: Point?

@@ -4,7 +4,7 @@ import FlickSystem
 public enum DRMStep: String, Hashable, Sendable {
     case open, getResources, getConnector, getEncoder, getCRTC, createDumbBuffer, addFramebuffer, mapDumbBuffer,
          atomicCommit,
-         mmap, setCRTC, pageFlip, handleEvent, getFramebuffer
+         mmap, setCRTC, pageFlip, handleEvent, getFramebuffer, setActive
 }
 
 /// Why the DRM/KMS output could not be set up or used; every case names the card.

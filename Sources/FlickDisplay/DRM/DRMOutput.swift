@@ -101,6 +101,8 @@ public final class DRMOutput: Output {
     private weak var refusedContent: PixelBuffer?
     private var events: [OutputEvent] = []
     private var isClosed = false
+    /// Whether the CRTC is active (`setActive`): no frame is committed while it is not.
+    public private(set) var isActive = true
 
     /// Opens and modesets a card.
     ///
@@ -249,6 +251,7 @@ public final class DRMOutput: Output {
     public func commit(_ layers: FrameLayers, now: Instant) throws {
         guard !isClosed else { throw OutputError.closed }
         guard !isFlipPending else { throw OutputError.flipPending }
+        guard isActive else { throw OutputError.inactive }
         let userData = Unmanaged.passUnretained(self).toOpaque()
         guard let planes else {
             guard layers.isComposedOnly else { throw OutputError.unsupported }
@@ -376,6 +379,39 @@ public final class DRMOutput: Output {
         if case .composed = frame.layers.primary { front = 1 - front }
         shown = frame
         events.append(.presented(at: time))
+    }
+
+    /// DPMS: with the atomic API the CRTC's `ACTIVE` (a blocking commit allowed to modeset),
+    /// else the connector's `DPMS` property (on atomic drivers the kernel maps it onto
+    /// `ACTIVE`). A flip still pending is waited for first (up to 100 ms: a refresh or two) and
+    /// reported by the next `dispatch(now:)`, since a commit cannot replace a queued one.
+    ///
+    /// - Throws: `DRMError` naming the step, or `OutputError.unsupported` without the property.
+    public func setActive(_ active: Bool) throws {
+        guard !isClosed else { throw OutputError.closed }
+        guard active != isActive else { return }
+        if isFlipPending, LibDRM.waitReadable(card.fd, milliseconds: 100) {
+            let presented = (try? dispatch(now: .zero)) ?? []
+            events.append(contentsOf: presented)
+        }
+        let result: Result<Void, SystemError>
+        if planes != nil, let request = LibDRM.AtomicRequest() {
+            let (names, _) = LibDRM.objectProperties(card.fd, crtc.rawValue, type: UInt32(DRM_MODE_OBJECT_CRTC))
+            guard let property = names["ACTIVE"] else { throw OutputError.unsupported }
+            request.set(crtc.rawValue, property, active ? 1 : 0)
+            result = request.commit(card.fd, flipEvent: false, nonBlocking: false, allowModeset: true, userData: nil)
+        } else {
+            let (names, _) = LibDRM.objectProperties(card.fd, connector.id.rawValue, type: UInt32(DRM_MODE_OBJECT_CONNECTOR))
+            guard let property = names["DPMS"] else { throw OutputError.unsupported }
+            let value = UInt64(active ? DRM_MODE_DPMS_ON : DRM_MODE_DPMS_OFF)
+            result = LibDRM.status(drmModeConnectorSetProperty(card.fd, connector.id.rawValue, property, value),
+                                   "drmModeConnectorSetProperty", card.fd)
+        }
+        if case .failure(let error) = result {
+            throw error.isPermissionError ? DRMError.notMaster(card: card.path, step: .setActive, cause: error)
+                                          : DRMError.call(card: card.path, step: .setActive, cause: error)
+        }
+        isActive = active
     }
 
     /// Waits (up to a second) for a pending flip, restores the saved CRTC, then frees the buffers

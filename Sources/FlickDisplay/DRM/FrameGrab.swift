@@ -75,6 +75,43 @@ public enum FrameGrab {
     }
 }
 
+extension FrameGrab {
+    /// Whether each CRTC of `card` showing a framebuffer is active (its atomic `ACTIVE`
+    /// property: 0 while display power has the panel off by DPMS), read by a second process.
+    /// - Parameter card: the card; nil takes the first of `/dev/dri/card*` with such a CRTC.
+    /// - Throws: `DRMError` naming the card and the step.
+    public static func activity(card: String?) throws(DRMError) -> [(crtc: CRTCID, active: Bool)] {
+        for path in card.map({ [$0] }) ?? LibDRM.cardPaths() {
+            let states = try activity(path: path)
+            if !states.isEmpty || card != nil { return states }
+        }
+        return []
+    }
+
+    private static func activity(path: String) throws(DRMError) -> [(crtc: CRTCID, active: Bool)] {
+        let card: DRMCard
+        switch LibDRM.open(path) {
+        case .success(let fd): card = DRMCard(path: path, fd: fd)
+        case .failure(let error): throw DRMError.call(card: path, step: .open, cause: error)
+        }
+        // ACTIVE is shown to atomic clients only.
+        _ = LibDRM.enableAtomic(card.fd)
+        let crtcs: [CRTCID]
+        switch LibDRM.resources(card.fd) {
+        case .success(let resources): crtcs = resources.crtcs
+        case .failure(let error): throw DRMError.call(card: path, step: .getResources, cause: error)
+        }
+        var states: [(crtc: CRTCID, active: Bool)] = []
+        for id in crtcs {
+            guard case .success(let state) = LibDRM.crtc(card.fd, id), state.framebuffer != 0 else { continue }
+            let (names, values) = LibDRM.objectProperties(card.fd, id.rawValue, type: UInt32(DRM_MODE_OBJECT_CRTC))
+            guard let property = names["ACTIVE"], let value = values[property] else { continue }
+            states.append((id, value != 0))
+        }
+        return states
+    }
+}
+
 extension LibDRM {
     /// Copies a 32-bpp framebuffer's pixels: `drmModeGetFB2` for its size, format, pitch, offset
     /// and a handle (a framebuffer may view a buffer from an offset: flickd's content views),

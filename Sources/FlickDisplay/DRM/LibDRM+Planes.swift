@@ -60,7 +60,7 @@ extension LibDRM {
     }
 
     /// An object's property ids by name, and their current values by id.
-    private static func objectProperties(_ fd: Int32, _ id: UInt32, type: UInt32) -> ([String: UInt32], [UInt32: UInt64]) {
+    static func objectProperties(_ fd: Int32, _ id: UInt32, type: UInt32) -> ([String: UInt32], [UInt32: UInt64]) {
         guard let list = drmModeObjectGetProperties(fd, id, type) else { return ([:], [:]) }
         defer { drmModeFreeObjectProperties(list) }
         var names: [String: UInt32] = [:], values: [UInt32: UInt64] = [:]
@@ -120,13 +120,14 @@ extension LibDRM {
         }
 
         /// `drmModeAtomicCommit`; `testOnly` asks whether the driver would accept it.
-        func commit(_ fd: Int32, flipEvent: Bool, nonBlocking: Bool, testOnly: Bool = false,
+        func commit(_ fd: Int32, flipEvent: Bool, nonBlocking: Bool, testOnly: Bool = false, allowModeset: Bool = false,
                     userData: UnsafeMutableRawPointer?) -> Result<Void, SystemError> {
             guard !failed else { return .failure(failure("drmModeAtomicAddProperty", fd, errno: EINVAL)) }
             var flags: UInt32 = 0
             if flipEvent { flags |= UInt32(DRM_MODE_PAGE_FLIP_EVENT) }
             if nonBlocking { flags |= UInt32(DRM_MODE_ATOMIC_NONBLOCK) }
             if testOnly { flags |= UInt32(DRM_MODE_ATOMIC_TEST_ONLY) }
+            if allowModeset { flags |= UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET) }
             let rc = drmModeAtomicCommit(fd, request, flags, userData)
             return status(rc, "drmModeAtomicCommit", fd)
         }

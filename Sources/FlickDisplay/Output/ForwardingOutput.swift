@@ -25,6 +25,7 @@ open class ForwardingOutput: Output {
     open func prepareScanOut(_ content: PixelBuffer) -> Bool { inner.prepareScanOut(content) }
     open func makeScanOutBuffer(_ size: PixelSize) -> PixelBuffer? { inner.makeScanOutBuffer(size) }
     open func commit(_ layers: FrameLayers, now: Instant) throws { try inner.commit(layers, now: now) }
+    open func setActive(_ active: Bool) throws { try inner.setActive(active) }
     open func dispatch(now: Instant) throws -> [OutputEvent] { try inner.dispatch(now: now) }
     open func close() { inner.close() }
 }

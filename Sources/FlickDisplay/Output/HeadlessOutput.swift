@@ -39,6 +39,10 @@ public final class HeadlessOutput: Output {
     public private(set) var lastPresentation: Instant?
     /// The PNG files written so far, oldest first.
     public private(set) var capturedFiles: [String] = []
+    /// Whether the virtual panel's picture is on (`setActive`); a commit while it is off throws.
+    public private(set) var isActive = true
+    /// How many times the picture went off.
+    public private(set) var deactivationCount = 0
 
     /// The overlay planes the virtual controller has.
     public let overlayPlaneCount: Int
@@ -155,6 +159,7 @@ public final class HeadlessOutput: Output {
     public func commit(_ layers: FrameLayers, now: Instant) throws {
         guard !isClosed else { throw OutputError.closed }
         guard pendingDeadline == nil else { throw OutputError.flipPending }
+        guard isActive else { throw OutputError.inactive }
         guard layers.overlays.count <= overlayPlaneCount else { throw OutputError.unsupported }
         if case .content(let content, let x, let y) = layers.primary {
             guard content.format == .xrgb8888, x >= 0, y >= 0, x + size.width <= content.width,
@@ -169,6 +174,13 @@ public final class HeadlessOutput: Output {
         if remainder > 0 { vblank = vblank + refreshPeriod }
         if let last = lastPresentation, vblank <= last { vblank = last + refreshPeriod }
         pendingDeadline = vblank
+    }
+
+    /// Turns the virtual picture off or on, as DPMS would; a flip in flight is still presented.
+    public func setActive(_ active: Bool) throws {
+        guard !isClosed else { throw OutputError.closed }
+        if isActive && !active { deactivationCount += 1 }
+        isActive = active
     }
 
     /// Presents the pending frame if its vblank has come, writing a PNG if the policy says so.

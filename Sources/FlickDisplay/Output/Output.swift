@@ -19,6 +19,8 @@ public enum OutputError: FlickError, Hashable, Sendable {
     case allocationFailed(PixelSize)
     /// No panel is connected (`DisconnectedOutput`).
     case disconnected
+    /// The panel's picture is off (`setActive(false)`): nothing may be committed until it is on.
+    case inactive
 
     public var context: ErrorContext {
         switch self {
@@ -27,6 +29,7 @@ public enum OutputError: FlickError, Hashable, Sendable {
         case .unsupported: ErrorContext(source: "display", reason: "the output has no plane for this layer")
         case .allocationFailed(let size): ErrorContext(source: "display", reason: "cannot allocate a \(size) buffer")
         case .disconnected: ErrorContext(source: "display", reason: "no panel is connected")
+        case .inactive: ErrorContext(source: "display", reason: "the panel is off: no frame may be committed")
         }
     }
 
@@ -112,6 +115,14 @@ public protocol Output: AnyObject {
     ///   cannot show, or a backend error.
     func commit(_ layers: FrameLayers, now: Instant) throws
 
+    /// Turns the panel's picture off (DPMS: the CRTC inactive) or on again. While off no frame
+    /// may be committed; once on, the next frame is committed as usual. A flip in flight when
+    /// the picture goes off is still reported by `dispatch(now:)`.
+    ///
+    /// - Throws: `OutputError.unsupported` when the backend cannot (the default), or a backend
+    ///   error.
+    func setActive(_ active: Bool) throws
+
     /// Handles what is due (a readable descriptor, a reached deadline) and returns the events.
     ///
     /// Returns no events when nothing is due; never blocks.
@@ -151,4 +162,6 @@ extension Output {
     public func prepareScanOut(_ content: PixelBuffer) -> Bool { false }
     /// The primary plane shows composed frames only.
     public func makeScanOutBuffer(_ size: PixelSize) -> PixelBuffer? { nil }
+    /// The backend cannot turn the picture off.
+    public func setActive(_ active: Bool) throws { throw OutputError.unsupported }
 }

@@ -67,6 +67,11 @@ public final class FrameComposer {
     ///   the next frame is composed).
     public func commit(_ state: RenderState, now: Instant) throws {
         guard !output.isFlipPending else { throw OutputError.flipPending }
+        if state.blank {
+            try output.withBackBuffer { $0.fill(0) }
+            try output.commit(.composed, now: now)
+            return
+        }
         let panel = output.size
         // Touch marks go over the indicators too, so a frame that shows any is composed whole;
         // so is calibrate's target screen, which has no content to scan out.

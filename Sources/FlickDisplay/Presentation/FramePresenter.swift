@@ -114,6 +114,20 @@ public final class FramePresenter {
     }
     /// The lead in force: `frameLead`, widened by latched frames that missed their vblank.
     public private(set) var lead: Duration = .zero
+    /// Whether the panel is dark (display power): no frame is prepared or committed and no
+    /// wake-up is asked for, except to hear of a frame already in flight. Lifting it draws
+    /// the next frame afresh, whatever the model did meanwhile.
+    public var isSuspended = false {
+        didSet {
+            guard isSuspended != oldValue else { return }
+            if case .latching = state { state = .idle }
+            if !isSuspended {
+                appearance &+= 1
+                shown = nil
+                retry = nil
+            }
+        }
+    }
 
     /// What the last committed frame shows.
     public private(set) var shown: RenderState?
@@ -165,6 +179,7 @@ public final class FramePresenter {
     /// flip is given up as lost), or with none in flight the model's next frame or a refused
     /// frame's retry. Nil with no panel connected: nothing is drawn, so nothing is waited for.
     public var nextDeadline: Instant? {
+        if isSuspended { return state == .inFlight ? output.nextDeadline : nil }
         guard output.isConnected else { return nil }
         switch state {
         case .inFlight:
@@ -323,7 +338,7 @@ public final class FramePresenter {
     /// waits until `lead` before `t`.
     private func schedule(_ t: Instant, on event: Event, from before: State? = nil) {
         let before = before ?? state
-        guard state == .idle, lead > .zero, t - lead > now, let delegate,
+        guard state == .idle, !isSuspended, lead > .zero, t - lead > now, let delegate,
               delegate.presenter(self, latchesFrameFor: t) else {
             prepare(for: t, on: event, from: before)
             return
@@ -336,7 +351,7 @@ public final class FramePresenter {
     private func prepare(for t: Instant, on event: Event, from before: State? = nil) {
         let before = before ?? state
         defer { if state != before { step(from: before, on: event) } }
-        guard state == .idle, let delegate else { return }
+        guard state == .idle, !isSuspended, let delegate else { return }
         var frame = delegate.presenter(self, frameFor: t)
         frame.background = background
         frame.appearance = appearance

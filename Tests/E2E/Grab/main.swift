@@ -8,6 +8,8 @@
 //         a framebuffer viewing a larger buffer, flickd's content scanned out with no copy), and
 //         with --pixel, `pixel X,Y RRGGBB`; --ppm also writes the frame as a binary PPM (P6),
 //         which a script reads without a PNG decoder (Tests/E2E/board.py)
+//     flickd-e2e-grab active [--card CARD]
+//         prints `crtc ID active 0|1` for each CRTC showing a framebuffer (display power's DPMS)
 //     flickd-e2e-grab expect --offset X,Y [--zoom Z] [--card CARD] [--png OUT.png]
 //         exits 1 unless the frame on screen shows the pattern at that offset and zoom
 //
@@ -52,7 +54,7 @@ func pair(_ text: String?) -> (Double, Double)? {
     return parts.count == 2 ? (parts[0], parts[1]) : nil
 }
 
-let usage = "usage: flickd-e2e-grab pattern OUT.png W H | frame [--card C] [--png F] [--ppm F] [--pixel X,Y] | expect --offset X,Y [--zoom Z] [--card C] [--png F]"
+let usage = "usage: flickd-e2e-grab pattern OUT.png W H | frame [--card C] [--png F] [--ppm F] [--pixel X,Y] | active [--card C] | expect --offset X,Y [--zoom Z] [--card C] [--png F]"
 var arguments = Array(CommandLine.arguments.dropFirst())
 guard let command = arguments.first else { fail(usage, code: 2) }
 arguments.removeFirst()
@@ -73,7 +75,18 @@ while let name = arguments.first, name.hasPrefix("--"), arguments.count >= 2 {
     options[String(name.dropFirst(2))] = arguments[1]
     arguments.removeFirst(2)
 }
-guard arguments.isEmpty, ["frame", "expect"].contains(command) else { fail(usage, code: 2) }
+guard arguments.isEmpty, ["frame", "expect", "active"].contains(command) else { fail(usage, code: 2) }
+
+if command == "active" {
+    do {
+        let states = try FrameGrab.activity(card: options["card"])
+        guard !states.isEmpty else { fail("no CRTC shows a framebuffer with an ACTIVE property") }
+        for state in states { print("crtc \(state.crtc.rawValue) active \(state.active ? 1 : 0)") }
+    } catch {
+        fail("\(error)")
+    }
+    exit(0)
+}
 
 let frame: FrameGrab.Frame
 do {

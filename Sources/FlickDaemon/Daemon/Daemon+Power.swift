@@ -1,0 +1,48 @@
+import FlickControl
+import FlickCore
+import FlickDisplay
+import Logging
+
+/// Display power's side of the daemon (docs/power.md): what the pipeline's power needs from the
+/// machine (the panel's backlight, the system's zone, the wall clock), and each change said
+/// everywhere: the journal, `STATUS=`, and a `power` event to the subscribers.
+extension Daemon {
+    /// The environment for `[power]` on `output`: the backlight found (only when power is on:
+    /// a daemon without `[power]` never touches sysfs) and the system's zone.
+    /// - Throws: `BacklightError` for a `power.backlight` that is no backlight.
+    static func powerEnvironment(_ configuration: PowerConfiguration, output: any Output, at t: Instant,
+                                 logger: Logger) throws -> PowerEnvironment {
+        var environment = PowerEnvironment.withoutBacklight(at: t)
+        guard configuration.isActive, configuration.method != .dpms || configuration.dimAfterSeconds > 0 || !configuration.backlight.isEmpty,
+              configuration.method != .black || configuration.dimAfterSeconds > 0 || !configuration.backlight.isEmpty else {
+            return environment
+        }
+        // The backlight under the panel's card: the card's sysfs folder, resolved.
+        let card = (output as? DRMOutput).map { "/sys/class/drm/" + ($0.cardPath.split(separator: "/").last.map(String.init) ?? "") }
+        let found = Result { () throws(BacklightError) in try Backlight.find(named: configuration.backlight, cardDevice: card) }
+        switch found {
+        case .success(let backlight):
+            environment.backlight = backlight
+        case .failure(let error):
+            // Several and none the card's: run without (no dimming), and say which to name.
+            guard case .ambiguous = error else { throw error }
+            logger.warning("power: \(error); none used")
+        }
+        if let backlight = environment.backlight {
+            logger.info("power: backlight \(backlight.path), brightness \(backlight.brightnessAtStart) of \(backlight.maximum)")
+        } else if configuration.method == .backlight {
+            logger.warning("power: method \"backlight\" but no backlight in \(Backlight.defaultRoot): the panel goes off by DPMS")
+        }
+        return environment
+    }
+
+    /// Says a change of the panel's power: a journal line, `STATUS=`, the `power` event.
+    static func said(_ notice: Pipeline.Notice, view: ScrollView, logger: Logger, notifier: Notifier, server: ControlServer?) {
+        guard case let .power(state, reason, time) = notice else { return }
+        logger.notice("\(notice)")
+        notifier.status("display \(state) (\(reason))")
+        if server?.hasSubscribers == true {
+            server?.broadcast(.power(state: state, reason: reason, at: time.seconds, view: view.state))
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import FlickCore
+import FlickDisplay
+@testable import FlickDaemon
+import FlickTestSupport
+import Foundation
+import Testing
+
+/// Display power through the pipeline on a fake sysfs backlight: turned on by a reload, dimmed
+/// and off by the idle timers, lit by a touch (swallowed) with the brightness found at start.
+@Suite struct PowerBacklightTests {
+    @Test func aReloadTurnsItOnTheTimersDimAndDarkenATouchRestores() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("flickd-bl-\(UUID())").path
+        let dir = root + "/panel"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for (file, value) in [("max_brightness", "200"), ("brightness", "150"), ("bl_power", "0")] {
+            try (value + "\n").write(toFile: dir + "/" + file, atomically: false, encoding: .utf8)
+        }
+        func read(_ file: String) -> Int? { Backlight.readNumber(dir + "/" + file) }
+
+        let rig = try PipelineRig()
+        let backlight = try #require(try Backlight.find(root: root, named: nil, cardDevice: nil))
+        rig.pipeline.powerEnvironment = PowerEnvironment(backlight: backlight, zone: CentralEuropeanZone(),
+                                                         anchor: WallClockAnchor(instant: .zero, utcNanoseconds: 0))
+        var configuration = Configuration()
+        configuration.power.dimAfterSeconds = 1
+        configuration.power.offAfterSeconds = 2
+        configuration.power.dimBrightness = 10
+        try PipelineBuilder.apply(configuration, previous: Configuration(), to: rig.pipeline, at: rig.pipeline.now)
+        #expect(rig.pipeline.power?.state == .on && rig.pipeline.power?.way == .backlight)
+        rig.settle(seconds: 1.5, expectRest: false)
+        #expect(rig.pipeline.power?.state == .dim && read("brightness") == 20 && read("bl_power") == 0)
+        rig.settle()
+        #expect(rig.pipeline.power?.state == .off && read("bl_power") == 4)
+        #expect(rig.pipeline.presenter.isSuspended && rig.output.headless.isActive && rig.pipeline.nextDeadline == nil)
+        let taps = rig.outputs.count { if case .gesture = $0.kind { true } else { false } }
+        let t = rig.pipeline.now + .seconds(1)
+        rig.settle(dragFrames(from: t, at: 100, 100, by: 0, 0, steps: 1), seconds: 1.5, expectRest: false)
+        #expect(rig.pipeline.power?.state == .on && read("bl_power") == 0 && read("brightness") == 150)
+        #expect(rig.outputs.count { if case .gesture = $0.kind { true } else { false } } == taps)
+        #expect(rig.pipeline.power?.lastWake?.touch == t && rig.pipeline.power?.lastWake?.firstLitFrame != nil,
+                "\(rig.presented.suffix(3)) \(rig.pipeline.presenter.state) \(rig.notices)")
+    }
+}
