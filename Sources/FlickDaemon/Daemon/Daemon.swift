@@ -21,24 +21,26 @@ import Logging
 /// what is shown, and where it came from, is the `ContentHost`'s.
 public final class Daemon: PipelineSink, CommandContext {
     private let options: Options
-    private var configuration: Configuration
+    var configuration: Configuration
     /// The config file's keys as written, for what a reload changed (`ConfigChanges`).
     private var configValues: [String: String]
-    private var logger: Logger
-    private let loop: EventLoop
-    private let notifier = Notifier()
-    private let pipeline: Pipeline
-    private let content: ContentHost
-    private var runner: LiveRunner!
+    var logger: Logger
+    let loop: EventLoop
+    let notifier = Notifier()
+    let pipeline: Pipeline
+    let content: ContentHost
+    var runner: LiveRunner!
     private var server: ControlServer?
     private var commands: CommandHandler!
     private var signals: [SignalSource] = []
     private var stateTimer: TimerSource?
-    private var metrics: FleetMetrics!
+    var metrics: FleetMetrics!
     private let stateStore: StateStore
     /// The display's one line, for logs and `status`.
-    private let display: String
-    private var ready = false
+    var display: String
+    /// Monitors coming and going on the DRM card in use or awaited (nil on other displays).
+    var hotplug: DisplayHotplug?
+    var ready = false
     private var stateDirty = false
     /// The state could not be saved and it was said: said again only after a save succeeds.
     private var stateWarned = false
@@ -59,20 +61,8 @@ public final class Daemon: PipelineSink, CommandContext {
         loop = try EventLoop()
 
         // Display: the command line's choice, else the config's.
-        var opener = DisplayOpener(configuration: configuration)
-        if let dir = options.snapshotDirectory {
-            try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-            opener.capture = .everyFrame(directory: dir)
-        }
-        let opened = try opener.open(options.display ?? DisplayEndpoint(parsing: configuration.displayBackend))
-        for reason in opened.passedOver { logger.notice("display: passed over \(reason)") }
-        if opened.isFallback {
-            display = "\(opened.description) (no panel: neither DRM nor fbdev opened; display.fallback = headless)"
-            logger.warning("display: \(display)")
-        } else {
-            display = opened.description
-            logger.info("display: \(display)")
-        }
+        let opened = try Self.openDisplay(options: options, configuration: configuration, logger: logger)
+        display = opened.line
         let logical = configuration.panelRotation.logicalSize(panel: opened.output.size)
 
         // Content, and where the view was for it (restored only for the same content).
@@ -100,6 +90,7 @@ public final class Daemon: PipelineSink, CommandContext {
         logger.info("input: \(pipeline.input.name)")
         try wire()
         content.attach(pipeline)
+        try watchDisplay(opened)
     }
 
     /// Connects the pipeline and the content host to the loop, the socket and the signals.
@@ -141,6 +132,7 @@ public final class Daemon: PipelineSink, CommandContext {
     /// Runs until stopped; returns the exit code.
     public func run() -> Int32 {
         pipeline.start()
+        readyWithoutPanel()
         runner.rearm()
         let code: Int32
         do {
@@ -250,6 +242,7 @@ public final class Daemon: PipelineSink, CommandContext {
             commands.snapshotDirectory = next.snapshotFolder
             content.apply(next)
             metrics.apply(next)
+            hotplug?.apply(next)
             configuration = next
             let values = fromFile ? ConfigChanges.values(path: options.configPath) : [:]
             (changes, configValues) = (ConfigChanges.between(configValues, values), values)

@@ -22,6 +22,8 @@ extension Pipeline {
     public func attach(_ output: any Output, indicatorStyle: IndicatorStyle, note: String, at t: Instant) throws {
         observe(t)
         presenter.attach(output, at: now)
+        // A monitor that comes while the panel is off by DPMS stays dark: its modeset lit it.
+        if let power, power.isOff, power.way == .dpms, output.isConnected { try? output.setActive(false) }
         presenter.composer.compositor.indicatorStyle = indicatorStyle
         sink?.pipeline(self, noted: .output(note))
         let size = presenter.viewSize
