@@ -47,7 +47,9 @@ final class LatencyRig: PipelineSink {
 
     /// - Parameter overlayPlanes: the headless output's overlay planes: 2 as on a DRM card with
     ///   them (frames at zoom 1 scan the content out), 0 as on fbdev (every frame composed).
-    init(content: Content, overlayPlanes: Int = 2) throws {
+    /// - Parameter configure: changes to the rig's config before the pipeline is built (the
+    ///   power benchmark turns `[power]` on).
+    init(content: Content, overlayPlanes: Int = 2, configure: (inout Configuration) -> Void = { _ in }) throws {
         // The writer blocks on its end of the input pipe; the loop's reads never block.
         (inputFD, writeFD) = try Self.pipe(nonBlockingRead: true, nonBlockingWrite: false)
         (ackRead, ackWrite) = try Self.pipe(nonBlockingRead: true, nonBlockingWrite: true)
@@ -69,6 +71,7 @@ final class LatencyRig: PipelineSink {
         configuration.minimumZoomScale = 0.5
         configuration.maximumZoomScale = 4
         configuration.background = .black
+        configure(&configuration)
         pipeline = try PipelineBuilder(configuration: configuration)
             .build(output: output, content: content, input: .source(source, pixelsPerMillimetre: transform.pixelsPerMillimetre),
                    at: loop.now, restore: (Point(x: 1000, y: 1500), 1))
@@ -116,6 +119,23 @@ final class LatencyRig: PipelineSink {
             try loop.runOnce(timeout: .milliseconds(100))
         }
         try settle()
+    }
+
+    /// Writes one report from the bench's own thread — a finger down at the panel's centre, or
+    /// its lift — stamped with `CLOCK_MONOTONIC` just before the write; returns the stamp.
+    @discardableResult
+    func touch(down: Bool) -> Instant {
+        let t = monotonicNanoseconds()
+        let events = down
+            ? [RawInputEvent(at: t, EventCode.EV_ABS, EventCode.ABS_MT_SLOT, 0),
+               RawInputEvent(at: t, EventCode.EV_ABS, EventCode.ABS_MT_TRACKING_ID, 7),
+               RawInputEvent(at: t, EventCode.EV_ABS, EventCode.ABS_MT_POSITION_X, 2048),
+               RawInputEvent(at: t, EventCode.EV_ABS, EventCode.ABS_MT_POSITION_Y, 2048),
+               RawInputEvent(at: t, EventCode.EV_SYN, EventCode.SYN_REPORT, 0)]
+            : [RawInputEvent(at: t, EventCode.EV_ABS, EventCode.ABS_MT_TRACKING_ID, -1),
+               RawInputEvent(at: t, EventCode.EV_SYN, EventCode.SYN_REPORT, 0)]
+        _ = events.withUnsafeBytes { write(writeFD, $0.baseAddress, $0.count) }
+        return Instant(nanoseconds: t)
     }
 
     /// Runs the loop until no frame is in flight and nothing is scheduled (at most 3 s).

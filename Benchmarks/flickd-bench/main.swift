@@ -226,6 +226,9 @@ MapBench.report(quick: quick, flickd: flickd)
 section(ProviderBench.title)
 ProviderBench.report(flickd: flickd, flicks: plan.providerFlicks, jumps: plan.providerJumps, pairs: plan.providerPairs)
 
+section(PowerBench.title)
+PowerBench.report(flickd: flickd, content: Content(image: bigPattern), idleSeconds: plan.idleSeconds, wakes: quick ? 20 : 100)
+
 section("summary")
 for line in Verdicts.lines { print(line) }
 print("\(Verdicts.failures) target(s) missed\(quick ? " (quick run: figures are indicative only)" : "")")

@@ -115,4 +115,61 @@ import Testing
         #expect(pipeline.presenter.shown?.contentOffset == pipeline.scrollView.contentOffset)
         #expect(pipeline.nextDeadline == nil)
     }
+    /// A display whose next flips are reported late (100 ms, six refresh periods), and which,
+    /// as DRM does, refuses a commit as busy while one is still in the kernel: after a flip given
+    /// up as lost, that refusal is `OutputError.flipPending` (`DRMOutput.forgetPendingFlip`).
+    final class LateOutput: ForwardingOutput {
+        var lateLeft = 2
+        var heldUntil: Instant?
+        var held: [OutputEvent] = []
+        var forgot = false
+        var busy = 0
+        override var isFlipPending: Bool { (heldUntil != nil && !forgot) || inner.isFlipPending }
+        override var nextDeadline: Instant? { heldUntil ?? inner.nextDeadline }
+        override func dispatch(now: Instant) throws -> [OutputEvent] {
+            if let until = heldUntil {
+                guard now >= until else { return [] }
+                heldUntil = nil
+                return held
+            }
+            let events = try inner.dispatch(now: now)
+            guard lateLeft > 0, case let .presented(at)? = events.first else { return events }
+            lateLeft -= 1
+            heldUntil = at + .milliseconds(100)
+            held = events
+            return []
+        }
+        override func forgetPendingFlip() { forgot = true }
+        override func commit(_ layers: FrameLayers, now: Instant) throws {
+            if heldUntil != nil {
+                busy += 1
+                defer { forgot = false }
+                if forgot { throw OutputError.flipPending }
+                throw DRMError.call(card: "late", step: .atomicCommit,
+                                    cause: SystemError(call: "drmModeAtomicCommit", context: "late", errno: EBUSY))
+            }
+            try inner.commit(layers, now: now)
+        }
+    }
+
+    @Test func aFlipGivenUpAsLostThatWasOnlyLateIsWaitedForAndTheTimeoutLearnsThePace() throws {
+        let late = LateOutput(try #require(HeadlessOutput(size: PixelSize(width: 640, height: 480))))
+        let touches = ScriptedTouches()
+        let sink = Sink()
+        let pipeline = try PipelineBuilder(configuration: Configuration())
+            .build(output: late, content: try Content.testPattern(PixelSize(width: 640, height: 20_000)),
+                   input: .source(touches, pixelsPerMillimetre: nil), at: start)
+        pipeline.sink = sink
+        pipeline.start()
+        touches.frames += dragFrames(from: start + .seconds(1), at: 300, 400, by: 0, -25, steps: 8)[...]
+        let outcome = VirtualRunner.run(pipeline, limit: start + .seconds(20))
+        #expect(!outcome.hitLimit && late.lateLeft == 0)
+        // The first late flip was given up at four periods, and the busy CRTC said it was coming:
+        // waited for, not refused; the timeout doubled, so the second (as late) was waited for.
+        #expect(late.busy == 1, "\(sink.notices)")
+        #expect(sink.notices.filter { $0.contains("no flip event") }.count == 1, "\(sink.notices)")
+        #expect(!sink.notices.contains { $0.contains("frame not shown") }, "\(sink.notices)")
+        #expect(abs(pipeline.presenter.flipTimeout.inMilliseconds - 133.33) < 0.1)
+        #expect(pipeline.presenter.shown?.contentOffset == pipeline.scrollView.contentOffset)
+    }
 }

@@ -1,5 +1,6 @@
 import FlickCore
 import FlickDisplay
+import Glibc
 import Logging
 
 /// Monitors that come and go (issue 35): udev's `drm` events (`DeviceMonitor`, sd-device on the
@@ -20,7 +21,8 @@ final class DisplayHotplug {
     private unowned let pipeline: Pipeline
     private var configuration: Configuration
     private let logger: Logger
-    private var monitor: DeviceMonitor?
+    /// udev's events (sd-device), or the kernel's own where no udev daemon runs.
+    private var monitor: AnyObject?
     /// The card watched: the one in use or awaited.
     private let card: String
     /// Called with the display's new line and whether a panel is attached.
@@ -33,11 +35,21 @@ final class DisplayHotplug {
         self.card = card
         self.configuration = configuration
         self.logger = logger
-        monitor = try DeviceMonitor(loop: loop, subsystem: "drm") { [unowned self] event in
+        let heard: (DeviceEvent) -> Void = { [unowned self] event in
             guard event.isHotplug || event.action == "add" || event.action == "remove" else { return }
             self.check(at: loop.now)
         }
+        if Self.udevRuns() {
+            monitor = try DeviceMonitor(loop: loop, subsystem: "drm", handler: heard)
+        } else {
+            // sd-device hears only what udevd passes on: without it, the kernel's events.
+            monitor = try KernelUevents(loop: loop, subsystem: "drm", handler: heard)
+            logger.notice("display: no udev daemon (/run/udev/control): DRM hotplug heard from the kernel's uevents")
+        }
     }
+
+    /// Whether a udev daemon runs (its control socket exists).
+    static func udevRuns(root: String = "") -> Bool { access(root + "/run/udev/control", F_OK) == 0 }
 
     /// A reload's config: the mode and connector asked for take effect at the next change.
     func apply(_ next: Configuration) { configuration = next }

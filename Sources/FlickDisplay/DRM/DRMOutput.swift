@@ -256,10 +256,12 @@ public final class DRMOutput: Output {
         guard let planes else {
             guard layers.isComposedOnly else { throw OutputError.unsupported }
             if case .failure(let error) = LibDRM.pageFlip(card.fd, crtc, framebuffer: buffers[1 - front].framebuffer, userData: userData) {
+                try takeBackForgottenFlip(after: error)
                 throw error.isPermissionError ? DRMError.notMaster(card: card.path, step: .pageFlip, cause: error)
                                               : DRMError.call(card: card.path, step: .pageFlip, cause: error)
             }
             pending = Frame(layers: layers, objects: [buffers[1 - front]], overlaysOn: 0)
+            forgotten = nil
             isFlipPending = true
             return
         }
@@ -293,6 +295,7 @@ public final class DRMOutput: Output {
             }
         }
         if case .failure(let error) = request.commit(card.fd, flipEvent: true, nonBlocking: true, userData: userData) {
+            try takeBackForgottenFlip(after: error)
             if error.isPermissionError { throw DRMError.notMaster(card: card.path, step: .atomicCommit, cause: error) }
             // A driver that refuses a plane setup refuses it every time: compose from now on,
             // and if even a plain frame is refused with no overlay on, flip the legacy way.
@@ -302,6 +305,7 @@ public final class DRMOutput: Output {
             throw DRMError.call(card: card.path, step: .atomicCommit, cause: error)
         }
         pending = Frame(layers: layers, objects: objects, overlaysOn: layers.overlays.count)
+        forgotten = nil
         isFlipPending = true
     }
 
@@ -345,14 +349,31 @@ public final class DRMOutput: Output {
     public static func cardPaths() -> [String] { LibDRM.cardPaths() }
 
     /// Takes the frame in flight as shown when its flip event never came, so the next frame can
-    /// be committed (if the kernel still holds the flip, that commit is refused with EBUSY and
-    /// retried on the presenter's backoff).
+    /// be committed. If the kernel still holds that flip (it was late, not lost: a slow or
+    /// emulated machine), the next commit is refused with EBUSY: the frame is then taken back as
+    /// in flight and the commit throws `OutputError.flipPending`, so the presenter waits for the
+    /// event after all instead of retrying into a busy CRTC.
     public func forgetPendingFlip() {
         guard isFlipPending, let frame = pending else { return }
+        forgotten = (frame, shown, front)
         isFlipPending = false
         pending = nil
         if case .composed = frame.layers.primary { front = 1 - front }
         shown = frame
+    }
+
+    /// The flip given up by `forgetPendingFlip`, with what was on screen before it, until a
+    /// commit or its event says whether it was lost.
+    private var forgotten: (frame: Frame, shown: Frame, front: Int)?
+
+    /// A commit refused with `error`: when it is EBUSY after a flip given up as lost, that flip
+    /// is still coming: it is in flight again, and `OutputError.flipPending` is thrown.
+    private func takeBackForgottenFlip(after error: SystemError) throws {
+        guard error.errno == EBUSY, let lost = forgotten else { return }
+        forgotten = nil
+        (pending, shown, front) = (lost.frame, lost.shown, lost.front)
+        isFlipPending = true
+        throw OutputError.flipPending
     }
 
     /// Reads the card's events (never blocks: the fd is non-blocking).

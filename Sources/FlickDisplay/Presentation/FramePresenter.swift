@@ -171,8 +171,13 @@ public final class FramePresenter {
     /// The display's fd to watch for readability (DRM), if it has one.
     public var fileDescriptor: Descriptor? { output.pollDescriptor }
 
-    /// How long a flip may take before it is taken as lost (`Note.flipLost`).
-    public var flipTimeout: Duration { refreshPeriod * Self.flipTimeoutPeriods }
+    /// How long a flip may take before it is taken as lost (`Note.flipLost`): four refresh
+    /// periods, doubled each time a flip given up as lost turned out late instead (the display
+    /// refused the next commit as busy, and reported the flip after all), up to a second: a slow
+    /// or emulated machine learns its own pace instead of fighting a busy CRTC.
+    public var flipTimeout: Duration { min(refreshPeriod * (Self.flipTimeoutPeriods << lateFlips), .seconds(1)) }
+    /// Flips given up as lost that were only late.
+    private var lateFlips = 0
 
     /// When the presenter must be dispatched next without its fd, if ever: the headless
     /// output's virtual vblank (or, on a display whose flips come through its fd, the time its
@@ -373,6 +378,11 @@ public final class FramePresenter {
             // Before the first presentation `t` is only now, not a vblank: nothing to be late for.
             committedFor = lastPresentation == nil ? nil : t
             if case let .latching(vblank) = before { latchedFor = vblank }
+        } catch OutputError.flipPending where before == .inFlight {
+            // The flip given up as lost was only late (`flipLost`): it is in flight again.
+            state = .inFlight
+            committedAt = now
+            if flipTimeout < .seconds(1) { lateFlips += 1 }
         } catch {
             let backoff = retry.map { min($0.backoff + $0.backoff, .seconds(1)) } ?? refreshPeriod
             retry = (now + backoff, backoff)
