@@ -261,7 +261,7 @@ public final class DRMOutput: Output {
                                               : DRMError.call(card: card.path, step: .pageFlip, cause: error)
             }
             pending = Frame(layers: layers, objects: [buffers[1 - front]], overlaysOn: 0)
-            forgotten = nil
+            pendingCommittedAt = now
             isFlipPending = true
             return
         }
@@ -305,7 +305,7 @@ public final class DRMOutput: Output {
             throw DRMError.call(card: card.path, step: .atomicCommit, cause: error)
         }
         pending = Frame(layers: layers, objects: objects, overlaysOn: layers.overlays.count)
-        forgotten = nil
+        pendingCommittedAt = now
         isFlipPending = true
     }
 
@@ -362,8 +362,11 @@ public final class DRMOutput: Output {
         shown = frame
     }
 
+    /// When the frame in flight was committed (the loop's clock: `CLOCK_MONOTONIC`, as the
+    /// kernel's vblank times).
+    private var pendingCommittedAt = Instant.zero
     /// The flip given up by `forgetPendingFlip`, with what was on screen before it, until a
-    /// commit or its event says whether it was lost.
+    /// commit refused as busy or an event says whether it was lost.
     private var forgotten: (frame: Frame, shown: Frame, front: Int)?
 
     /// A commit refused with `error`: when it is EBUSY after a flip given up as lost, that flip
@@ -394,7 +397,18 @@ public final class DRMOutput: Output {
 
     /// The flip handler: the queued frame is now on screen; what only the old one used is freed.
     private func flipCompleted(at time: Instant) {
-        guard isFlipPending, let frame = pending else { return }
+        guard isFlipPending, let frame = pending else {
+            forgotten = nil
+            return
+        }
+        // After a flip given up as lost, an event from a vblank before the frame in flight was
+        // committed is that flip's, reported late (the kernel took the new commit, so it was done
+        // by then): not the frame in flight's.
+        if forgotten != nil, time < pendingCommittedAt {
+            forgotten = nil
+            return
+        }
+        forgotten = nil
         isFlipPending = false
         pending = nil
         if case .composed = frame.layers.primary { front = 1 - front }

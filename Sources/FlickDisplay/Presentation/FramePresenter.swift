@@ -218,7 +218,10 @@ public final class FramePresenter {
         // No panel: the model moves, nothing is drawn; `attach(_:at:)` draws the frame then due.
         guard output.isConnected else { return }
         var presentedNow = false
-        if state == .inFlight {
+        // The display's events are read in every state: one that comes with nothing in flight
+        // (a flip given up as lost, reported late) must not leave the card's fd readable, waking
+        // the loop in a spin.
+        if state == .inFlight || output.pollDescriptor != nil {
             let events: [OutputEvent]
             do {
                 events = try output.dispatch(now: now)
