@@ -216,6 +216,9 @@ public struct ControlStatus: Codable, Hashable, Sendable {
     public var building: ControlPyramidStatus?
     /// The content provider, while one is connected.
     public var provider: ControlProviderStatus?
+    /// Why the content on disk is not what shows (a replaced file that is broken or was deleted,
+    /// content that could not be shown at start); absent when it is.
+    public var contentError: String?
 
     /// Creates a status.
     public init(offset: [Double], zoomScale: Double, contentSize: [Double], boundsSize: [Double], tracking: Bool,

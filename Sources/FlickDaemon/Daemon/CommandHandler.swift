@@ -184,6 +184,7 @@ public final class CommandHandler {
         status.pageCount = pages.isEmpty ? nil : pages.count
         status.building = content?.pyramidBuilding
         status.provider = content?.providerStatus
+        status.contentError = content?.contentError
         if let tiles = pipeline.tiles {
             let grid = tiles.source.grid
             status.tiles = ControlTileStatus(levels: grid.maxLevel - tiles.source.lowestLevel + 1, tileSize: grid.tileSize,
