@@ -58,16 +58,16 @@ public final class ContentHost: PassiveComponent {
     /// What `load` chose, and the config's `content.path` it was chosen under.
     var loaded: (path: String, under: String)?
     /// The image `load` chose whose pyramid is being built.
-    private var loadPending: String?
+    var loadPending: String?
     /// The inotify watch on `wanted` (`content.watch`).
     var watch: ContentWatch?
     /// The pyramid being built off the loop, and the next one asked for.
-    private var building: PyramidBuild?
-    private var nextPyramid: (image: String, cacheDirectory: String)?
+    var building: PyramidBuild?
+    var nextPyramid: (image: String, cacheDirectory: String)?
     /// The bar over the placeholder while the first content's pyramid is built
     /// (`content.show_progress`), and when to look at the build's percent next.
-    private var progress: ProgressBar?
-    private var progressDue: Instant?
+    var progress: ProgressBar?
+    var progressDue: Instant?
     /// How often the bar follows the build: a visitor sees it move, the loop wakes once a second.
     static let progressInterval = Duration.seconds(1)
 
@@ -392,45 +392,5 @@ public final class ContentHost: PassiveComponent {
     /// The name a provider must have for the content configured, if it names one.
     private static func requiredProvider(_ path: String) -> String? {
         ContentLoader.providerName(path).flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    // MARK: Pyramids
-
-    /// Builds `image`'s pyramid off the loop and shows the image when it is done; a build under
-    /// way for another image finishes first, then this one starts.
-    private func buildPyramid(of image: String, into cacheDirectory: String) {
-        if let building {
-            if building.image != image { nextPyramid = (image, cacheDirectory) }
-            return
-        }
-        let size = (try? PyramidBuilder.imageSize(of: image)).map { "\($0)" } ?? "?"
-        guard let build = PyramidBuild(image: image, cacheDirectory: cacheDirectory, logger: logger) else {
-            logger.error("content: cannot start a thread to build the pyramid of \(image)")
-            return
-        }
-        building = build
-        let shown = name ?? "nothing"
-        logger.notice("content: \(image) is \(size), over content.pixel_budget: building its pyramid in \(cacheDirectory) (once; \(shown) is shown meanwhile)")
-    }
-
-    /// The build ended: the image is shown, or why not is logged and the content on screen stays.
-    private func pyramidBuilt(_ build: PyramidBuild, _ result: Result<String, ContentError>) {
-        // Its descriptor stays open while the loop's watch holds it.
-        building = nil
-        progress = nil
-        progressDue = nil
-        switch result {
-        case .success(let descriptor):
-            logger.info("content: pyramid of \(build.image) built in \(descriptor): \(build.lastProgress ?? "")")
-            let origin: Origin = loadPending == build.image ? .load : .refreshed
-            if loadPending == build.image { loadPending = nil }
-            try? show(path: build.image, configuration: configuration, origin: origin)
-        case .failure(let error):
-            logger.report(.error, "content: the pyramid of \(build.image) could not be built, keeping \(name ?? "no content"): ", error)
-        }
-        if let next = nextPyramid {
-            nextPyramid = nil
-            buildPyramid(of: next.image, into: next.cacheDirectory)
-        }
     }
 }
