@@ -224,6 +224,9 @@ public struct ControlStatus: Codable, Hashable, Sendable {
     public var power: String?
     /// What display power said once at start (dimming skipped without a backlight).
     public var powerNote: String?
+    /// Why the content on disk is not what shows (a replaced file that is broken or was deleted,
+    /// content that could not be shown at start); absent when it is.
+    public var contentError: String?
 
     /// Creates a status.
     public init(offset: [Double], zoomScale: Double, contentSize: [Double], boundsSize: [Double], tracking: Bool,

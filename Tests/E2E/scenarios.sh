@@ -9,8 +9,9 @@
 # Timing under emulation is slow and uneven, so results are checked against what flickd
 # reports (offsets, zoom, velocities), never against numbers computed in advance. After it stops,
 # the bring-up tools (`flickd record`, `flickd events`) read the same touchscreen (7, 8). flickd
-# then runs twice more: on tiled content (9), and on a content provider, the Python example
-# examples/provider/timetable.py drawing a departures board with a live clock (10).
+# then runs three times more: on tiled content (9), on a content provider, the Python example
+# examples/provider/timetable.py drawing a departures board with a live clock (10), and on a
+# content file copied over in place while it shows (11).
 set -uo pipefail
 
 OUT=$(realpath "$1")
@@ -710,9 +711,63 @@ rc=$?
 cp "$HPLOG" "$HPCONF" "$OUT/" 2>/dev/null
 [ $rc = 0 ] || fail "12: flickd exited $rc on SIGTERM"
 
+# ---------------------------------------------------------------- 13. content replaced in place
+# content.watch (the default): the content file, copied over in place by `cp` (truncated and
+# written again, the same inode), is shown without a reload once closed; the view stays where it
+# was, clamped into the smaller picture. The file lives on tmpfs: inotify does not see a 9p share.
+say "13. content replaced in place: shown without a reload, the view kept (clamped)"
+LIVE=$RUN/live.png
+cp "$OUT/content.png" "$LIVE"
+"$BIN/flickd-e2e-grab" pattern "$RUN/smaller.png" 1536 1152 >/dev/null
+WATCHED=$RUN/watched.toml
+WLOG=$RUN/watched.log
+cat >"$WATCHED" <<EOF
+[content]
+path = "$LIVE"
+[control]
+socket = "$SOCK"
+[state]
+path = "$RUN/watched-state.json"
+EOF
+"$BIN/flickd" run --config "$WATCHED" --display auto --input auto >"$WLOG" 2>&1 &
+FLICKD=$!
+ok=yes
+replaced() {
+  within 60
+  while in_time; do
+    [ "$(ctl status 2>/dev/null | jq -r --arg p "$LIVE" '.status.content == $p and .status.contentSize == [3072, 2304]')" = true ] && break
+    sleep 0.5
+  done
+  ctl set-offset 1000 700 --no-animate >/dev/null
+  wait_rest 10 >/dev/null
+  grab 13-before expect --offset 1000,700 || { fail "13: the content at 1000,700 is not on screen before the copy"; return 1; }
+  local inode
+  inode=$(stat -c %i "$LIVE")
+  cp "$RUN/smaller.png" "$LIVE"
+  [ "$(stat -c %i "$LIVE")" = "$inode" ] || { fail "13: cp did not write the file in place"; return 1; }
+  within 30
+  while in_time; do
+    [ "$(ctl status 2>/dev/null | jq -c .status.contentSize)" = "[1536,1152]" ] && break
+    sleep 0.3
+  done
+  S=$(wait_rest 10)
+  [ "$(jq -c .contentSize <<<"$S")" = "[1536,1152]" ] || { fail "13: the copied file was not shown within 30 s: $S"; return 1; }
+  [ "$(jq -r .contentError <<<"$S")" = null ] || { fail "13: status says $(jq -r .contentError <<<"$S")"; return 1; }
+  # 1000,700 clamped into 1536x1152 on a 1024x768 panel: 512,384.
+  grab 13-replaced expect --offset 512,384 || { fail "13: the screen does not show the new content at 512,384"; return 1; }
+  grep -q "changed on disk: reading it again" "$WLOG" || { fail "13: the journal does not say the content was read again"; return 1; }
+}
+replaced || ok=no
+kill -TERM $FLICKD 2>/dev/null
+wait $FLICKD
+rc=$?
+cp "$WLOG" "$WATCHED" "$OUT/" 2>/dev/null
+[ $rc = 0 ] || { fail "13: flickd exited $rc on SIGTERM"; ok=no; }
+[ $ok = yes ] && pass "13: the content copied over in place was shown without a reload, read back from vkms at 512,384 (the view at 1000,700 clamped into it)"
+
 echo
 if [ ${#failed[@]} = 0 ]; then
-  say "all 12 scenarios passed"
+  say "all 13 scenarios passed"
   exit 0
 fi
 say "${#failed[@]} failure(s):"

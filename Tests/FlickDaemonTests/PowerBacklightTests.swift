@@ -41,4 +41,32 @@ import Testing
         #expect(rig.pipeline.power?.lastWake?.touch == t && rig.pipeline.power?.lastWake?.firstLitFrame != nil,
                 "\(rig.presented.suffix(3)) \(rig.pipeline.presenter.state) \(rig.notices)")
     }
+    /// A backlight that cannot be written (sysfs read-only under the unit's hardening, or no
+    /// permission) must not leave a lit panel that says it is off: `auto` falls back to DPMS and
+    /// says why.
+    @Test func aBacklightThatCannotBeWrittenFallsBackToDPMSWithAuto() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("flickd-bl-\(UUID())").path
+        let dir = root + "/panel"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for (file, value) in [("max_brightness", "200"), ("brightness", "150")] {
+            try (value + "\n").write(toFile: dir + "/" + file, atomically: false, encoding: .utf8)
+        }
+        // `bl_power` a folder: no write reaches it (the tests run as root, so modes would not stop one).
+        try FileManager.default.createDirectory(atPath: dir + "/bl_power", withIntermediateDirectories: false)
+
+        let rig = try PipelineRig()
+        let backlight = try #require(try Backlight.find(root: root, named: nil, cardDevice: nil))
+        rig.pipeline.powerEnvironment = PowerEnvironment(backlight: backlight, zone: CentralEuropeanZone(),
+                                                         anchor: WallClockAnchor(instant: .zero, utcNanoseconds: 0))
+        var configuration = Configuration()
+        configuration.power.offAfterSeconds = 1
+        try PipelineBuilder.apply(configuration, previous: Configuration(), to: rig.pipeline, at: rig.pipeline.now)
+        #expect(rig.pipeline.power?.way == .backlight)
+        rig.settle()
+        #expect(rig.pipeline.power?.state == .off && rig.pipeline.power?.way == .dpms)
+        #expect(!rig.output.headless.isActive && rig.pipeline.presenter.isSuspended)
+        #expect(rig.notices.contains { "\($0)".contains("backlight off refused") && "\($0)".contains("DPMS from now on") },
+                "\(rig.notices)")
+    }
 }

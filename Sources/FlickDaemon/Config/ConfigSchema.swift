@@ -197,6 +197,14 @@ enum ConfigSchema {
             }
             c.loadDirectories = dirs
         }
+        k["content.watch"] = bool(\.watchContent)
+        k["content.watch_settle_ms"] = { v, c throws in
+            let expected = "a time in milliseconds from 50 to 10000"
+            guard let d = v.double ?? v.int.map(Double.init), (50...10_000).contains(d) else {
+                throw ValueProblem(expected: expected, found: show(v))
+            }
+            c.watchSettle = .nanoseconds(Int64((d * 1e6).rounded()))
+        }
         // [kiosk]
         k["kiosk.idle_reset_seconds"] = { v, c throws in
             let d = try number(v, "seconds from 0 (off) to 86400")

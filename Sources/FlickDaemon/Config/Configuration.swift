@@ -134,6 +134,10 @@ public struct Configuration: Hashable, Sendable {
     public var providerGraceSeconds = 10.0
     /// Whether a bar over a solid placeholder follows a pyramid being built.
     public var showProgress = true
+    /// `content.watch`: content replaced on disk is shown without a reload, once it has been
+    /// complete for `watchSettle` (`content.watch_settle_ms`).
+    public var watchContent = true
+    public var watchSettle = Duration.milliseconds(500)
 
     /// `[content]`'s `center` and `[kiosk]`'s `home_offset`.
     public var centerContent = true

@@ -8,8 +8,15 @@ import Logging
 /// content provider, or the placeholder standing in (`content.placeholder`: black by default,
 /// never the test pattern unless asked) — and the view's saved position for it.
 ///
-/// Passive, as the pipeline is (docs/ARCHITECTURE.md, "One loop, passive parts"): the pyramid build's fd (`fileDescriptors`) and the
-/// provider session's deadlines (`nextDeadline`) are watched by the loop, which calls
+/// Content from a file is kept fresh (ContentHost+Refresh.swift): a reload reads it again when it
+/// changed on disk, and with `content.watch` an inotify watch shows a replaced file once it is
+/// complete, the view kept where it was; a broken one keeps the content on screen and says why
+/// (`contentError`). Content chosen with `load` is saved with the state and shown again after a
+/// restart, until `load` chooses again or the config's `content.path` changes.
+///
+/// Passive, as the pipeline is (docs/ARCHITECTURE.md, "One loop, passive parts"): the pyramid
+/// build's and the content watch's fds (`fileDescriptors`) and the provider session's and the
+/// watch's deadlines (`nextDeadline`) are watched by the loop, which calls
 /// `dispatch(now:)`; the control commands (`load`, `provide`, `tile`, `invalidate`) and a reload
 /// call in from outside, and their caller re-arms the loop. It shows content on a
 /// `ContentScreen` (the pipeline) and talks to a provider through a `ProviderLink` (the control
@@ -17,14 +24,14 @@ import Logging
 ///
 /// What it does goes to the journal through its `Logger`, in the daemon's words.
 public final class ContentHost: PassiveComponent {
-    private var configuration: Configuration
+    var configuration: Configuration
     /// The content the command line asked for, which a reload does not change.
-    private let pinnedPath: String?
-    private let stateStore: StateStore?
-    private let logger: Logger
+    let pinnedPath: String?
+    let stateStore: StateStore?
+    let logger: Logger
     private let tileWorkers: Int
-    private let clock: () -> Instant
-    private var providers: ProviderHost!
+    let clock: () -> Instant
+    var providers: ProviderHost!
     /// Where content is shown; set once the pipeline exists.
     public weak var screen: (any ContentScreen)?
     /// Carries messages to a content provider; set once the control socket is open.
@@ -36,13 +43,31 @@ public final class ContentHost: PassiveComponent {
     public private(set) var name: String?
     /// Which content a saved state belongs to: what shows now.
     public private(set) var identity = ""
+    /// Why the content on disk is not what shows (a replaced file that is broken, a deleted
+    /// one, content that could not be shown at start), for `status`; nil when it is.
+    public internal(set) var contentError: String?
+    /// Called when `load` chose content that is now shown: the state is worth saving.
+    public var chosen: (() -> Void)?
+    /// The file or folder whose content shows or is wanted (nil: a provider's, none), and its
+    /// signature when it was shown; a signature refused already is not read again.
+    var wanted: String?
+    var shownSignature: ContentIdentity.Signature?
+    var refusedSignature: ContentIdentity.Signature?
+    /// The pages of what shows, to keep the page in view when it is replaced.
+    var shownPages: [Content.Page] = []
+    /// What `load` chose, and the config's `content.path` it was chosen under.
+    var loaded: (path: String, under: String)?
+    /// The image `load` chose whose pyramid is being built.
+    var loadPending: String?
+    /// The inotify watch on `wanted` (`content.watch`).
+    var watch: ContentWatch?
     /// The pyramid being built off the loop, and the next one asked for.
-    private var building: PyramidBuild?
-    private var nextPyramid: (image: String, cacheDirectory: String)?
+    var building: PyramidBuild?
+    var nextPyramid: (image: String, cacheDirectory: String)?
     /// The bar over the placeholder while the first content's pyramid is built
     /// (`content.show_progress`), and when to look at the build's percent next.
-    private var progress: ProgressBar?
-    private var progressDue: Instant?
+    var progress: ProgressBar?
+    var progressDue: Instant?
     /// How often the bar follows the build: a visitor sees it move, the loop wakes once a second.
     static let progressInterval = Duration.seconds(1)
 
@@ -77,11 +102,37 @@ public final class ContentHost: PassiveComponent {
     /// `attach(_:)` starts is done.
     /// - Throws: `ContentError` naming the file and the reason.
     public func start(view: PixelSize) throws -> (content: Content, restore: (offset: Point, zoomScale: Double)?) {
+        var path = pinnedPath ?? configuration.contentPath
+        if pinnedPath == nil, let chosen = restoredLoad() { path = chosen }
+        let first: ContentLoader.Loaded
+        do {
+            first = try startingContent(path, view: view)
+        } catch where loaded != nil {
+            logger.report(.error, "content: what load chose cannot be shown, the configured content instead: ", error)
+            loaded = nil
+            path = configuration.contentPath
+            first = try startingContent(path, view: view)
+        }
+        shownPages = first.content.pages
+        name = first.name
+        identity = ContentIdentity.of(first.name)
+        logger.info("content: \(first.name), \(first.content.summary)")
+        rewatch()
+        return (first.content, savedPosition(for: nil))
+    }
+
+    /// The content `path` names at start, or the placeholder standing in for it (content from
+    /// the config that cannot be shown, or whose pyramid is built first).
+    /// - Throws: `ContentError` for content the command line or `load` chose.
+    private func startingContent(_ path: String, view: PixelSize) throws -> ContentLoader.Loaded {
+        let signature = ContentIdentity.signature(of: path)
+        wanted = Self.isFile(path) ? path : nil
         let loaded: ContentLoader.Loaded
         do {
-            switch try prepare(pinnedPath ?? configuration.contentPath, view: view, configuration: configuration) {
+            switch try prepare(path, view: view, configuration: configuration) {
             case .ready(let ready):
                 loaded = ready
+                shownSignature = signature
             case .pyramid(let image, let cacheDirectory):
                 // Built off the loop (minutes for a huge map); the placeholder meanwhile.
                 nextPyramid = (image, cacheDirectory)
@@ -92,15 +143,17 @@ public final class ContentHost: PassiveComponent {
                     progress = bar
                 }
             }
-        } catch where pinnedPath == nil {
+        } catch where pinnedPath == nil && self.loaded == nil {
             logger.report(.error, "content: ", error)
+            contentError = "\(error)"
+            refusedSignature = signature
             loaded = try placeholder(view: view, reason: "instead of content.path")
         }
-        name = loaded.name
-        identity = ContentIdentity.of(loaded.name)
-        logger.info("content: \(loaded.name), \(loaded.content.summary)")
-        return (loaded.content, savedPosition(for: nil))
+        return loaded
     }
+
+    /// Whether `path` names content on disk (not none, not a provider's).
+    static func isFile(_ path: String) -> Bool { !path.isEmpty && ContentLoader.providerName(path) == nil }
 
     /// Shows from now on on `screen`, and starts building the pyramid `start` found missing.
     public func attach(_ screen: any ContentScreen) {
@@ -126,11 +179,13 @@ public final class ContentHost: PassiveComponent {
 
     // MARK: The loop's side
 
-    /// Readable when the pyramid being built is done.
-    public var fileDescriptors: [Descriptor] { building.map { [$0.fileDescriptor] } ?? [] }
+    /// Readable when the pyramid being built is done, or the content changed on disk.
+    public var fileDescriptors: [Descriptor] { [building?.fileDescriptor, watch?.fileDescriptor].compactMap { $0 } }
 
-    /// When a content provider's session must next be seen to, if ever.
-    public var nextDeadline: Instant? { [providers.nextDeadline, progressDue].compactMap { $0 }.min() }
+    /// When a content provider's session must next be seen to, or changed content has settled.
+    public var nextDeadline: Instant? {
+        [providers.nextDeadline, progressDue, watch?.nextDeadline].compactMap { $0 }.min()
+    }
 
     /// Does what is due at `t`: a provider's requests let go or its session ended (the
     /// configured content back), a pyramid built shown.
@@ -141,6 +196,7 @@ public final class ContentHost: PassiveComponent {
             if progress?.draw(build.percent) == true { screen?.contentChanged(at: t) }
         }
         if let build = building, let result = build.takeResult() { pyramidBuilt(build, result) }
+        if let watch, watch.dispatch(now: t) { refresh(because: "changed on disk") }
     }
 
     // MARK: Commands
@@ -155,20 +211,29 @@ public final class ContentHost: PassiveComponent {
             logger.report(.warning, "content rejected: ", error)
             throw error
         }
-        try show(path: resolved, configuration: configuration)
+        try show(path: resolved, configuration: configuration, origin: .load)
     }
 
     /// A reload: the configured content shows if it changed (and the command line named none);
     /// a provider serving keeps its session, the next one meets the new terms.
+    /// Content on disk that changed since it was shown is read again (what `load` chose too);
+    /// a new `content.path` is the config's content, over what `load` chose.
     public func apply(_ next: Configuration) {
-        if pinnedPath == nil && next.contentPath != configuration.contentPath {
-            try? show(path: next.contentPath, configuration: next)
-        }
+        let previous = configuration
+        configuration = next
         providers.timeout = next.providerTimeout
         providers.grace = .seconds(double: next.providerGraceSeconds)
         providers.cacheBytes = next.cacheMegabytes << 20
         providers.requiredName = Self.requiredProvider(pinnedPath ?? next.contentPath)
-        configuration = next
+        if pinnedPath == nil && next.contentPath != previous.contentPath {
+            if let chosen = loaded { logger.notice("content: content.path changed: the config's content instead of \(chosen.path), which load chose") }
+            loaded = nil
+            wanted = Self.isFile(next.contentPath) ? next.contentPath : nil
+            try? show(path: next.contentPath, configuration: next, origin: .configured)
+        } else {
+            refresh(because: "changed on disk since it was shown (reload)")
+        }
+        rewatch()
     }
 
     /// The image whose pyramid is being built, for `status`.
@@ -241,26 +306,54 @@ public final class ContentHost: PassiveComponent {
         }
     }
 
-    /// Loads content and shows it from its home position. On a problem the content on screen
-    /// stays, and the problem is logged and thrown. An image that needs its pyramid built is
+    /// Why content is shown: `load` chose it, the config names it, or it changed on disk.
+    enum Origin {
+        case load, configured, refreshed
+    }
+
+    /// Loads content and shows it: content that changed on disk where the view was (clamped
+    /// into it, on the same page), other content from its home position. On a problem the
+    /// content on screen stays, and the problem is logged and thrown (and kept for `status`,
+    /// unless `load` chose it: its reply says it). An image that needs its pyramid built is
     /// shown once it is (the content on screen stays meanwhile).
-    private func show(path: String, configuration: Configuration) throws {
+    func show(path: String, configuration: Configuration, origin: Origin) throws {
         guard let screen else { return }
+        let signature = ContentIdentity.signature(of: path)
+        let keeping = name == path ? screen.position : nil
         do {
             let loaded: ContentLoader.Loaded
             switch try prepare(path, view: screen.viewPixels, configuration: configuration) {
             case .ready(let ready):
                 loaded = ready
             case .pyramid(let image, let cacheDirectory):
+                if origin == .load { loadPending = image }
                 buildPyramid(of: image, into: cacheDirectory)
                 return
             }
+            let pages = shownPages
             try present(loaded.content, name: loaded.name)
+            if let keeping {
+                let kept = Self.position(keeping, from: pages, onto: loaded.content.pages)
+                screen.restore(offset: kept.offset, zoomScale: kept.zoomScale, at: clock())
+            }
+            wanted = Self.isFile(path) ? path : nil
+            shownSignature = signature
+            refusedSignature = nil
+            contentError = nil
+            if origin == .load {
+                self.loaded = (path, configuration.contentPath)
+                chosen?()
+            }
             logger.info("content loaded: \(loaded.name), \(loaded.content.summary)")
         } catch {
             logger.report(.error, "content rejected, keeping \(name ?? "no content"): ", error)
+            if origin != .load {
+                contentError = "\(error); keeping \(name ?? "no content")"
+                refusedSignature = signature
+            }
             throw error
         }
+        rewatch()
     }
 
     /// Shows `content` from its home position (ending a content provider's session: its
@@ -270,6 +363,7 @@ public final class ContentHost: PassiveComponent {
         try screen?.present(content, at: clock())
         self.name = name
         identity = ContentIdentity.of(name)
+        shownPages = content.pages
     }
 
     /// The provider's content, named (its size is valid: `provide` checked it), where the view
@@ -277,6 +371,11 @@ public final class ContentHost: PassiveComponent {
     private func presentProvided(_ content: Content, name: String) {
         do {
             try present(content, name: name)
+            // The app's content is its own to change: nothing on disk is watched for it.
+            wanted = nil
+            shownSignature = nil
+            contentError = nil
+            rewatch()
             if let saved = savedPosition(for: name) {
                 screen?.restore(offset: saved.offset, zoomScale: saved.zoomScale, at: clock())
             }
@@ -285,51 +384,13 @@ public final class ContentHost: PassiveComponent {
         }
     }
 
-    /// What the config (or the command line) shows: after a content provider went.
+    /// What the config (or the command line, or `load`) shows: after a content provider went.
     private func restoreConfiguredContent() {
-        try? show(path: pinnedPath ?? configuration.contentPath, configuration: configuration)
+        try? show(path: pinnedPath ?? loaded?.path ?? configuration.contentPath, configuration: configuration, origin: .configured)
     }
 
     /// The name a provider must have for the content configured, if it names one.
     private static func requiredProvider(_ path: String) -> String? {
         ContentLoader.providerName(path).flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    // MARK: Pyramids
-
-    /// Builds `image`'s pyramid off the loop and shows the image when it is done; a build under
-    /// way for another image finishes first, then this one starts.
-    private func buildPyramid(of image: String, into cacheDirectory: String) {
-        if let building {
-            if building.image != image { nextPyramid = (image, cacheDirectory) }
-            return
-        }
-        let size = (try? PyramidBuilder.imageSize(of: image)).map { "\($0)" } ?? "?"
-        guard let build = PyramidBuild(image: image, cacheDirectory: cacheDirectory, logger: logger) else {
-            logger.error("content: cannot start a thread to build the pyramid of \(image)")
-            return
-        }
-        building = build
-        let shown = name ?? "nothing"
-        logger.notice("content: \(image) is \(size), over content.pixel_budget: building its pyramid in \(cacheDirectory) (once; \(shown) is shown meanwhile)")
-    }
-
-    /// The build ended: the image is shown, or why not is logged and the content on screen stays.
-    private func pyramidBuilt(_ build: PyramidBuild, _ result: Result<String, ContentError>) {
-        // Its descriptor stays open while the loop's watch holds it.
-        building = nil
-        progress = nil
-        progressDue = nil
-        switch result {
-        case .success(let descriptor):
-            logger.info("content: pyramid of \(build.image) built in \(descriptor): \(build.lastProgress ?? "")")
-            try? show(path: build.image, configuration: configuration)
-        case .failure(let error):
-            logger.report(.error, "content: the pyramid of \(build.image) could not be built, keeping \(name ?? "no content"): ", error)
-        }
-        if let next = nextPyramid {
-            nextPyramid = nil
-            buildPyramid(of: next.image, into: next.cacheDirectory)
-        }
     }
 }

@@ -12,6 +12,14 @@ public protocol ContentScreen: AnyObject {
     func restore(offset: Point, zoomScale: Double, at t: Instant)
     /// Draws the next frame even if the model stands still: the content's pixels changed.
     func contentChanged(at t: Instant)
+    /// Where the view is, to keep it there on content that replaces what shows (nil: shown
+    /// from its home position).
+    var position: (offset: Point, zoomScale: Double)? { get }
+}
+
+extension ContentScreen {
+    /// Nowhere to keep: replaced content is shown from its home position.
+    public var position: (offset: Point, zoomScale: Double)? { nil }
 }
 
 extension Pipeline: ContentScreen {
@@ -30,6 +38,9 @@ extension Pipeline: ContentScreen {
             try v.setZoomScale(home.zoomScale, contentOffset: home.offset, animated: false, at: t)
         }
     }
+
+    /// The model's offset and zoom.
+    public var position: (offset: Point, zoomScale: Double)? { (scrollView.contentOffset, scrollView.zoomScale) }
 
     /// Restores a saved position as a command does (its delegate messages go to the sink).
     public func restore(offset: Point, zoomScale: Double, at t: Instant) {

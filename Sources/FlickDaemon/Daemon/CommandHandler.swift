@@ -189,6 +189,7 @@ public final class CommandHandler {
         status.powerNote = pipeline.power?.startNote
         status.building = content?.pyramidBuilding
         status.provider = content?.providerStatus
+        status.contentError = content?.contentError
         if let tiles = pipeline.tiles {
             let grid = tiles.source.grid
             status.tiles = ControlTileStatus(levels: grid.maxLevel - tiles.source.lowestLevel + 1, tileSize: grid.tileSize,

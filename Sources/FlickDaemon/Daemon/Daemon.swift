@@ -99,6 +99,7 @@ public final class Daemon: PipelineSink, CommandContext {
         pipeline.tracing = logger.logLevel <= .debug
         commands = CommandHandler(pipeline: pipeline, context: self)
         commands.content = content
+        content.chosen = { [unowned self] in self.scheduleStateSave() }
         commands.snapshotDirectory = configuration.snapshotFolder
         do {
             server = try ControlServer(path: configuration.controlSocket, mode: mode_t(configuration.controlMode), loop: loop) {
@@ -217,8 +218,7 @@ public final class Daemon: PipelineSink, CommandContext {
         stateDirty = false
         let v = pipeline.scrollView
         do {
-            try stateStore.save(PersistedState(content: content.identity, offsetX: v.contentOffset.x, offsetY: v.contentOffset.y,
-                                               zoomScale: v.zoomScale))
+            try stateStore.save(content.persistedState(offset: v.contentOffset, zoomScale: v.zoomScale))
             stateWarned = false
         } catch {
             // A missing or read-only folder fails every save: say it once, not at every gesture.

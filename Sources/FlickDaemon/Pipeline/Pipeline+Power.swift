@@ -124,7 +124,20 @@ extension Pipeline {
             presenter.setNeedsDisplay(at: now, redraw: true)
             return
         case .backlight:
-            do { try power.backlight?.off() } catch { sink?.pipeline(self, noted: .display("power: \(error)")) }
+            do {
+                try power.backlight?.off()
+            } catch {
+                // A backlight that cannot be written (sysfs read-only under the unit's
+                // ProtectKernelTunables, no write permission) must not leave a lit panel that
+                // says it is off: auto falls back to DPMS from now on.
+                sink?.pipeline(self, noted: .display("power: backlight off refused (\(error))"
+                    + (power.automatic ? ": DPMS from now on" : "")))
+                if power.automatic {
+                    power.way = .dpms
+                    goDark(power)
+                    return
+                }
+            }
         case .dpms:
             do {
                 try presenter.output.setActive(false)

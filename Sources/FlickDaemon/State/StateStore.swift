@@ -9,13 +9,22 @@ public struct PersistedState: Codable, Hashable, Sendable {
     public var offsetX: Double
     public var offsetY: Double
     public var zoomScale: Double
+    /// The content `load` chose, shown again after a restart (absent: the config's; a state
+    /// saved before this field is read as absent).
+    public var loaded: String?
+    /// The config's `content.path` when `load` chose it: once the config names other content,
+    /// the config's is shown.
+    public var loadedUnder: String?
 
     /// Creates a state.
-    public init(content: String, offsetX: Double, offsetY: Double, zoomScale: Double) {
+    public init(content: String, offsetX: Double, offsetY: Double, zoomScale: Double,
+                loaded: String? = nil, loadedUnder: String? = nil) {
         self.content = content
         self.offsetX = offsetX
         self.offsetY = offsetY
         self.zoomScale = zoomScale
+        self.loaded = loaded
+        self.loadedUnder = loadedUnder
     }
 }
 

@@ -1,0 +1,95 @@
+import FlickControl
+import FlickDisplay
+import Foundation
+import Glibc
+import Testing
+
+/// The real daemon keeping its content fresh: a PNG moved over the content file is shown without
+/// a reload (inotify), a pyramid needed for the new file is built while the old one shows, and
+/// content chosen with `load` comes back after a restart.
+@Suite struct ContentWatchDaemonTests {
+    /// An 800 × 480 PNG of one colour.
+    static func png(_ path: String, _ colour: UInt32, width: Int = 800, height: Int = 480) throws {
+        let buffer = try #require(PixelBuffer(width: width, height: height))
+        buffer.fill(0xFF00_0000 | colour)
+        try PNGCodec.write(buffer, to: path)
+    }
+
+    /// Waits for a snapshot whose middle pixel is `colour`.
+    static func waitForColour(_ colour: UInt32, _ daemon: FlickdProcess, _ client: ControlClient, _ what: String) throws {
+        let path = daemon.directory + "/snapshots/watch.png"
+        var seen: UInt32?
+        defer { if seen != colour { Issue.record("the last frame showed \(String(seen ?? 0, radix: 16)) in the middle") } }
+        try daemon.waitUntil(what, timeout: 20) {
+            guard (try? client.call(ControlRequest(cmd: "snapshot", path: "watch.png")))?.ok == true,
+                  let bytes = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path))),
+                  let decoded = try? PNGCodec.decode(bytes, path: path, pixelBudget: 1 << 22) else { return false }
+            seen = decoded[400, 240] & 0xFF_FFFF
+            return seen == colour
+        }
+    }
+
+    @Test func aPNGMovedOverTheContentIsShownWithoutAReload() throws {
+        let dir = try FlickdProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let content = dir + "/content.png"
+        let extra = "[content]\npath = \"\(content)\"\npixel_budget = 65536\ncache_directory = \"\(dir)/cache\"\n"
+        try FlickdProcess.config(directory: dir, extra: extra, placeholder: nil)
+            .write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
+        // The 800 × 480 panel shows a 400 × 160 image centred, at zoom 1.
+        try Self.png(content, 0xFF0000, width: 400, height: 160)
+        let daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless"])
+        try daemon.waitUntilReady()
+        let client = try daemon.client()
+        try Self.waitForColour(0xFF0000, daemon, client, "the red content")
+
+        try Self.png(dir + "/incoming.png", 0x0000FF, width: 400, height: 160)
+        #expect(rename(dir + "/incoming.png", content) == 0)
+        try Self.waitForColour(0x0000FF, daemon, client, "the blue content moved over it")
+        #expect(try client.call(ControlRequest(cmd: "status")).status?.contentError == nil)
+
+        // Garbage moved over it: the picture stays, status says why.
+        try Data("garbage".utf8).write(to: URL(fileURLWithPath: dir + "/incoming.png"))
+        #expect(rename(dir + "/incoming.png", content) == 0)
+        try daemon.waitUntil("status saying why the garbage is not shown", timeout: 20) {
+            (try? client.call(ControlRequest(cmd: "status")).status?.contentError)??.contains(content) == true
+        }
+        try Self.waitForColour(0x0000FF, daemon, client, "the blue content kept")
+
+        // Over the pixel budget: its pyramid is built while the blue content shows, then it shows.
+        try Self.png(dir + "/incoming.png", 0x00FF00, width: 1600, height: 1200)
+        #expect(rename(dir + "/incoming.png", content) == 0)
+        try Self.waitForColour(0x00FF00, daemon, client, "the green content from its pyramid")
+        let log = daemon.stderr
+        #expect(log.contains("building its pyramid in \(dir)/cache (once; \(content) is shown meanwhile)"), "\(log)")
+        #expect(try client.call(ControlRequest(cmd: "status")).status?.contentError == nil)
+        #expect(try daemon.terminate() == 0)
+    }
+
+    @Test func contentChosenWithLoadIsShownAgainAfterARestart() throws {
+        let dir = try FlickdProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/allowed", withIntermediateDirectories: true)
+        try Self.png(dir + "/configured.png", 0xFF0000)
+        try Self.png(dir + "/allowed/chosen.png", 0x0000FF)
+        let extra = "[content]\npath = \"\(dir)/configured.png\"\nload_directories = [\"\(dir)/allowed\"]\n"
+        try FlickdProcess.config(directory: dir, extra: extra, placeholder: nil)
+            .write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
+        var daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless"])
+        try daemon.waitUntilReady()
+        var client = try daemon.client()
+        #expect(try client.call(ControlRequest(cmd: "load", path: dir + "/allowed/chosen.png")).ok == true)
+        try Self.waitForColour(0x0000FF, daemon, client, "the loaded content")
+        try daemon.waitUntil("the choice saved with the state", timeout: 20) {
+            (try? String(contentsOfFile: dir + "/state.json", encoding: .utf8))?.contains("chosen.png") == true
+        }
+        #expect(try daemon.terminate() == 0)
+
+        daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless"])
+        try daemon.waitUntilReady()
+        client = try daemon.client()
+        try Self.waitForColour(0x0000FF, daemon, client, "the loaded content after the restart")
+        #expect(try client.call(ControlRequest(cmd: "status")).status?.content == dir + "/allowed/chosen.png")
+        #expect(try daemon.terminate() == 0)
+    }
+}
