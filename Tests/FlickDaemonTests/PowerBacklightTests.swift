@@ -8,20 +8,29 @@ import Testing
 /// Display power through the pipeline on a fake sysfs backlight: turned on by a reload, dimmed
 /// and off by the idle timers, lit by a touch (swallowed) with the brightness found at start.
 @Suite struct PowerBacklightTests {
-    @Test func aReloadTurnsItOnTheTimersDimAndDarkenATouchRestores() throws {
+    /// A sysfs root holding one backlight, `panel`, with `files`; the root and the backlight's folder.
+    static func fakeBacklight(files: [(String, String)]) throws -> (root: String, dir: String) {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("flickd-bl-\(UUID())").path
         let dir = root + "/panel"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        for (file, value) in [("max_brightness", "200"), ("brightness", "150"), ("bl_power", "0")] {
-            try (value + "\n").write(toFile: dir + "/" + file, atomically: false, encoding: .utf8)
-        }
-        func read(_ file: String) -> Int? { Backlight.readNumber(dir + "/" + file) }
+        for (file, value) in files { try (value + "\n").write(toFile: dir + "/" + file, atomically: false, encoding: .utf8) }
+        return (root, dir)
+    }
 
+    /// A pipeline whose display power finds the backlight under `root`.
+    static func rig(backlightUnder root: String) throws -> PipelineRig {
         let rig = try PipelineRig()
         let backlight = try #require(try Backlight.find(root: root, named: nil, cardDevice: nil))
         rig.pipeline.powerEnvironment = PowerEnvironment(backlight: backlight, zone: CentralEuropeanZone(),
                                                          anchor: WallClockAnchor(instant: .zero, utcNanoseconds: 0))
+        return rig
+    }
+
+    @Test func aReloadTurnsItOnTheTimersDimAndDarkenATouchRestores() throws {
+        let (root, dir) = try Self.fakeBacklight(files: [("max_brightness", "200"), ("brightness", "150"), ("bl_power", "0")])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        func read(_ file: String) -> Int? { Backlight.readNumber(dir + "/" + file) }
+        let rig = try Self.rig(backlightUnder: root)
         var configuration = Configuration()
         configuration.power.dimAfterSeconds = 1
         configuration.power.offAfterSeconds = 2
@@ -45,20 +54,11 @@ import Testing
     /// permission) must not leave a lit panel that says it is off: `auto` falls back to DPMS and
     /// says why.
     @Test func aBacklightThatCannotBeWrittenFallsBackToDPMSWithAuto() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("flickd-bl-\(UUID())").path
-        let dir = root + "/panel"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let (root, dir) = try Self.fakeBacklight(files: [("max_brightness", "200"), ("brightness", "150")])
         defer { try? FileManager.default.removeItem(atPath: root) }
-        for (file, value) in [("max_brightness", "200"), ("brightness", "150")] {
-            try (value + "\n").write(toFile: dir + "/" + file, atomically: false, encoding: .utf8)
-        }
         // `bl_power` a folder: no write reaches it (the tests run as root, so modes would not stop one).
         try FileManager.default.createDirectory(atPath: dir + "/bl_power", withIntermediateDirectories: false)
-
-        let rig = try PipelineRig()
-        let backlight = try #require(try Backlight.find(root: root, named: nil, cardDevice: nil))
-        rig.pipeline.powerEnvironment = PowerEnvironment(backlight: backlight, zone: CentralEuropeanZone(),
-                                                         anchor: WallClockAnchor(instant: .zero, utcNanoseconds: 0))
+        let rig = try Self.rig(backlightUnder: root)
         var configuration = Configuration()
         configuration.power.offAfterSeconds = 1
         try PipelineBuilder.apply(configuration, previous: Configuration(), to: rig.pipeline, at: rig.pipeline.now)
