@@ -218,6 +218,27 @@ import Testing
         #expect(try bench.pixel() == Self.blue)
     }
 
+    @Test func aFolderReplacedWholeIsShownAndWatchedAnew() throws {
+        let bench = try Bench()
+        let pages = bench.folder + "/pages", next = bench.folder + "/next"
+        try FileManager.default.createDirectory(atPath: pages, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: next, withIntermediateDirectories: true)
+        try bench.png(pages + "/1.png", Self.red)
+        try bench.png(next + "/1.png", Self.blue)
+        bench.configuration.contentPath = pages
+        try bench.start()
+
+        // The old folder removed, the new one moved into its place (a deployment's swap).
+        try FileManager.default.removeItem(atPath: pages)
+        #expect(rename(next, pages) == 0)
+        try bench.settled()
+        #expect(try bench.pixel() == Self.blue && bench.status.pageCount == 1)
+        // The new folder is the one watched now: a page added to it is seen.
+        try bench.png(pages + "/2.png", Self.green)
+        try bench.settled()
+        #expect(bench.status.pageCount == 2)
+    }
+
     @Test func theViewsOffsetIsKeptClampedIntoTheNewContent() throws {
         let bench = try Bench()
         let path = bench.folder + "/content.png"
