@@ -9,9 +9,10 @@
 # Timing under emulation is slow and uneven, so results are checked against what flickd
 # reports (offsets, zoom, velocities), never against numbers computed in advance. After it stops,
 # the bring-up tools (`flickd record`, `flickd events`) read the same touchscreen (7, 8). flickd
-# then runs three times more: on tiled content (9), on a content provider, the Python example
-# examples/provider/timetable.py drawing a departures board with a live clock (10), and on a
-# content file copied over in place while it shows (11).
+# then runs five times more: on tiled content (9), on a content provider, the Python example
+# examples/provider/timetable.py drawing a departures board with a live clock (10), with display
+# power (11), with its monitor forced off, then unplugged and replugged (12), and on a content
+# file copied over in place while it shows (13).
 set -uo pipefail
 
 OUT=$(realpath "$1")
