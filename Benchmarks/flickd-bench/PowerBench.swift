@@ -75,10 +75,16 @@ enum PowerBench {
             let committed = rig.samples.count
             let stamp = rig.touch(down: true)
             let deadline = monotonicNanoseconds() + 1_000_000_000
-            while rig.pipeline.power?.lastWake?.firstLitFrame == nil, monotonicNanoseconds() < deadline {
+            // This touch's wake (the last one's is still there until the touch is read); an
+            // evdev time has whole microseconds.
+            func lit() -> Instant? {
+                guard let wake = rig.pipeline.power?.lastWake, abs((wake.touch - stamp).nanoseconds) < 1000 else { return nil }
+                return wake.firstLitFrame
+            }
+            while lit() == nil, monotonicNanoseconds() < deadline {
                 _ = try rig.loop.runOnce(timeout: .milliseconds(50))
             }
-            guard let lit = rig.pipeline.power?.lastWake?.firstLitFrame else { throw RigError("no lit frame within 1 s") }
+            guard let lit = lit() else { throw RigError("no lit frame within 1 s of the waking touch") }
             toVblank.append(Double((lit - stamp).nanoseconds) / 1000)
             if rig.samples.count > committed, let last = rig.samples.last { toCommit.append(last) }
             rig.touch(down: false)
