@@ -42,7 +42,11 @@ import Testing
         #expect(Self.value(text, "flickd_gestures_total{kind=\"tap\"}") == 1)
         #expect(Self.value(text, "flickd_phantom_touches_total") == 1)
         #expect((Self.value(text, "flickd_frames_presented_total") ?? 0) > 10)
-        #expect(Self.value(text, "flickd_frames_late_total") == 0)
+        // Whether a frame is late depends on how busy the machine is (the headless panel keeps
+        // wall-clock vblanks here): the lateness itself is tested on a virtual clock
+        // (FramePacingTests); here it is counted, and never more than what was presented.
+        let late = try #require(Self.value(text, "flickd_frames_late_total"))
+        #expect(late >= 0 && late <= (Self.value(text, "flickd_frames_presented_total") ?? 0))
         #expect(Self.value(text, "flickd_display_connected") == 1)
         #expect(Self.value(text, "flickd_display_power_state{state=\"on\"}") == 1)
         #expect(Self.value(text, "flickd_content_info{content=\"placeholder (test-pattern)\"}") == 1, "\(text)")
