@@ -87,4 +87,21 @@ import Testing
         #expect(daemon.stderr.components(separatedBy: "metrics.textfile (said once").count == 2)
         #expect(try daemon.terminate() == 0)
     }
+    @Test func thePowerStateFollowsThePanel() throws {
+        let dir = try FlickdProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let prom = dir + "/flickd.prom"
+        try FlickdProcess.config(directory: dir, extra: "[metrics]\ntextfile = \"\(prom)\"\ninterval_s = 1\n[power]\noff_after_s = 1\n")
+            .write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
+        let daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless"])
+        try daemon.waitUntilReady()
+        var text = ""
+        try daemon.waitUntil("the panel off in \(prom)", timeout: 20) {
+            text = (try? String(contentsOfFile: prom, encoding: .utf8)) ?? ""
+            return Self.value(text, "flickd_display_power_state{state=\"off\"}") == 1
+        }
+        #expect(Self.value(text, "flickd_display_power_state{state=\"on\"}") == 0)
+        #expect(Self.value(text, "flickd_display_connected") == 1)
+        #expect(try daemon.terminate() == 0)
+    }
 }

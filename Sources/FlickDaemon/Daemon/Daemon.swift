@@ -186,7 +186,9 @@ public final class Daemon: PipelineSink, CommandContext {
         case .attractMode: logger.info("\(notice)")
         case .output: logger.notice("\(notice)")
         case .tile, .reducedPage: logger.warning("\(notice)")
-        case .power: Self.said(notice, view: pipeline.scrollView, logger: logger, notifier: notifier, server: server)
+        case let .power(state, _, _):
+            metrics?.powerState = state
+            Self.said(notice, view: pipeline.scrollView, logger: logger, notifier: notifier, server: server)
         }
     }
 
