@@ -43,10 +43,13 @@ import Testing
         #expect(rig.pipeline.power?.state == .off && read("bl_power") == 4)
         #expect(rig.pipeline.presenter.isSuspended && rig.output.headless.isActive && rig.pipeline.nextDeadline == nil)
         let taps = rig.outputs.count { if case .gesture = $0.kind { true } else { false } }
+        let touches = rig.pipeline.touchCount
         let t = rig.pipeline.now + .seconds(1)
         rig.settle(dragFrames(from: t, at: 100, 100, by: 0, 0, steps: 1), seconds: 1.5, expectRest: false)
         #expect(rig.pipeline.power?.state == .on && read("bl_power") == 0 && read("brightness") == 150)
         #expect(rig.outputs.count { if case .gesture = $0.kind { true } else { false } } == taps)
+        // Swallowed, but a finger touched the panel all the same (the fleet's touches count it).
+        #expect(rig.pipeline.touchCount == touches + 1)
         #expect(rig.pipeline.power?.lastWake?.touch == t && rig.pipeline.power?.lastWake?.firstLitFrame != nil,
                 "\(rig.presented.suffix(3)) \(rig.pipeline.presenter.state) \(rig.notices)")
     }

@@ -66,7 +66,8 @@ public final class Pipeline {
     }
     /// The touch overlay's marks, fed while it is on.
     var trails = TouchTrails()
-    /// Fingers that touched the panel since start, each contact once (phantoms never reach here).
+    /// Fingers that touched the panel since start, each contact once, the one that woke it
+    /// included (phantoms never reach here).
     public private(set) var touchCount = 0
 
     /// The last touch or command: attract mode counts from here.
@@ -137,10 +138,10 @@ public final class Pipeline {
             emit(due.map { GestureOutput(time: $0.time, kind: .transition($0)) })
             steps = steps.dropFirst(due.count)
             observe(raw.time)
+            touchCount &+= raw.began.count
             // The touch that wakes the panel, and those within the guard, are nobody's.
             if power != nil, powerSwallows(raw) { continue }
             lastActivity = max(lastActivity, raw.time)
-            touchCount &+= raw.began.count
             // The overlay shows what the panel reported; the recogniser gets it smoothed.
             if touchOverlay { trails.add(raw) }
             emit(recognizer.handle(prediction.take(raw)))
