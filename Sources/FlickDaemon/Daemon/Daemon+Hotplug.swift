@@ -62,10 +62,17 @@ extension Daemon {
     /// A daemon waiting for its monitor shows no first frame: it is ready all the same (the
     /// control socket answers, touches move the model), and says what it waits for.
     func readyWithoutPanel() {
-        guard !ready, !pipeline.isConnected else { return }
+        guard !pipeline.isConnected else { return }
+        sayReady("ready, without a panel")
+    }
+
+    /// Says `READY=1` once (the first frame presented, or no panel to present it on), with what
+    /// is shown on what, as `STATUS=` and a journal line starting with `lead`.
+    func sayReady(_ lead: String) {
+        guard !ready else { return }
         ready = true
         let status = "\(content.name ?? "no content") on \(display), input \(pipeline.input.name)"
         notifier.ready(status: status)
-        logger.info("ready, without a panel: \(status)")
+        logger.info("\(lead): \(status)")
     }
 }

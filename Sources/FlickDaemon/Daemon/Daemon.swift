@@ -173,11 +173,7 @@ public final class Daemon: PipelineSink, CommandContext {
 
     public func pipeline(_ pipeline: Pipeline, presentedAt vblank: Instant) {
         metrics?.presented(late: pipeline.presenter.lastPresentationWasLate)
-        guard !ready else { return }
-        ready = true
-        let status = "\(content.name ?? "no content") on \(display), input \(pipeline.input.name)"
-        notifier.ready(status: status)
-        logger.info("ready: \(status)")
+        sayReady("ready")
     }
 
     public func pipeline(_ pipeline: Pipeline, noted notice: Pipeline.Notice) {

@@ -73,17 +73,19 @@ final class DisplayHotplug {
     }
 
     private func detach(_ drm: DRMOutput, at t: Instant, why: String) {
-        let stand = DisconnectedOutput(size: drm.size, refreshPeriod: drm.refreshPeriod)
         drm.close()
-        attach(stand, description: "drm \(card): waiting for a monitor (\(why))", at: t)
+        wait(standingFor: drm, at: t, why: why)
     }
 
     private func reopen(_ drm: DRMOutput, at t: Instant, why: String) {
-        let size = drm.size, period = drm.refreshPeriod
         drm.close()
-        if !attachConnected(at: t, why: why) {
-            attach(DisconnectedOutput(size: size, refreshPeriod: period), description: "drm \(card): waiting for a monitor (\(why))", at: t)
-        }
+        if !attachConnected(at: t, why: why) { wait(standingFor: drm, at: t, why: why) }
+    }
+
+    /// No panel: a `DisconnectedOutput` of the closed one's size and rate until the next event.
+    private func wait(standingFor drm: DRMOutput, at t: Instant, why: String) {
+        attach(DisconnectedOutput(size: drm.size, refreshPeriod: drm.refreshPeriod),
+               description: "drm \(card): waiting for a monitor (\(why))", at: t)
     }
 
     /// Opens the card's connected connector and attaches it; false when there is none yet.

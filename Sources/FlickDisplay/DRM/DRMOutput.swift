@@ -92,6 +92,12 @@ public final class DRMOutput: Output {
     private var planesRefused = false
     private var shown = Frame(layers: .composed, objects: [], overlaysOn: 0)
     private var pending: Frame?
+    /// When the frame in flight was committed (the loop's clock: `CLOCK_MONOTONIC`, as the
+    /// kernel's vblank times).
+    private var pendingCommittedAt = Instant.zero
+    /// The flip given up by `forgetPendingFlip`, with what was on screen before it, until a
+    /// commit refused as busy or an event says whether it was lost.
+    private var forgotten: (frame: Frame, shown: Frame, front: Int)?
     /// The content's scan-out copy, made on first use.
     private var scanout: ContentScanout?
     /// Buffers drawn into directly (`makeScanOutBuffer`): the last two made (a band on screen
@@ -164,25 +170,33 @@ public final class DRMOutput: Output {
     /// Opens one card and finds its connector, or says why not.
     private static func probe(_ path: String, connectorName: String?) throws
         -> (DRMCard, ConnectorSummary, [drmModeModeInfo], LibDRM.Resources) {
+        let (card, resources, connectors) = try read(path)
+        guard let index = KMSSelection.chooseConnector(connectors.map(\.0), named: connectorName) else {
+            throw DRMError.noConnectedConnector(card: path)
+        }
+        return (card, connectors[index].0, connectors[index].1, resources)
+    }
+
+    /// Opens a card and reads its resources and every connector that answers, with its modes
+    /// as the kernel gives them; or says which step failed. Reading a connector probes it.
+    private static func read(_ path: String) throws(DRMError)
+        -> (DRMCard, LibDRM.Resources, [(ConnectorSummary, [drmModeModeInfo])]) {
         let card: DRMCard
         switch LibDRM.open(path) {
         case .success(let fd): card = DRMCard(path: path, fd: fd)
-        case .failure(let error) where error.isPermissionError: throw DRMError.permissionDenied(card: path, cause: error)
-        case .failure(let error): throw DRMError.call(card: path, step: .open, cause: error)
+        case .failure(let error) where error.isPermissionError: throw .permissionDenied(card: path, cause: error)
+        case .failure(let error): throw .call(card: path, step: .open, cause: error)
         }
         let resources: LibDRM.Resources
         switch LibDRM.resources(card.fd) {
         case .success(let value): resources = value
-        case .failure(let error): throw DRMError.call(card: path, step: .getResources, cause: error)
+        case .failure(let error): throw .call(card: path, step: .getResources, cause: error)
         }
         var connectors: [(ConnectorSummary, [drmModeModeInfo])] = []
         for id in resources.connectors {
             if case .success(let connector) = LibDRM.connector(card.fd, id) { connectors.append(connector) }
         }
-        guard let index = KMSSelection.chooseConnector(connectors.map(\.0), named: connectorName) else {
-            throw DRMError.noConnectedConnector(card: path)
-        }
-        return (card, connectors[index].0, connectors[index].1, resources)
+        return (card, resources, connectors)
     }
 
     public func withBackBuffer<R>(_ body: (PixelBuffer) throws -> R) throws -> R {
@@ -328,21 +342,7 @@ public final class DRMOutput: Output {
     ///
     /// - Throws: `DRMError` when the card does not open or has no resources (not a KMS card).
     public static func connectors(card path: String) throws(DRMError) -> [ConnectorSummary] {
-        let fd: Int32
-        switch LibDRM.open(path) {
-        case .success(let value): fd = value
-        case .failure(let error) where error.isPermissionError: throw .permissionDenied(card: path, cause: error)
-        case .failure(let error): throw .call(card: path, step: .open, cause: error)
-        }
-        let card = DRMCard(path: path, fd: fd)
-        switch LibDRM.resources(card.fd) {
-        case .success(let resources):
-            return resources.connectors.compactMap { id in
-                guard case .success(let (summary, _)) = LibDRM.connector(card.fd, id) else { return nil }
-                return summary
-            }
-        case .failure(let error): throw .call(card: path, step: .getResources, cause: error)
-        }
+        try read(path).2.map(\.0)
     }
 
     /// The cards under /dev/dri, in number order.
@@ -361,13 +361,6 @@ public final class DRMOutput: Output {
         if case .composed = frame.layers.primary { front = 1 - front }
         shown = frame
     }
-
-    /// When the frame in flight was committed (the loop's clock: `CLOCK_MONOTONIC`, as the
-    /// kernel's vblank times).
-    private var pendingCommittedAt = Instant.zero
-    /// The flip given up by `forgetPendingFlip`, with what was on screen before it, until a
-    /// commit refused as busy or an event says whether it was lost.
-    private var forgotten: (frame: Frame, shown: Frame, front: Int)?
 
     /// A commit refused with `error`: when it is EBUSY after a flip given up as lost, that flip
     /// is still coming: it is in flight again, and `OutputError.flipPending` is thrown.
