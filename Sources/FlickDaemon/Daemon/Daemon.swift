@@ -176,6 +176,16 @@ public final class Daemon: PipelineSink, CommandContext {
         sayReady("ready")
     }
 
+    /// Says `READY=1` once (the first frame presented, or no panel to present it on), with what
+    /// is shown on what, as `STATUS=` and a journal line starting with `lead`.
+    func sayReady(_ lead: String) {
+        guard !ready else { return }
+        ready = true
+        let status = "\(content.name ?? "no content") on \(display), input \(pipeline.input.name)"
+        notifier.ready(status: status)
+        logger.info("\(lead): \(status)")
+    }
+
     public func pipeline(_ pipeline: Pipeline, noted notice: Pipeline.Notice) {
         switch notice {
         case .display: logger.error("\(notice)")
