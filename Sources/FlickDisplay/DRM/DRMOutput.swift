@@ -98,6 +98,12 @@ public final class DRMOutput: Output {
     /// The flip given up by `forgetPendingFlip`, with what was on screen before it, until a
     /// commit refused as busy or an event says whether it was lost.
     private var forgotten: (frame: Frame, shown: Frame, front: Int)?
+    /// The CRTC's vblank counter when a frame was committed after a forgotten flip: the
+    /// forgotten flip, if it was only late, completed at or before it (the kernel took the new
+    /// commit, so it was done), and the new frame completes after it. The loop's clock cannot
+    /// tell them apart: it is read when the loop wakes, and the late flip may complete between
+    /// that reading and the commit.
+    private var recommittedAtSequence: UInt64?
     /// The content's scan-out copy, made on first use.
     private var scanout: ContentScanout?
     /// Buffers drawn into directly (`makeScanOutBuffer`): the last two made (a band on screen
@@ -274,9 +280,7 @@ public final class DRMOutput: Output {
                 throw error.isPermissionError ? DRMError.notMaster(card: card.path, step: .pageFlip, cause: error)
                                               : DRMError.call(card: card.path, step: .pageFlip, cause: error)
             }
-            pending = Frame(layers: layers, objects: [buffers[1 - front]], overlaysOn: 0)
-            pendingCommittedAt = now
-            isFlipPending = true
+            flipQueued(Frame(layers: layers, objects: [buffers[1 - front]], overlaysOn: 0), now: now)
             return
         }
         // After a refusal composed frames still go atomic: they turn the overlays off.
@@ -318,9 +322,16 @@ public final class DRMOutput: Output {
             }
             throw DRMError.call(card: card.path, step: .atomicCommit, cause: error)
         }
-        pending = Frame(layers: layers, objects: objects, overlaysOn: layers.overlays.count)
+        flipQueued(Frame(layers: layers, objects: objects, overlaysOn: layers.overlays.count), now: now)
+    }
+
+    /// A commit the kernel took: `frame` is in flight. After a forgotten flip the vblank counter
+    /// is read, so that flip's late event is not taken for this one's.
+    private func flipQueued(_ frame: Frame, now: Instant) {
+        pending = frame
         pendingCommittedAt = now
         isFlipPending = true
+        recommittedAtSequence = forgotten == nil ? nil : LibDRM.vblankSequence(card.fd, crtc)
     }
 
     /// The view on screen when the corner has not moved (a frame where only the indicators fade).
@@ -377,10 +388,10 @@ public final class DRMOutput: Output {
     /// - Throws: `DRMError` for a failed read.
     public func dispatch(now: Instant) throws -> [OutputEvent] {
         guard !isClosed else { return [] }
-        if case .failure(let error) = LibDRM.handleEvents(card.fd, pageFlip: { _, _, seconds, microseconds, userData in
+        if case .failure(let error) = LibDRM.handleEvents(card.fd, pageFlip: { _, sequence, seconds, microseconds, userData in
             guard let userData else { return }
             Unmanaged<DRMOutput>.fromOpaque(userData).takeUnretainedValue()
-                .flipCompleted(at: Instant(seconds: Int64(seconds), microseconds: Int64(microseconds)))
+                .flipCompleted(at: Instant(seconds: Int64(seconds), microseconds: Int64(microseconds)), sequence: sequence)
         }) {
             throw DRMError.call(card: card.path, step: .handleEvent, cause: error)
         }
@@ -389,24 +400,36 @@ public final class DRMOutput: Output {
     }
 
     /// The flip handler: the queued frame is now on screen; what only the old one used is freed.
-    private func flipCompleted(at time: Instant) {
+    private func flipCompleted(at time: Instant, sequence: UInt32) {
         guard isFlipPending, let frame = pending else {
             forgotten = nil
+            recommittedAtSequence = nil
             return
         }
-        // After a flip given up as lost, an event from a vblank before the frame in flight was
-        // committed is that flip's, reported late (the kernel took the new commit, so it was done
-        // by then): not the frame in flight's.
-        if forgotten != nil, time < pendingCommittedAt {
+        // After a flip given up as lost, an event from a vblank at or before the one counted
+        // when the frame in flight was committed is that flip's, reported late: not the frame in
+        // flight's. (Events carry the counter's low 32 bits: compared modulo 2^32.)
+        if forgotten != nil, Self.isLateFlip(sequence: sequence, time: time, committedAtSequence: recommittedAtSequence,
+                                             committedAt: pendingCommittedAt) {
             forgotten = nil
+            recommittedAtSequence = nil
             return
         }
         forgotten = nil
+        recommittedAtSequence = nil
         isFlipPending = false
         pending = nil
         if case .composed = frame.layers.primary { front = 1 - front }
         shown = frame
         events.append(.presented(at: time))
+    }
+
+    /// Whether a flip event is the forgotten flip's rather than the frame committed after it:
+    /// by the vblank counter when it was read at that commit, else (a kernel that cannot say)
+    /// by the loop's clock.
+    static func isLateFlip(sequence: UInt32, time: Instant, committedAtSequence: UInt64?, committedAt: Instant) -> Bool {
+        guard let committedAtSequence else { return time < committedAt }
+        return Int32(bitPattern: sequence &- UInt32(truncatingIfNeeded: committedAtSequence)) <= 0
     }
 
     /// DPMS: with the atomic API the CRTC's `ACTIVE` (a blocking commit allowed to modeset),

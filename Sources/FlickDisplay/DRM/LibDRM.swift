@@ -163,7 +163,15 @@ enum LibDRM {
         status(drmModePageFlip(fd, crtc.rawValue, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), userData), "drmModePageFlip", fd)
     }
 
-    /// The page-flip callback: `(userData, tv_sec, tv_usec)`.
+    /// The CRTC's vblank counter now (`drmCrtcGetSequence`, the counter page-flip events carry),
+    /// or nil when the kernel cannot say.
+    static func vblankSequence(_ fd: Int32, _ crtc: CRTCID) -> UInt64? {
+        var sequence: UInt64 = 0
+        var nanoseconds: Int64 = 0
+        return drmCrtcGetSequence(fd, crtc.rawValue, &sequence, &nanoseconds) == 0 ? sequence : nil
+    }
+
+    /// The page-flip callback: `(fd, sequence, tv_sec, tv_usec, userData)`.
     typealias FlipHandler = @convention(c) (Int32, UInt32, UInt32, UInt32, UnsafeMutableRawPointer?) -> Void
 
     /// Reads pending events with `drmHandleEvent`; with the non-blocking fd, "nothing to read"
