@@ -5,6 +5,7 @@
 #   dpkg -i flickd_VERSION_ARCH.deb && systemctl enable --now flickd
 #
 #   scripts/deb.sh [OUT_DIR]          (default out)
+#   FLICKD_E2E_BUILD=DIR scripts/deb.sh   (build in DIR, as scripts/e2e.sh does; default .build)
 #
 # The version is the one `flickd --version` prints; the architecture dpkg's; Depends comes from
 # dpkg-shlibdeps on the binaries. DEB_MAINTAINER overrides the maintainer (default: the last
@@ -14,11 +15,14 @@ cd "$(dirname "$0")/.."
 out=${1:-out}
 
 scripts/deps.sh
-# The same flags as every release build (Makefile), so this shares .build/release.
+# The same flags as every release build (Makefile), so this shares .build/release; in the
+# scratch path scripts/e2e.sh built in when FLICKD_E2E_BUILD names one, so CI (the e2e run, then
+# this) builds the release binaries once.
+scratch=${FLICKD_E2E_BUILD:-.build}
 for product in flickd flickctl generate-manual; do
-  swift build -c release --static-swift-stdlib --product "$product"
+  swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product "$product"
 done
-build=$(swift build -c release --static-swift-stdlib --show-bin-path)
+build=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)
 
 version=$("$build/flickd" --version)
 arch=$(dpkg --print-architecture)
