@@ -71,7 +71,7 @@ import Testing
         #expect(body.dropFirst("Expat\n".count) == expected)
         // What the binaries carry statically linked is named with its licence.
         let comment = try #require(Self.field("Comment", in: header))
-        for name in ["Swift runtime", "Runtime Library Exception", "swift-argument-parser", "toml++", "Apache License 2.0"] {
+        for name in ["Swift runtime, standard library and Foundation", "ICU", "Unicode License", "Runtime Library Exception", "swift-argument-parser", "toml++", "Apache License 2.0"] {
             #expect(comment.contains(name), "\(name) missing from the copyright's comment")
         }
     }
