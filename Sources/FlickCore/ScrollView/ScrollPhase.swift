@@ -231,7 +231,13 @@ extension ScrollView {
             note("ignored a non-finite drag \(delta)")
             return
         }
-        var offset = contentOffset
+        moveOffset(to: dragged(contentOffset, by: delta, drag: drag))
+    }
+
+    /// Where a drag by `delta` takes the content from `offset`, in this view's bounds: a pinch
+    /// works out its pan at the scale it is going to (`ZoomPhase`), before it shows either.
+    func dragged(_ offset: Point, by delta: Vector, drag: ScrollPhase.Drag) -> Point {
+        var offset = offset
         let band = RubberBand(coefficient: physics.rubberBandCoefficient)
         // Two fingers pan with their centroid wherever it goes: an axis lock taken by the first
         // finger's drag would let the content slip from under them.
@@ -247,7 +253,7 @@ extension ScrollView {
                 offset[axis] = Swift.min(Swift.max(offset[axis] - delta[axis], lower), upper)
             }
         }
-        moveOffset(to: offset)
+        return offset
     }
 
     /// The lift after a drag: momentum, bounce, page snap, zoom bounce, or rest.
