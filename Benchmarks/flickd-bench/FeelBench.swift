@@ -34,10 +34,11 @@ enum FeelBench {
     /// Runs `path` through the pipeline at `refreshRate` with resampling `resample` and
     /// smoothing `smooth`, measuring every frame presented while the finger drags.
     static func measure(_ path: FingerPath, content: Content, refreshRate: Double = 60,
-                        resample: Bool, smooth: Bool) throws -> Outcome {
+                        resample: Bool, smooth: Bool, maximumPrediction: Duration? = nil) throws -> Outcome {
         var configuration = Configuration()
         configuration.resampleTouches = resample
         configuration.smoothTouches = smooth
+        if let maximumPrediction { configuration.maximumPrediction = maximumPrediction }
         let home = Point(x: (content.size.width - path.screen.width) / 2, y: (content.size.height - path.screen.height) / 2)
         let recorder = Recorder(path: path)
         _ = try run(path, content: content, configuration: configuration, home: home, refreshRate: refreshRate, sink: recorder)
@@ -298,6 +299,7 @@ extension FeelBench {
             }
             Verdicts.check("resampling: p95 lag at presentation at most half of without (worst path)", worstRatio <= 0.5, "×\(fmt(worstRatio, 2))")
             Verdicts.check("resampling: overshoot ≤ 2 px (worst frame of every path)", worstOvershoot <= 2, "\(fmt(worstOvershoot, 2)) px")
+            try predictionBounds(content: feelContent)
 
             var parameters = TouchConditioning.defaultSmoothing
             if let text = ProcessInfo.processInfo.environment["FEEL_SMOOTHING"] {
@@ -334,5 +336,49 @@ extension FeelBench {
             print("flickd-bench: feel: \(error)")
             exit(1)
         }
+    }
+}
+
+extension FeelBench {
+    /// The bounds on how far ahead of the latest report a finger is predicted that the trade-off
+    /// table tries (ms; 0 is resampling off), the shipped default among them.
+    static let candidateBounds: [Double] = [0, 4, 6, 8, 10, 12, 15]
+
+    /// Issue 36, part 2: for each candidate `input.resample_max_prediction_ms`, the lag while a
+    /// finger drags at 1000 px/s against how far the content runs past a finger that stops dead
+    /// (the 4 phases of each pooled), at 60 and 120 Hz reports; the verdict is the shipped
+    /// default's at 60 Hz: at most 8 px past a dead stop with p95 lag still ≤ 8 px.
+    static func predictionBounds(content: Content) throws {
+        print("prediction bound (input.resample_max_prediction_ms) vs lag and dead stop, 1000 px/s, 4 phases pooled:")
+        print("  bound ms | 60 Hz lag p50/p95 (p95 of each phase) | 60 Hz dead stop overshoot | 120 Hz lag p50/p95 | 120 Hz dead stop overshoot")
+        let shipped = Configuration().maximumPrediction
+        var verdict: (lag: Double, over: Double)?
+        for bound in Set(candidateBounds + [shipped.inMilliseconds]).sorted() {
+            var cells: [String] = []
+            var at60: (lag: Double, over: Double)?
+            for rate in [60.0, 120] {
+                var drag = Outcome(), stop = Outcome()
+                var eachPhase: [String] = []
+                let prediction = Duration.seconds(double: bound / 1000)
+                for phase in phases {
+                    let one = try measure(FingerPaths.drag(speed: 1000, rate: rate, phase: phase), content: content,
+                                          resample: bound > 0, smooth: false, maximumPrediction: prediction)
+                    eachPhase.append(fmt(Stats(samples: one.lags).percentile(95)))
+                    drag.add(one)
+                    stop.add(try measure(FingerPaths.deadStop(speed: 1000, rate: rate, phase: phase), content: content,
+                                         resample: bound > 0, smooth: false, maximumPrediction: prediction))
+                }
+                let lag = Stats(samples: drag.lags), over = stop.overshoots.max() ?? 0
+                let phased = rate == 60 ? " (" + eachPhase.joined(separator: ", ") + ")" : ""
+                cells += ["\(fmt(lag.median))/\(fmt(lag.percentile(95)))" + phased, fmt(over)]
+                if rate == 60 { at60 = (lag.percentile(95), over) }
+            }
+            let mark = bound == shipped.inMilliseconds ? " (default)" : ""
+            print("  \(fmt(bound, 0))\(mark) | " + cells.joined(separator: " | "))
+            if bound == shipped.inMilliseconds { verdict = at60 }
+        }
+        guard let verdict else { return }
+        Verdicts.check("prediction: a dead stop at 1000 px/s, 60 Hz reports, overshot ≤ 8 px", verdict.over <= 8, "\(fmt(verdict.over, 2)) px")
+        Verdicts.check("prediction: p95 lag at 1000 px/s, 60 Hz reports, ≤ 8 px", verdict.lag <= 8, "\(fmt(verdict.lag, 2)) px")
     }
 }

@@ -67,6 +67,42 @@ enum FingerPaths {
         }
     }
 
+    /// A drag that speeds up to `speed` px/s over 100 ms, cruises, and stops dead on a report
+    /// (the worst moment: the reports so far say nothing of the stop), then holds still for
+    /// 300 ms, reported every `rate` Hz at whole pixels, and lifts (issue 36, part 2). The
+    /// reports come `phase` report intervals after the vblanks, as in `drag`.
+    static func deadStop(speed: Double, rate: Double, phase: Double = 0, screen: Size = Size(width: 1280, height: 800)) -> FingerPath {
+        let ramp = 0.1, interval = 1 / rate
+        // The first report at least 350 ms in: the finger is there at full speed, then still.
+        let first = phase * interval
+        let stop = first + (max(0, 0.35 - first) / interval).rounded(.up) * interval
+        let end = stop + 0.3
+        // Travel at `s` seconds: the raised-cosine ramp's integral, then the cruise.
+        func travel(_ s: Double) -> Double {
+            let s = min(max(0, s), stop)
+            guard s > ramp else { return speed / 2 * (s - ramp / Double.pi * sin(Double.pi * s / ramp)) }
+            return speed * ramp / 2 + speed * (s - ramp)
+        }
+        let origin = Point(x: screen.width / 2, y: screen.height / 2 - travel(stop) / 2)
+        func position(_ s: Double) -> Point { Point(x: origin.x, y: origin.y + travel(s)) }
+        let id = ContactID(1)
+        var frames: [TouchFrame] = []
+        var s = first
+        while s <= end + 1e-9 {
+            let p = position(s)
+            frames.append(TouchFrame(time: start + .seconds(double: s), contacts: [Contact(id: id, position: Point(x: p.x, y: p.y.rounded()))],
+                                     began: frames.isEmpty ? [id] : []))
+            s += interval
+        }
+        let last = frames.removeLast()
+        frames.append(TouchFrame(time: last.time, contacts: [], ended: last.contacts))
+        let lift = last.time
+        return FingerPath(name: "\(Int(speed)) px/s at \(Int(rate)) Hz, stopping dead", screen: screen, frames: frames) { t in
+            guard t >= start, t <= lift else { return nil }
+            return Contact(id: id, position: position((t - start).inSeconds))
+        }
+    }
+
     /// A straight drag at a steady `speed` px/s for `seconds`, whole-pixel positions at `rate` Hz.
     static func steady(speed: Double, rate: Double, seconds: Double = 1) -> [TouchFrame] {
         let id = ContactID(1)

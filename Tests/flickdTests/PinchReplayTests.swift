@@ -52,4 +52,64 @@ import Testing
         #expect(folded == ["willBeginDragging", "willBeginZooming", "didZoom", "didScroll", "didEndZooming", "gesture:pinch",
                            "willEndDragging", "didEndDragging(false)", "gesture:drag"], "\(folded)")
     }
+
+    /// Issue 36, part 1: the issue's own path, on a 1920 × 1080 panel reporting a hundred units a
+    /// pixel (so the fingers are where the path says to a hundredth of a pixel): the fingers
+    /// 100 → 250 px apart while their centroid goes (1100, 700) → (800, 500) in 0.5 s. Every
+    /// `didZoom` and `didScroll` of the pinch keeps the content point that began under the
+    /// centroid under that report's centroid, and every frame shown keeps it under the centroid
+    /// of the fingers the frame shows (resampled or not: a frame's scale says how far along the
+    /// path they are, as the spread grows with the centroid's travel), within 0.5 px, at 60 and
+    /// 120 Hz reports, resampling on and off. Before the fix each `didZoom` showed the content
+    /// scaled about the centroid a report earlier: 6.0 px behind at 120 Hz, 12.0 at 60.
+    @Test(arguments: [60.0, 120], [true, false])
+    func theContentStaysUnderAMovingCentroidOnEveryMessageAndFrame(reportRate: Double, resample: Bool) throws {
+        let units = 100.0, start = 0.1, seconds = 0.5
+        let c0 = (1100.0, 700.0), c1 = (800.0, 500.0), r0 = 50.0, r1 = 125.0
+        let panel = DeviceDescription.slotTouchscreen(name: "flickd fine panel", width: Int32(1919 * units) + 1,
+                                                      height: Int32(1079 * units) + 1, slots: 10, resolution: Int32(10 * units))
+        var script = TouchScript(description: panel, rate: 1 / reportRate)
+        script.idle(0)
+        let lift = script.pinch(from: (c0.0 * units, c0.1 * units), to: (c1.0 * units, c1.1 * units), radius: r0 * units,
+                                to: r1 * units, seconds: seconds, t: start)
+        let steps = Int((seconds * reportRate).rounded())
+        let lines = try ReplayJSON.run(script.text, config: "[input]\nresample = \(resample)\n", frames: true,
+                                       arguments: ["--display", "headless:1920x1080"])
+        // The centroid a fraction `f` along the path, and the content point that began under it
+        // (the replay starts at rest at offset (0, 0), zoom 1).
+        func centroid(_ f: Double) -> (x: Double, y: Double) { (c0.0 + (c1.0 - c0.0) * f, c0.1 + (c1.1 - c0.1) * f) }
+        func slip(_ line: [String: Any], under c: (x: Double, y: Double)) -> Double? {
+            guard let offset = line["offset"] as? [Double], let scale = line["zoomScale"] as? Double else { return nil }
+            return hypot(c0.0 * scale - offset[0] - c.x, c0.1 * scale - offset[1] - c.y)
+        }
+        var messages = 0, frames = 0, worstMessage = 0.0, worstFrame = 0.0
+        var zooming = false
+        for line in lines {
+            guard let type = line["type"] as? String, let t = line["t"] as? Double else { continue }
+            switch type {
+            case "willBeginZooming": zooming = true
+            case "didEndZooming": zooming = false
+            case "didZoom" where zooming, "didScroll" where zooming:
+                // A message of report i keeps the content under that report's centroid.
+                let i = ((t - start) * reportRate).rounded()
+                #expect(abs(t - (start + i / reportRate)) < 1e-6, "\(type) at \(t) is no report's")
+                let s = try #require(slip(line, under: centroid(i / Double(steps))))
+                worstMessage = max(worstMessage, s)
+                messages += 1
+            case "frame" where t > start && t <= lift:
+                // The frame's scale is the spread's growth: how far along the path its fingers are.
+                let scale = try #require(line["zoomScale"] as? Double)
+                let s = try #require(slip(line, under: centroid((scale - 1) * r0 / (r1 - r0))))
+                worstFrame = max(worstFrame, s)
+                frames += 1
+            default: break
+            }
+        }
+        #expect(messages >= 2 * steps, "\(messages) didZoom/didScroll for \(steps) reports")
+        #expect(frames >= Int(seconds * 60) - 1, "\(frames) frames shown while pinching")
+        #expect(worstMessage <= 0.5, "a message showed the content \(worstMessage) px from under the centroid")
+        #expect(worstFrame <= 0.5, "a frame showed the content \(worstFrame) px from under the centroid")
+        let last = try #require(lines.last { $0["type"] as? String == "didEndZooming" })
+        #expect(abs((last["zoomScale"] as? Double ?? 0) - r1 / r0) < 1e-6)
+    }
 }

@@ -7,14 +7,16 @@ import Testing
 /// `flickd replay --json` of a generated recording with a config of the test's: the lines as
 /// JSON objects, and the same folded into names for exact sequences.
 enum ReplayJSON {
-    /// Replays `recording` (evemu text) with `config` (TOML; empty: the built-in defaults): the
-    /// event lines, without the `frame` lines (what was shown when) unless `frames`.
-    static func run(_ recording: String, config: String = "", frames: Bool = false) throws -> [[String: Any]] {
+    /// Replays `recording` (evemu text) with `config` (TOML; empty: the built-in defaults) and
+    /// the replay's further `arguments`: the event lines, without the `frame` lines (what was
+    /// shown when) unless `frames`.
+    static func run(_ recording: String, config: String = "", frames: Bool = false,
+                    arguments: [String] = []) throws -> [[String: Any]] {
         let dir = try FlickdProcess.makeDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try recording.write(toFile: dir + "/input.evemu", atomically: true, encoding: .utf8)
         try config.write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
-        let run = try runBuilt("flickd", ["replay", dir + "/input.evemu", "--json", "--config", dir + "/flickd.toml"])
+        let run = try runBuilt("flickd", ["replay", dir + "/input.evemu", "--json", "--config", dir + "/flickd.toml"] + arguments)
         guard run.status == 0 else { throw TestFailure("flickd replay exited \(run.status): \(run.err)") }
         return try run.out.split(separator: "\n").map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])

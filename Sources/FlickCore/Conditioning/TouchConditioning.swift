@@ -5,12 +5,13 @@
 /// what the frames show.
 public struct TouchConditioning: Sendable {
     /// `input.resample_max_prediction_ms`'s default: a frame latched `defaultFrameLead` before
-    /// its vblank predicts the latest report's age (up to a report interval, 5–17 ms on the
-    /// recorded panels) plus the lead. Past 15 ms, a stop that begins just after a report is
-    /// overshot by more than 2 px at 3000 px/s (the finger's lead over a straight line grows
-    /// with the cube of the time); below it, a 60 Hz panel's lag is no longer halved
-    /// (BENCHMARKS.md, "6. feel").
-    public static let defaultMaximumPrediction = Duration.milliseconds(15)
+    /// its vblank would predict the latest report's age (up to a report interval, 5–17 ms on the
+    /// recorded panels) plus the lead, but nothing in the reports says a finger stopped dead
+    /// just after the latest one: the content runs past it by the finger's speed times the
+    /// horizon (14.9 px at 1000 px/s with 60 Hz reports at 15 ms, issue 36). 8 ms, Android's
+    /// bound, keeps that within 8 px; a 60 Hz panel's fastest drags then trail by more
+    /// (BENCHMARKS.md, "6. feel", the prediction bound's table).
+    public static let defaultMaximumPrediction = Duration.milliseconds(8)
     /// `input.resample_lead_ms`'s default: how long before its vblank a frame of a resampled
     /// drag is prepared, so that the fingers are predicted over this plus the latest report's
     /// age rather than a whole refresh period more. Room for composing a zoomed 1080p frame on a

@@ -216,7 +216,9 @@ public struct GestureRecognizer: Sendable {
             classifier = TapDragClassifier(configuration: configuration)
             velocity.reset()
             velocity.add(touch.travel, at: t)
-            drive(at: t) { $0.touchDown(at: t) }
+            // A touch that does not catch the motion finishes a bounce whose tail it cannot see.
+            let unseen = configuration.imperceptibleSpeed
+            drive(at: t) { $0.touchDown(at: t, unseenSpeed: unseen) }
             classify(.down(contact.position, stopsMotion: touch.stoppedMotion, scrolls: scrollableAxes), at: t)
         case var .following(touch):
             guard configuration.pinchEnabled,

@@ -39,6 +39,23 @@ struct AxisMotion: Hashable, Sendable {
         }
     }
 
+    /// Where a touch `t` seconds after release stops the axis: in the tail of a spring back to
+    /// its rest (a bounce to the edge, or a page snap) that moves slower than `unseenSpeed`
+    /// px/s, at the rest; anything else where it is. Such a touch lands on content that looks
+    /// still a pixel or so short of the edge (−1.35 px in the 3M recording, −0.43 px on an
+    /// optical panel in issue 36): left there, out of bounds, the touch's lift would spring it
+    /// back again, a second, tiny bounce.
+    func stopped(at t: Double, unseenSpeed: Double) -> Double {
+        let p = position(at: t)
+        guard t < duration, let index = pieces.lastIndex(where: { $0.start <= t }),
+              case let .spring(spring) = pieces[index].piece, spring.target == restPosition else { return p }
+        let s = t - pieces[index].start, away = p - restPosition
+        // The tail: on its way back (a spring carried past an edge is slow at its furthest
+        // point too, far out) and within what its pull covers unseen (|x|·ω, the tail's speed).
+        let returning = away * spring.velocity(at: s) <= 0
+        return returning && abs(away) * spring.omega < unseenSpeed ? restPosition : p
+    }
+
     /// Momentum after a release at `position` with offset `velocity` (px/s), inside or outside
     /// `[lower, upper]`.
     static func release(at position: Double, velocity: Double, lower: Double, upper: Double,

@@ -35,6 +35,13 @@ enum ScrollPhase: Hashable, Sendable {
         }
 
         var restOffset: Point { Point(x: x.restPosition, y: y.restPosition) }
+
+        /// Where a touch at `t` stops the motion: an axis in the unseen tail of a bounce at its
+        /// edge (`AxisMotion.stopped`), any other where it is.
+        func stopped(at t: Instant, unseenSpeed: Double) -> Point {
+            let s = (t - start).inSeconds
+            return Point(x: x.stopped(at: s, unseenSpeed: unseenSpeed), y: y.stopped(at: s, unseenSpeed: unseenSpeed))
+        }
     }
 
     /// The alphabet of the machine.
@@ -72,8 +79,15 @@ enum ScrollPhase: Hashable, Sendable {
 /// The machine's inputs from the gesture layer and the frame presenter.
 extension ScrollView {
     /// A finger touched the content. Momentum, a bounce or an animation stops where it is.
-    /// - Parameter t: the touch's kernel time.
-    public mutating func touchDown(at t: Instant) {
+    /// - Parameters:
+    ///   - t: the touch's kernel time.
+    ///   - unseenSpeed: the speed (px/s) below which motion is not seen (the recogniser's
+    ///     `imperceptibleSpeed`). A bounce back whose tail is that slow ends at the edge when
+    ///     touched (`AxisMotion.stopped`), not short of it, out of bounds, where the touch's lift
+    ///     would start a second, tiny bounce. 0 stops every motion where it is.
+    public mutating func touchDown(at t: Instant, unseenSpeed: Double = 0) {
+        stopSnapSpeed = unseenSpeed
+        defer { stopSnapSpeed = 0 }
         handle(.touchDown, at: t)
     }
 
@@ -202,7 +216,7 @@ extension ScrollView {
     private mutating func interruptMotion(at t: Instant) {
         switch phase {
         case let .decelerating(m):
-            moveOffset(to: m.offset(at: t))
+            moveOffset(to: m.stopped(at: t, unseenSpeed: stopSnapSpeed))
             phase = .idle
             send(.didEndDecelerating)
             motionStopped(at: t)
@@ -231,7 +245,13 @@ extension ScrollView {
             note("ignored a non-finite drag \(delta)")
             return
         }
-        var offset = contentOffset
+        moveOffset(to: dragged(contentOffset, by: delta, drag: drag))
+    }
+
+    /// Where a drag by `delta` takes the content from `offset`, in this view's bounds: a pinch
+    /// works out its pan at the scale it is going to (`ZoomPhase`), before it shows either.
+    func dragged(_ offset: Point, by delta: Vector, drag: ScrollPhase.Drag) -> Point {
+        var offset = offset
         let band = RubberBand(coefficient: physics.rubberBandCoefficient)
         // Two fingers pan with their centroid wherever it goes: an axis lock taken by the first
         // finger's drag would let the content slip from under them.
@@ -247,7 +267,7 @@ extension ScrollView {
                 offset[axis] = Swift.min(Swift.max(offset[axis] - delta[axis], lower), upper)
             }
         }
-        moveOffset(to: offset)
+        return offset
     }
 
     /// The lift after a drag: momentum, bounce, page snap, zoom bounce, or rest.

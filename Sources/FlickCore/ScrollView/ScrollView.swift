@@ -81,6 +81,9 @@ public struct ScrollView: Sendable {
     /// The time of the step being taken when it is not `now`: a motion that ended before the
     /// input that completes it reports at its end.
     var reportTime: Instant?
+    /// While a touch-down is handled, the speed below which its motion is not seen
+    /// (`touchDown(at:unseenSpeed:)`); 0 otherwise.
+    var stopSnapSpeed = 0.0
 
     /// What the scroll view reports, in the order it happened.
     public enum Report: Hashable, Sendable {
