@@ -138,16 +138,15 @@ final class CostFrame {
         try prepare(content)
     }
 
-    /// A whole image with a different colour on every row and column band: what it holds does
-    /// not change what composing it costs (no path looks at the pixels' values).
+    /// A whole image with a different colour on every row: what it holds does not change what
+    /// composing it costs (no path looks at the pixels' values), and a row filled at once
+    /// keeps the child's set-up short under the profiler (92 Mpx at 2160p).
     private static func image(_ size: PixelSize) throws -> PixelBuffer {
         guard let image = PixelBuffer(width: size.width, height: size.height) else {
             throw RigError("cannot allocate a \(size.width)×\(size.height) image")
         }
         for y in 0..<size.height {
-            let row = image.row(y)
-            let base = UInt32(truncatingIfNeeded: y &* 0x9E37) & 0xFF_FF00
-            for x in 0..<size.width { row[x] = 0xFF00_0000 | base | UInt32(truncatingIfNeeded: x >> 4) & 0xFF }
+            image.row(y).update(repeating: 0xFF00_0000 | UInt32(truncatingIfNeeded: y &* 0x9E37) & 0xFF_FFFF, count: size.width)
         }
         return image
     }
