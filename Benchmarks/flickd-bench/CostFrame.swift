@@ -46,17 +46,24 @@ final class CostFrame {
     /// What the measured frame did, read from the composer and the output after it, and the
     /// bytes it reads and writes by the frame's own geometry.
     struct Report: Equatable {
+        /// The kind's name (`CostFrameKind.rawValue`).
         var kind: String
+        /// The panel.
         var size: PixelSize
         /// The primary plane after the frame: `content` (scanned out: the image or a band's
         /// buffer) or `composed` (the output's back buffer).
         var primary: String
+        /// Overlay planes shown (the bars' strips).
         var overlays: Int
+        /// Frames the measured part committed (1), and of those the ones scanned out.
         var committed: Int
         var scannedOut: Int
+        /// Bands the measured frame filled, and frames it composed into a band's buffer.
         var bandFills: Int
         var bandComposed: Int
+        /// Panel-sized composed buffers the output holds after it (0 while none was ever needed).
         var composedBuffers: Int
+        /// The frame's bytes by its accounting (`CostFrame.accounting`).
         var readBytes: Int
         var writtenBytes: Int
         /// The error the frame threw, if it did.
