@@ -8,6 +8,8 @@
 //     .build/release/flickd-bench --tiled [--quick]   # section 8 alone
 //     .build/release/flickd-bench --map [--quick]   # section 10 alone
 //     .build/release/flickd-bench --provider [--quick]   # section 11 alone
+//     .build/release/flickd-bench --cost [--quick]   # section 13 alone (valgrind's callgrind)
+//     .build/release/flickd-bench --cost-frame KIND WxH   # one frame of a kind, as section 13 counts it
 //     .build/release/flickd-bench --write-map FILE.png|FOLDER [--side N]   # the generated map, PNG or DZI
 
 import FlickCore
@@ -43,6 +45,11 @@ let plan = quick
 if arguments.contains("--provider-child") {
     // Section 11's provider killed mid-request, run as a child of this benchmark.
     providerChildMain(arguments)
+}
+
+if arguments.contains("--cost-frame") {
+    // Section 13's child: one frame of a kind, counted by the profiler it runs under.
+    costFrameMain(arguments)
 }
 
 if let i = arguments.firstIndex(of: "--write-map"), i + 1 < arguments.count {
@@ -90,6 +97,14 @@ if arguments.contains("--provider") {
     for line in Verdicts.lines { print(line) }
     try? FileManager.default.removeItem(atPath: DaemonBench.directory)
     exit(0)
+}
+if arguments.contains("--cost") {
+    // Section 13 alone: flickd-bench --cost [--quick].
+    section(CostBench.title)
+    CostBench.report(quick: quick)
+    for line in Verdicts.lines { print(line) }
+    try? FileManager.default.removeItem(atPath: DaemonBench.directory)
+    exit(0)   // figures, never asserted (as the full run)
 }
 if arguments.contains("--tiled") {
     tiledSection()
@@ -234,6 +249,9 @@ ProviderBench.report(flickd: flickd, flicks: plan.providerFlicks, jumps: plan.pr
 
 section(PowerBench.title)
 PowerBench.report(flickd: flickd, content: Content(image: bigPattern), idleSeconds: plan.idleSeconds, wakes: quick ? 20 : 100)
+
+section(CostBench.title)
+CostBench.report(quick: quick)
 
 section("summary")
 for line in Verdicts.lines { print(line) }
