@@ -42,8 +42,7 @@ enum CostBench {
     }
 
     static func report(quick: Bool) {
-        let candidates: [String] = ["/usr/bin/valgrind", "/usr/local/bin/valgrind"]
-        let valgrind = candidates.first { access($0, X_OK) == 0 }
+        let valgrind = findValgrind()
         guard let me = selfPath() else {
             Verdicts.skip("frame cost", "cannot find this benchmark's own binary")
             return
@@ -90,6 +89,18 @@ enum CostBench {
         case .zoomOut, .zoomIn: return r.primary == "composed" && r.overlays == 2
         case .pinch: return r.bandComposed == 1 && r.primary == "content"
         }
+    }
+
+    /// valgrind, installed for the benchmark when missing and running as root (a tool the
+    /// benchmark measures with, never linked), as section 9 installs its peer.
+    private static func findValgrind() -> String? {
+        let candidates = ["/usr/bin/valgrind", "/usr/local/bin/valgrind"]
+        if let found = candidates.first(where: { access($0, X_OK) == 0 }) { return found }
+        guard getuid() == 0 else { return nil }
+        print("installing valgrind (apt-get)…")
+        _ = ChildRun(["/usr/bin/apt-get", "install", "-y", "-qq", "--no-install-recommends", "valgrind"], log: "/dev/null",
+                     environment: ["DEBIAN_FRONTEND=noninteractive", "PATH=/usr/sbin:/usr/bin:/sbin:/bin"])
+        return access(candidates[0], X_OK) == 0 ? candidates[0] : nil
     }
 
     /// Runs one kind in a child (under callgrind when there is valgrind) and reads its report
