@@ -34,24 +34,4 @@ public enum ScanOutPan: Hashable, Sendable {
             Step(addsFramebuffer: shown.map { $0.x != x || $0.y != y } ?? true, sourceX: 0, sourceY: 0)
         }
     }
-
-    /// The kernel calls a run of panned frames makes, as `DRMOutput` makes them: one commit a
-    /// frame, and with views a framebuffer added for each corner and one removed for each frame
-    /// a flip replaced (its view no frame shows any more). For a benchmark's model of a pan on
-    /// an output without a card; the e2e VM counts the real calls (`DRMCallCounts`).
-    public func calls(corners: [(x: Int, y: Int)]) -> DRMCallCounts {
-        var counts = DRMCallCounts()
-        var shown: (x: Int, y: Int)?
-        for corner in corners {
-            let step = step(x: corner.x, y: corner.y, shown: shown)
-            counts.commits += 1
-            if step.addsFramebuffer {
-                counts.framebuffersAdded += 1
-                // The frame it replaces had a view of its own (not the first frame's buffer).
-                if shown != nil { counts.framebuffersRemoved += 1 }
-            }
-            shown = corner
-        }
-        return counts
-    }
 }
