@@ -8,6 +8,7 @@
 //     .build/release/flickd-bench --tiled [--quick]   # section 8 alone
 //     .build/release/flickd-bench --map [--quick]   # section 10 alone
 //     .build/release/flickd-bench --provider [--quick]   # section 11 alone
+//     .build/release/flickd-bench --scanout   # section 14 alone (DRM calls per panned frame, modelled)
 //     .build/release/flickd-bench --write-map FILE.png|FOLDER [--side N]   # the generated map, PNG or DZI
 
 import FlickCore
@@ -100,6 +101,15 @@ if arguments.contains("--feel") {
     // Section 6 alone (make bench-feel): it runs on virtual time, in seconds.
     section(FeelBench.title)
     FeelBench.report(arguments: arguments)
+    for line in Verdicts.lines { print(line) }
+    exit(0)   // figures, never asserted (as the full run)
+}
+
+if arguments.contains("--scanout") {
+    // Section 14 alone: the DRM calls of a panned frame, modelled (seconds, virtual time).
+    section(ScanOutBench.title)
+    guard let pattern = TestPattern.make(PixelSize(width: 4096, height: 4096)) else { fatalError("cannot allocate the content") }
+    ScanOutBench.report(content: Content(image: pattern))
     for line in Verdicts.lines { print(line) }
     exit(0)   // figures, never asserted (as the full run)
 }
@@ -228,6 +238,9 @@ ProviderBench.report(flickd: flickd, flicks: plan.providerFlicks, jumps: plan.pr
 
 section(PowerBench.title)
 PowerBench.report(flickd: flickd, content: Content(image: bigPattern), idleSeconds: plan.idleSeconds, wakes: quick ? 20 : 100)
+
+section(ScanOutBench.title)
+ScanOutBench.report(content: Content(image: bigPattern))
 
 section("summary")
 for line in Verdicts.lines { print(line) }

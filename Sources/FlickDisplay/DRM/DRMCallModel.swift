@@ -12,8 +12,12 @@ import FlickCore
 public final class DRMCallModel: ForwardingOutput {
     /// The way of panning counted.
     public let pan: ScanOutPan
-    /// The calls counted so far.
+    /// The calls counted so far, for every frame.
     public private(set) var counts = DRMCallCounts()
+    /// The calls made for panned frames alone: each one's commit, the view it added and the
+    /// one it replaced (what a panned frame costs; `counts` adds the frames that did not pan,
+    /// such as the indicators' fade).
+    public private(set) var panned = DRMCallCounts()
     /// What the frame on screen shows, and whether it needed a view of its own.
     private var shown: (primary: FrameLayers.Primary, hasView: Bool) = (.composed, false)
 
@@ -25,8 +29,11 @@ public final class DRMCallModel: ForwardingOutput {
 
     public override func commit(_ layers: FrameLayers, now: Instant) throws {
         try inner.commit(layers, now: now)
+        let before = counts
+        let pans = DRMOutput.pans(to: layers.primary, from: shown.primary)
+        defer { if pans { panned = panned + (counts - before) } }
         counts.commits += 1
-        if DRMOutput.pans(to: layers.primary, from: shown.primary) { counts.pannedFrames += 1 }
+        if pans { counts.pannedFrames += 1 }
         var hasView = false
         var keepsView = false
         if case .content(let content, let x, let y) = layers.primary {

@@ -42,6 +42,13 @@ public struct DRMCallCounts: Hashable, Sendable {
                       pannedFrames: later.pannedFrames - earlier.pannedFrames)
     }
 
+    /// Both counts together.
+    public static func + (a: DRMCallCounts, b: DRMCallCounts) -> DRMCallCounts {
+        DRMCallCounts(framebuffersAdded: a.framebuffersAdded + b.framebuffersAdded,
+                      framebuffersRemoved: a.framebuffersRemoved + b.framebuffersRemoved,
+                      commits: a.commits + b.commits, other: a.other + b.other, pannedFrames: a.pannedFrames + b.pannedFrames)
+    }
+
     /// The process's counts so far.
     public static var now: DRMCallCounts {
         DRMCallCounts(framebuffersAdded: LibDRM.Counter.added.load(ordering: .relaxed),
