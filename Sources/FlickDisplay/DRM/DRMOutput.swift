@@ -32,9 +32,9 @@ public final class DRMOutput: Output {
         /// The mode; `nil` takes the preferred (else the largest).
         public var mode: ModeRequest?
         /// How a panned frame reaches the view's corner: `.source` (one framebuffer per buffer,
-        /// the plane's SRC moved; today's views where the driver refuses it), or `.views` to
-        /// keep today's way. `FLICKD_DRM_PAN=views` in the environment chooses views (the e2e
-        /// VM measures both ways on the same kernel with it).
+        /// the plane's SRC moved; views where the driver refuses that framebuffer), or `.views`
+        /// (a framebuffer per corner, the way before issue 36). `FLICKD_DRM_PAN=views` in the
+        /// environment chooses views (the e2e VM measures both ways on the same kernel with it).
         public var pan: ScanOutPan
 
         /// Creates a configuration.
@@ -271,7 +271,7 @@ public final class DRMOutput: Output {
 
     /// Whether the driver shows `scanout` on the primary plane, and how frames pan it
     /// (`scanout.pan`): a test commit of its one framebuffer from its corner, else (that
-    /// framebuffer or that commit refused: said once) one of a panel-sized view, today's way.
+    /// framebuffer or that commit refused: said once) one of a panel-sized view, as before.
     private func testScanOut(_ scanout: ContentScanout) -> Bool {
         if pan == .source {
             if scanout.makeFramebuffer(), testPrimary(scanout.framebuffer) {

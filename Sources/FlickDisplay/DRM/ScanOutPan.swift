@@ -3,7 +3,7 @@
 ///
 /// With the atomic API the buffer has one framebuffer, made when it is first shown, and each
 /// frame moves the plane's `SRC_X`/`SRC_Y` to the corner: a panned frame is one commit. A driver
-/// that refuses that framebuffer (too large for it) or a test commit of it gets today's way
+/// that refuses that framebuffer (too large for it) or a test commit of it gets the way before
 /// (`views`): a panel-sized framebuffer starting at the corner's byte offset, added for each
 /// corner and removed once a flip replaced the frame showing it.
 public enum ScanOutPan: Hashable, Sendable {
