@@ -10,6 +10,7 @@
 //     .build/release/flickd-bench --provider [--quick]   # section 11 alone
 //     .build/release/flickd-bench --cost [--quick]   # section 13 alone (valgrind's callgrind)
 //     .build/release/flickd-bench --cost-frame KIND WxH   # one frame of a kind, as section 13 counts it
+//     .build/release/flickd-bench --scanout   # section 14 alone (DRM calls per panned frame, modelled)
 //     .build/release/flickd-bench --write-map FILE.png|FOLDER [--side N]   # the generated map, PNG or DZI
 
 import FlickCore
@@ -115,6 +116,15 @@ if arguments.contains("--feel") {
     // Section 6 alone (make bench-feel): it runs on virtual time, in seconds.
     section(FeelBench.title)
     FeelBench.report(arguments: arguments)
+    for line in Verdicts.lines { print(line) }
+    exit(0)   // figures, never asserted (as the full run)
+}
+
+if arguments.contains("--scanout") {
+    // Section 14 alone: the DRM calls of a panned frame, modelled (seconds, virtual time).
+    section(ScanOutBench.title)
+    guard let pattern = TestPattern.make(PixelSize(width: 4096, height: 4096)) else { fatalError("cannot allocate the content") }
+    ScanOutBench.report(content: Content(image: pattern))
     for line in Verdicts.lines { print(line) }
     exit(0)   // figures, never asserted (as the full run)
 }
@@ -252,6 +262,9 @@ PowerBench.report(flickd: flickd, content: Content(image: bigPattern), idleSecon
 
 section(CostBench.title)
 CostBench.report(quick: quick)
+
+section(ScanOutBench.title)
+ScanOutBench.report(content: Content(image: bigPattern))
 
 section("summary")
 for line in Verdicts.lines { print(line) }

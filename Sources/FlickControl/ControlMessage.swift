@@ -189,6 +189,31 @@ public struct ControlTileStatus: Codable, Hashable, Sendable {
     }
 }
 
+/// The calls into the kernel's DRM interface the daemon made since start, as `status` reports
+/// them (what a panned frame costs the kernel: the e2e VM's figure).
+public struct ControlDRMStatus: Codable, Hashable, Sendable {
+    /// `drmModeAddFB`/`drmModeAddFB2` calls.
+    public var framebuffersAdded: Int
+    /// `drmModeRmFB` calls.
+    public var framebuffersRemoved: Int
+    /// Atomic commits (test-only ones too) and legacy page flips.
+    public var commits: Int
+    /// Every other ioctl-making call (dumb buffers, properties, the CRTC, …).
+    public var other: Int
+    /// Frames whose primary plane showed a scan-out buffer from a corner other than the frame
+    /// before's: panned frames.
+    public var pannedFrames: Int
+
+    /// Creates the counts.
+    public init(framebuffersAdded: Int, framebuffersRemoved: Int, commits: Int, other: Int, pannedFrames: Int) {
+        self.framebuffersAdded = framebuffersAdded
+        self.framebuffersRemoved = framebuffersRemoved
+        self.commits = commits
+        self.other = other
+        self.pannedFrames = pannedFrames
+    }
+}
+
 /// The daemon's state as `status` reports it.
 public struct ControlStatus: Codable, Hashable, Sendable {
     /// The control protocol the daemon speaks (`controlProtocolVersion`; absent: 1).
@@ -214,6 +239,8 @@ public struct ControlStatus: Codable, Hashable, Sendable {
     public var display: String?
     /// Frames composed and queued since start: a monitor's proof that frames flow.
     public var frames: Int?
+    /// The DRM calls made since start (absent without a DRM display).
+    public var drm: ControlDRMStatus?
     /// Tiled content's levels, cache and pending tiles (absent for an image decoded whole).
     public var tiles: ControlTileStatus?
     /// The image whose pyramid is being built, to be shown when it is (absent otherwise).

@@ -12,7 +12,8 @@
 # then runs five times more: on tiled content (9), on a content provider, the Python example
 # examples/provider/timetable.py drawing a departures board with a live clock (10), with display
 # power (11), with its monitor forced off, then unplugged and replugged (12), and on a content
-# file copied over in place while it shows (13).
+# file copied over in place while it shows (13), and twice to count the DRM calls of a panned
+# frame, panning one framebuffer and, as before, a framebuffer per frame (14).
 set -uo pipefail
 
 OUT=$(realpath "$1")
@@ -94,6 +95,8 @@ grab() {
   local rc=$?
   sed 's/^/    /' <<<"$out"
   GRAB_OFFSET=$(sed -n 's/^fb .* offset \([0-9]*\)$/\1/p' <<<"$out")
+  GRAB_FB=$(sed -n 's/^fb \([0-9]*\) .*/\1/p' <<<"$out")
+  GRAB_SOURCE=$(sed -n 's/^fb .* source \([0-9]*,[0-9]*\) of .*/\1/p' <<<"$out")
   FLICKD_FBS+="$(sed -n 's/^fb \([0-9]*\) .*/\1/p' <<<"$out") "
   return $rc
 }
@@ -772,9 +775,101 @@ cp "$WLOG" "$WATCHED" "$OUT/" 2>/dev/null
 [ $rc = 0 ] || { fail "13: flickd exited $rc on SIGTERM"; ok=no; }
 [ $ok = yes ] && pass "13: the content copied over in place was shown without a reload, read back from vkms at 512,384 (the view at 1000,700 clamped into it)"
 
+# ---------------------------------------------------------------- 14. DRM calls per panned frame
+# The same drag twice (after a first drag that makes the indicators' strips), on two flickd runs: panning one framebuffer by the primary plane's
+# SRC_X/SRC_Y (the default), then FLICKD_DRM_PAN=views (a framebuffer per frame, the fallback
+# for drivers that refuse the big one). `status.drm` counts the daemon's DRM calls; the
+# difference across the drag, over its panned frames, is the figure BENCHMARKS.md reports (every
+# call during the drag, those of the few frames that did not pan too).
+# Each run's frame is read back from vkms at two offsets: the pixels, and the framebuffer ids.
+say "14. DRM calls per panned frame: one framebuffer panned by its source rectangle, then a framebuffer per frame"
+PANCONF=$RUN/pan.toml
+cat >"$PANCONF" <<EOF
+[content]
+path = "$OUT/content.png"
+[control]
+socket = "$SOCK"
+[state]
+path = "$RUN/pan-state.json"
+EOF
+# drm_calls MODE: one run; leaves "PANNED ADDED REMOVED COMMITS OTHER" for the drag in PAN_CALLS
+# and the two grabs' framebuffer ids and plane sources in PAN_FBS and PAN_SOURCES.
+drm_calls() {
+  local mode=$1 log=$RUN/pan-$1.log s0 s1 rest rc
+  if [ "$mode" = views ]; then
+    FLICKD_DRM_PAN=views "$BIN/flickd" run --config "$PANCONF" --display auto --input auto >"$log" 2>&1 &
+  else
+    "$BIN/flickd" run --config "$PANCONF" --display auto --input auto >"$log" 2>&1 &
+  fi
+  FLICKD=$!
+  within 60
+  while in_time; do
+    [ "$(ctl status 2>/dev/null | jq -r '.status.frames // 0' 2>/dev/null || echo 0)" -gt 0 ] && break
+    kill -0 $FLICKD 2>/dev/null || { fail "14 ($mode): flickd exited at start: $(tail -n 3 "$log")"; return 1; }
+    sleep 0.3
+  done
+  wait_rest 10 >/dev/null
+  # A first drag makes what every later one reuses (the indicators' strips on the overlays).
+  touch_ drag 512 500 512 400 500 >/dev/null || return 1
+  wait_rest 10 >/dev/null
+  s0=$(status)
+  # 400 px up in a second, held 150 ms before the lift: no momentum, every frame panned.
+  touch_ drag 512 650 512 250 1000 >/dev/null || return 1
+  s1=$(status)
+  S=$(wait_rest 20) || { fail "14 ($mode): still moving: $S"; return 1; }
+  rest=$(offset_of "$S")
+  grab "14-$mode-drag" expect --offset "$rest" || { fail "14 ($mode): the frame after the drag does not show $rest"; return 1; }
+  PAN_FBS=$GRAB_FB PAN_SOURCES=$GRAB_SOURCE
+  ctl set-offset 700 500 --no-animate >/dev/null
+  wait_rest 10 >/dev/null
+  grab "14-$mode-jump" expect --offset 700,500 || { fail "14 ($mode): the frame after a jump does not show 700,500"; return 1; }
+  PAN_FBS+=" $GRAB_FB" PAN_SOURCES+=" $GRAB_SOURCE"
+  kill -TERM $FLICKD 2>/dev/null
+  wait $FLICKD
+  rc=$?
+  cp "$log" "$OUT/" 2>/dev/null
+  [ $rc = 0 ] || { fail "14 ($mode): flickd exited $rc on SIGTERM"; return 1; }
+  if refused=$(grep -E "frame not shown|overlay planes refused" "$log"); then
+    fail "14 ($mode): the display refused frames: $(head -n1 <<<"$refused")"; return 1
+  fi
+  PAN_CALLS=$(jq -rn --argjson a "$s0" --argjson b "$s1" \
+    '[$b.drm.pannedFrames - $a.drm.pannedFrames, $b.drm.framebuffersAdded - $a.drm.framebuffersAdded,
+      $b.drm.framebuffersRemoved - $a.drm.framebuffersRemoved, $b.drm.commits - $a.drm.commits,
+      $b.drm.other - $a.drm.other] | @tsv')
+}
+# per_frame P A R C O: all the calls over the panned frames, two decimals.
+per_frame() { awk -v n=$(($2 + $3 + $4 + $5)) -v p="$1" 'BEGIN { printf "%.2f", (p > 0 ? n / p : 0) }'; }
+pan_calls() {
+  local p a r c o first second
+  drm_calls source || return 1
+  read -r p a r c o <<<"$PAN_CALLS"
+  first=$(per_frame $p $a $r $c $o)
+  say "  one framebuffer, SRC moved: $p panned frames: $a added, $r removed, $c commits, $o other:" \
+      "$first DRM calls per panned frame; framebuffers $PAN_FBS, plane sources $PAN_SOURCES"
+  is 'p >= 10' p="$p" || { fail "14: only $p panned frames in a one-second drag"; return 1; }
+  is 'a == 0 && r == 0' a="$a" r="$r" || { fail "14: panning by the source rectangle added $a and removed $r framebuffers"; return 1; }
+  set -- $PAN_FBS
+  [ "$1" = "$2" ] || { fail "14: the two grabs show framebuffers $1 and $2, not one"; return 1; }
+  [[ $PAN_SOURCES == *" 700,500" ]] || { fail "14: the plane's sources are $PAN_SOURCES, not 700,500 after the jump"; return 1; }
+  if grep -q "panned frames add a framebuffer each" "$RUN/pan-source.log"; then
+    fail "14: vkms refused the big framebuffer: $(grep -m1 "panned frames add" "$RUN/pan-source.log")"; return 1
+  fi
+  drm_calls views || return 1
+  read -r p a r c o <<<"$PAN_CALLS"
+  second=$(per_frame $p $a $r $c $o)
+  say "  a framebuffer per frame: $p panned frames: $a added, $r removed, $c commits, $o other:" \
+      "$second DRM calls per panned frame; framebuffers $PAN_FBS, plane sources $PAN_SOURCES"
+  is 'p >= 10 && a == p' p="$p" a="$a" || { fail "14: with views $a framebuffers were added for $p panned frames"; return 1; }
+  set -- $PAN_FBS
+  [ "$1" != "$2" ] || { fail "14: with views the two grabs show the same framebuffer $1"; return 1; }
+  [ "$PAN_SOURCES" = "0,0 0,0" ] || { fail "14: with views the plane's sources are $PAN_SOURCES"; return 1; }
+  pass "14: a panned frame costs $first DRM calls panning one framebuffer (none added or removed; one framebuffer at two offsets), $second adding one per frame; both read back right from vkms"
+}
+pan_calls
+
 echo
 if [ ${#failed[@]} = 0 ]; then
-  say "all 13 scenarios passed"
+  say "all 14 scenarios passed"
   exit 0
 fi
 say "${#failed[@]} failure(s):"

@@ -143,8 +143,8 @@ extension CalibrationPipeline: FramePresenterDelegate {
             // The daemon draws on after a refused frame; a calibration that cannot show its
             // target would only time out, so it ends with the display's error.
             if let error = display.takeFailure() { outcome = .failed(error) }
-        case .frameLate, .planesGivenUp, .transition:
-            // Never latched, never on planes, never traced.
+        case .frameLate, .planesGivenUp, .transition, .outputNote:
+            // Never latched, never on planes, never traced; never scanned out, so never panned.
             break
         case .flipLost:
             // Committed anew: the target is still shown.

@@ -190,6 +190,11 @@ public final class CommandHandler {
         status.building = content?.pyramidBuilding
         status.provider = content?.providerStatus
         status.contentError = content?.contentError
+        let drm = DRMCallCounts.now
+        if drm.total > 0 {
+            status.drm = ControlDRMStatus(framebuffersAdded: drm.framebuffersAdded, framebuffersRemoved: drm.framebuffersRemoved,
+                                          commits: drm.commits, other: drm.other, pannedFrames: drm.pannedFrames)
+        }
         if let tiles = pipeline.tiles {
             let grid = tiles.source.grid
             status.tiles = ControlTileStatus(levels: grid.maxLevel - tiles.source.lowestLevel + 1, tileSize: grid.tileSize,

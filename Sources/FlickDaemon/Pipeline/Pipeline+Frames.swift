@@ -41,7 +41,7 @@ extension Pipeline: FramePresenterDelegate {
         case let .transition(step):
             emit([GestureOutput(time: step.time, kind: .transition(step))])
         case let .frameRefused(text), let .frameLate(text), let .planesGivenUp(text), let .outputFailed(text),
-             let .flipLost(text):
+             let .flipLost(text), let .outputNote(text):
             sink?.pipeline(self, noted: .display(text))
         }
     }

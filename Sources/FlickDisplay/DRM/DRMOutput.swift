@@ -11,8 +11,10 @@ import FlickSystem
 /// `drmModeSetCrtc` once → the atomic API and the CRTC's planes (`DRMPlanes`), if any.
 ///
 /// With planes, a frame is `FrameLayers`: the primary plane shows a composed buffer or, at zoom
-/// 1, a framebuffer viewing the content's own scan-out copy at the viewport's corner (no pixel
-/// copied), and two overlays show the indicator strips; one non-blocking atomic commit with
+/// 1, the content's own scan-out copy (or a band of it) from the viewport's corner, no pixel
+/// copied: one framebuffer over the whole buffer, the plane's `SRC_X`/`SRC_Y` moved each frame
+/// (`ScanOutPan`; a framebuffer per corner where the driver refuses that one); two overlays
+/// show the indicator strips; one non-blocking atomic commit with
 /// `PAGE_FLIP_EVENT` queues it all. Without planes, frames are composed buffers flipped with
 /// `drmModePageFlip(… PAGE_FLIP_EVENT …)`. Either way the loop watches `pollDescriptor` and calls
 /// `dispatch(now:)`, which reads the flip event (`drmHandleEvent`) and reports
@@ -29,12 +31,25 @@ public final class DRMOutput: Output {
         public var connectorName: String?
         /// The mode; `nil` takes the preferred (else the largest).
         public var mode: ModeRequest?
+        /// How a panned frame reaches the view's corner: `.source` (one framebuffer per buffer,
+        /// the plane's SRC moved; views where the driver refuses that framebuffer), or `.views`
+        /// (a framebuffer per corner, the way before issue 36). `FLICKD_DRM_PAN=views` in the
+        /// environment chooses views (the e2e VM measures both ways on the same kernel with it).
+        public var pan: ScanOutPan
 
         /// Creates a configuration.
-        public init(cardPath: String? = nil, connectorName: String? = nil, mode: ModeRequest? = nil) {
+        public init(cardPath: String? = nil, connectorName: String? = nil, mode: ModeRequest? = nil,
+                    pan: ScanOutPan = Self.panFromEnvironment()) {
             self.cardPath = cardPath
             self.connectorName = connectorName
             self.mode = mode
+            self.pan = pan
+        }
+
+        /// `.views` when `FLICKD_DRM_PAN` is `views`, else `.source`.
+        public static func panFromEnvironment() -> ScanOutPan {
+            guard let value = getenv("FLICKD_DRM_PAN") else { return .source }
+            return String(cString: value) == "views" ? .views : .source
         }
     }
 
@@ -111,6 +126,10 @@ public final class DRMOutput: Output {
     private var drawable: [ContentScanout] = []
     /// Content the driver would not scan out (compared by identity), so it is not retried.
     private weak var refusedContent: PixelBuffer?
+    /// How panned frames reach a corner when the driver allows it (`Configuration.pan`).
+    private var pan: ScanOutPan
+    /// Whether the journal was told that a buffer is panned through views after all.
+    private var saidViews = false
     private var events: [OutputEvent] = []
     private var isClosed = false
     /// Whether the CRTC is active (`setActive`): no frame is committed while it is not.
@@ -164,6 +183,7 @@ public final class DRMOutput: Output {
         self.mode = mode
         self.crtc = crtc
         self.buffers = buffers
+        self.pan = configuration.pan
         // Planes are an improvement, never a requirement: any failure keeps the legacy flips.
         if LibDRM.enableAtomic(card.fd), case .success(let all) = LibDRM.planes(card.fd),
            let index = resources.crtcs.firstIndex(of: crtc) {
@@ -227,26 +247,18 @@ public final class DRMOutput: Output {
         if let scanout, scanout.source === content { return true }
         if let own = drawable.first(where: { $0.source === content }) {
             // Drawn into directly: nothing to copy, only whether the driver shows it.
-            guard testScanOut(own) else {
+            guard own.pan != nil || testScanOut(own) else {
                 refusedContent = content
                 return false
             }
             return true
         }
-        do {
-            let copy = try ContentScanout(card: card, content: content)
-            let view = try ContentViewFramebuffer(content: copy, x: 0, y: 0, size: size)
-            guard let planes, let request = LibDRM.AtomicRequest() else { throw OutputError.unsupported }
-            DRMPlanes.set(planes.primary, framebuffer: view.id, crtc: crtc, x: 0, y: 0, size: size, in: request)
-            if case .failure(let error) = request.commit(card.fd, flipEvent: false, nonBlocking: false, testOnly: true, userData: nil) {
-                throw DRMError.call(card: card.path, step: .atomicCommit, cause: error)
-            }
-            scanout = copy
-            return true
-        } catch {
+        guard let copy = try? ContentScanout(card: card, content: content), testScanOut(copy) else {
             refusedContent = content
             return false
         }
+        scanout = copy
+        return true
     }
 
     /// A mapped dumb buffer of the card's, shown through views at offsets like the content.
@@ -257,15 +269,41 @@ public final class DRMOutput: Output {
         return own.source
     }
 
-    /// Whether a test commit of the primary plane showing `scanout` from its corner passes.
+    /// Whether the driver shows `scanout` on the primary plane, and how frames pan it
+    /// (`scanout.pan`): a test commit of its one framebuffer from its corner, else (that
+    /// framebuffer or that commit refused: said once) one of a panel-sized view, as before.
     private func testScanOut(_ scanout: ContentScanout) -> Bool {
+        if pan == .source {
+            if scanout.makeFramebuffer(), testPrimary(scanout.framebuffer) {
+                scanout.pan = .source
+                return true
+            }
+            scanout.removeFramebuffer()
+            sayViews("a framebuffer of \(scanout.size) (the content's scan-out copy or band) was refused")
+        }
         guard let view = try? ContentViewFramebuffer(content: scanout, x: 0, y: 0, size: size),
-              let planes, let request = LibDRM.AtomicRequest() else { return false }
-        DRMPlanes.set(planes.primary, framebuffer: view.id, crtc: crtc, x: 0, y: 0, size: size, in: request)
+              testPrimary(view.id) else { return false }
+        scanout.pan = .views
+        return true
+    }
+
+    /// Whether a test commit of the primary plane showing `framebuffer` from its corner passes.
+    private func testPrimary(_ framebuffer: UInt32) -> Bool {
+        guard let planes, let request = LibDRM.AtomicRequest() else { return false }
+        DRMPlanes.set(planes.primary, framebuffer: framebuffer, crtc: crtc, x: 0, y: 0, size: size, in: request)
         if case .failure = request.commit(card.fd, flipEvent: false, nonBlocking: false, testOnly: true, userData: nil) {
             return false
         }
         return true
+    }
+
+    /// Tells the journal once (through the next `dispatch`) that panned frames add a
+    /// framebuffer each after all.
+    private func sayViews(_ why: String) {
+        guard !saidViews else { return }
+        saidViews = true
+        events.append(.note("display: \(why): panned frames add a framebuffer each, "
+            + "instead of moving the plane's source"))
     }
 
     public func commit(_ layers: FrameLayers, now: Instant) throws {
@@ -297,9 +335,18 @@ public final class DRMOutput: Output {
             let shownFrom = scanout.flatMap { $0.source === content ? $0 : nil }
                 ?? drawable.first { $0.source === content }
             guard let shownFrom else { throw OutputError.unsupported }
-            let view = try reusedView(shownFrom, x: x, y: y) ?? ContentViewFramebuffer(content: shownFrom, x: x, y: y, size: size)
-            objects.append(view)
-            DRMPlanes.set(planes.primary, framebuffer: view.id, crtc: crtc, x: 0, y: 0, size: size, in: request)
+            switch shownFrom.pan {
+            case .source?:
+                // The same framebuffer every frame: only the plane's source corner moves.
+                objects.append(shownFrom)
+                let step = ScanOutPan.source.step(x: x, y: y, shown: nil)
+                DRMPlanes.set(planes.primary, framebuffer: shownFrom.framebuffer, crtc: crtc, x: 0, y: 0, size: size,
+                              sourceX: step.sourceX, sourceY: step.sourceY, in: request)
+            case .views?, nil:
+                let view = try reusedView(shownFrom, x: x, y: y) ?? ContentViewFramebuffer(content: shownFrom, x: x, y: y, size: size)
+                objects.append(view)
+                DRMPlanes.set(planes.primary, framebuffer: view.id, crtc: crtc, x: 0, y: 0, size: size, in: request)
+            }
         }
         for (index, plane) in planes.overlays.enumerated() {
             if index < layers.overlays.count {
@@ -316,13 +363,32 @@ public final class DRMOutput: Output {
             try takeBackForgottenFlip(after: error)
             if error.isPermissionError { throw DRMError.notMaster(card: card.path, step: .atomicCommit, cause: error) }
             // A driver that refuses a plane setup refuses it every time: compose from now on,
-            // and if even a plain frame is refused with no overlay on, flip the legacy way.
+            // and if even a plain frame is refused with no overlay on, flip the legacy way. A
+            // source corner it would not take (one that passed the test at the buffer's own
+            // corner) is retried first through views, as before.
             if error.errno == EINVAL || error.errno == ERANGE || error.errno == ENOSPC {
+                if case .content(let content, _, _) = layers.primary, let panned = objects.first as? ContentScanout,
+                   panned.source === content, panned.pan == .source {
+                    panned.pan = .views
+                    pan = .views
+                    sayViews("a pan to a corner of \(panned.size) was refused (\(error))")
+                    try commit(layers, now: now)
+                    return
+                }
                 if !layers.isComposedOnly { planesRefused = true } else if shown.overlaysOn == 0 { self.planes = nil }
             }
             throw DRMError.call(card: card.path, step: .atomicCommit, cause: error)
         }
+        if Self.pans(to: layers.primary, from: shown.layers.primary) { LibDRM.Counter.count(.panned) }
         flipQueued(Frame(layers: layers, objects: objects, overlaysOn: layers.overlays.count), now: now)
+    }
+
+    /// Whether a frame showing `next` pans: a scan-out buffer from another corner than `shown`
+    /// (or another buffer than it shows). What `DRMCallCounts` divides its calls by.
+    static func pans(to next: FrameLayers.Primary, from shown: FrameLayers.Primary) -> Bool {
+        guard case .content(let content, let x, let y) = next else { return false }
+        guard case .content(let was, let wasX, let wasY) = shown else { return true }
+        return was !== content || wasX != x || wasY != y
     }
 
     /// A commit the kernel took: `frame` is in flight. After a forgotten flip the vblank counter
@@ -455,6 +521,7 @@ public final class DRMOutput: Output {
             let (names, _) = LibDRM.objectProperties(card.fd, connector.id.rawValue, type: UInt32(DRM_MODE_OBJECT_CONNECTOR))
             guard let property = names["DPMS"] else { throw OutputError.unsupported }
             let value = UInt64(active ? DRM_MODE_DPMS_ON : DRM_MODE_DPMS_OFF)
+            LibDRM.Counter.count(.other)
             result = LibDRM.status(drmModeConnectorSetProperty(card.fd, connector.id.rawValue, property, value),
                                    "drmModeConnectorSetProperty", card.fd)
         }

@@ -37,21 +37,32 @@ struct DRMPlanes {
     }
 
     /// Adds one plane's state to a request: `framebuffer` (0 turns the plane off) showing a
-    /// `size` buffer at (`x`, `y`) on the CRTC.
+    /// `size` part of its buffer, from (`sourceX`, `sourceY`) in it, at (`x`, `y`) on the CRTC.
     static func set(_ plane: Plane, framebuffer: UInt32, crtc: CRTCID, x: Int, y: Int, size: PixelSize,
-                    in request: LibDRM.AtomicRequest) {
-        let p = plane.properties
-        request.set(plane.id, p["FB_ID"], UInt64(framebuffer))
-        request.set(plane.id, p["CRTC_ID"], framebuffer == 0 ? 0 : UInt64(crtc.rawValue))
-        guard framebuffer != 0 else { return }
-        // Source coordinates are 16.16 fixed point; destination ones whole pixels.
-        request.set(plane.id, p["SRC_X"], 0)
-        request.set(plane.id, p["SRC_Y"], 0)
-        request.set(plane.id, p["SRC_W"], UInt64(size.width) << 16)
-        request.set(plane.id, p["SRC_H"], UInt64(size.height) << 16)
-        request.set(plane.id, p["CRTC_X"], UInt64(bitPattern: Int64(x)))
-        request.set(plane.id, p["CRTC_Y"], UInt64(bitPattern: Int64(y)))
-        request.set(plane.id, p["CRTC_W"], UInt64(size.width))
-        request.set(plane.id, p["CRTC_H"], UInt64(size.height))
+                    sourceX: Int = 0, sourceY: Int = 0, in request: LibDRM.AtomicRequest) {
+        for (name, value) in values(framebuffer: framebuffer, crtc: crtc, x: x, y: y, size: size,
+                                    sourceX: sourceX, sourceY: sourceY) {
+            request.set(plane.id, plane.properties[name], value)
+        }
     }
+
+    /// The property values `set` adds, by name, in order: a panned frame's SRC_X and SRC_Y are
+    /// where the view's corner is in the buffer.
+    static func values(framebuffer: UInt32, crtc: CRTCID, x: Int, y: Int, size: PixelSize,
+                       sourceX: Int = 0, sourceY: Int = 0) -> [(String, UInt64)] {
+        var values: [(String, UInt64)] = [("FB_ID", UInt64(framebuffer)), ("CRTC_ID", framebuffer == 0 ? 0 : UInt64(crtc.rawValue))]
+        guard framebuffer != 0 else { return values }
+        // Source coordinates are 16.16 fixed point; destination ones whole pixels (signed:
+        // a plane may start left of or above the CRTC).
+        values += [("SRC_X", fixed16(sourceX)), ("SRC_Y", fixed16(sourceY)),
+                   ("SRC_W", fixed16(size.width)), ("SRC_H", fixed16(size.height)),
+                   ("CRTC_X", UInt64(bitPattern: Int64(x))), ("CRTC_Y", UInt64(bitPattern: Int64(y))),
+                   ("CRTC_W", UInt64(max(0, size.width))), ("CRTC_H", UInt64(max(0, size.height)))]
+        return values
+    }
+
+    /// A pixel count in 16.16 fixed point, within what the kernel's 32 bits hold (0...65535:
+    /// `DRMOutput` never pans a buffer wider or taller, so the clamp only keeps a bad value from
+    /// wrapping into a wrong but valid one).
+    static func fixed16(_ pixels: Int) -> UInt64 { UInt64(min(max(0, pixels), 0xFFFF)) << 16 }
 }

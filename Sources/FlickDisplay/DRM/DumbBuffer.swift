@@ -112,6 +112,15 @@ final class ContentScanout {
     /// The content it copies (compared by identity).
     weak var source: PixelBuffer?
     let buffer: DumbBuffer
+    /// The framebuffer over the whole buffer, which frames pan by the plane's source rectangle
+    /// (`ScanOutPan.source`); 0 until made, and for a buffer panned through views.
+    private(set) var framebuffer: UInt32 = 0
+    /// How frames reach a corner of it: decided by the first test commit (`DRMOutput`).
+    var pan: ScanOutPan?
+    /// The buffer's size in pixels.
+    var size: PixelSize { PixelSize(width: width, height: height) }
+    private let width: Int
+    private let height: Int
 
     /// Copies `content` into a new dumb buffer of its size, then unmaps it.
     init(card: DRMCard, content: PixelBuffer) throws {
@@ -120,6 +129,8 @@ final class ContentScanout {
         buffer.unmap()
         self.source = content
         self.buffer = buffer
+        width = content.width
+        height = content.height
     }
 
     /// A dumb buffer kept mapped, drawn into directly: its own pixels are the source.
@@ -127,7 +138,31 @@ final class ContentScanout {
         let buffer = try DumbBuffer(card: card, width: size.width, height: size.height, use: .content)
         self.source = buffer.pixels
         self.buffer = buffer
+        width = size.width
+        height = size.height
     }
+
+    /// Adds the framebuffer over the whole buffer, once; `false` when the driver refuses it
+    /// (larger than its framebuffers may be) or the buffer is past what 16.16 coordinates hold.
+    func makeFramebuffer() -> Bool {
+        if framebuffer != 0 { return true }
+        guard width <= 0xFFFF, height <= 0xFFFF,
+              case .success(let id) = LibDRM.addFramebuffer2(buffer.card.fd, width: width, height: height,
+                                                             format: LibDRM.FourCC.xrgb8888, handle: buffer.handle,
+                                                             pitch: buffer.pitch, offset: 0) else { return false }
+        framebuffer = id
+        return true
+    }
+
+    /// Removes that framebuffer (the buffer is panned through views from now on); only while no
+    /// frame shows it.
+    func removeFramebuffer() {
+        guard framebuffer != 0 else { return }
+        LibDRM.removeFramebuffer(buffer.card.fd, framebuffer)
+        framebuffer = 0
+    }
+
+    deinit { removeFramebuffer() }
 }
 
 /// A panel-sized framebuffer viewing the content from one corner: the content's buffer at a

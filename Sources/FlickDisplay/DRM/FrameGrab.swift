@@ -5,10 +5,11 @@ import Glibc
 /// Reads back what a CRTC is scanning out, from a second process, while another process (the
 /// DRM master: flickd) keeps the display.
 ///
-/// It looks up the CRTC's framebuffer (`drmModeGetCrtc`, `drmModeGetFB2`), maps it as a dumb
-/// buffer and copies it. Only root (`CAP_SYS_ADMIN`) gets a handle to another process's
-/// framebuffer. Works with dumb buffers (vkms, simple KMS drivers), which is what `DRMOutput`
-/// scans out.
+/// It looks up the CRTC's framebuffer (`drmModeGetCrtc`, `drmModeGetFB2`) and the part of it the
+/// primary plane shows (its `SRC_X`…`SRC_H`: a pan moves them over one framebuffer, `ScanOutPan`),
+/// maps it as a dumb buffer and copies that part. Only root (`CAP_SYS_ADMIN`) gets a handle to
+/// another process's framebuffer. Works with dumb buffers (vkms, simple KMS drivers), which is
+/// what `DRMOutput` scans out.
 public enum FrameGrab {
     /// One grabbed frame.
     public struct Frame {
@@ -18,11 +19,17 @@ public enum FrameGrab {
         public var crtc: CRTCID
         /// The framebuffer id on screen at the time of the grab.
         public var framebuffer: UInt32
-        /// A copy of the pixels, `xrgb8888`.
+        /// A copy of the pixels the plane shows, `xrgb8888`.
         public var pixels: PixelBuffer
-        /// Where the framebuffer starts in its buffer, in bytes: 0 for a whole buffer, more for
-        /// a view into a larger one (flickd's content scanned out at zoom 1).
+        /// Where the pixel shown at the top-left is in its buffer, in bytes (the framebuffer's
+        /// own offset, plus the plane's source corner): 0 for a whole panel-sized buffer, more
+        /// for the part of a larger one (flickd's content or band scanned out at zoom 1).
         public var offset: Int
+        /// The plane's source corner in the framebuffer, whole pixels: (0, 0) unless the plane
+        /// pans over a framebuffer larger than the panel.
+        public var source: (x: Int, y: Int)
+        /// The framebuffer's size (the panel's, or a larger buffer's).
+        public var framebufferSize: PixelSize
     }
 
     /// Copies the frame on screen.
@@ -65,9 +72,14 @@ public enum FrameGrab {
             case .failure(let error): throw DRMError.call(card: path, step: .getCRTC, cause: error)
             }
             guard state.framebuffer != 0 else { continue }
-            switch LibDRM.copyFramebuffer(card.fd, state.framebuffer) {
+            // The CRTC's own corner and mode where the plane cannot be read (a legacy driver).
+            let window = LibDRM.primarySource(card.fd, crtc: id, framebuffer: state.framebuffer)
+                ?? PixelRect(x0: Int(state.x), y0: Int(state.y), x1: Int(state.x) + Int(state.mode?.hdisplay ?? 0),
+                             y1: Int(state.y) + Int(state.mode?.vdisplay ?? 0))
+            switch LibDRM.copyFramebuffer(card.fd, state.framebuffer, window: window) {
             case .success(let copy):
-                return Frame(card: path, crtc: id, framebuffer: state.framebuffer, pixels: copy.pixels, offset: copy.offset)
+                return Frame(card: path, crtc: id, framebuffer: state.framebuffer, pixels: copy.pixels, offset: copy.offset,
+                             source: (window.x0, window.y0), framebufferSize: copy.size)
             case .failure(let failure): throw DRMError.call(card: path, step: failure.step, cause: failure.cause)
             }
         }
@@ -113,10 +125,33 @@ extension FrameGrab {
 }
 
 extension LibDRM {
-    /// Copies a 32-bpp framebuffer's pixels: `drmModeGetFB2` for its size, format, pitch, offset
-    /// and a handle (a framebuffer may view a buffer from an offset: flickd's content views),
-    /// then `drmModeMapDumbBuffer` and a read-only `mmap`; the handle is closed after.
-    static func copyFramebuffer(_ fd: Int32, _ id: UInt32) -> Result<(pixels: PixelBuffer, offset: Int), StepFailure> {
+    /// The part of `framebuffer` the primary plane on `crtc` shows: its `SRC_*` properties,
+    /// whole pixels (they are 16.16), read as an atomic client; nil when no primary plane of
+    /// the CRTC shows that framebuffer or the driver has no atomic API.
+    static func primarySource(_ fd: Int32, crtc: CRTCID, framebuffer: UInt32) -> PixelRect? {
+        guard enableAtomic(fd), let resources = drmModeGetPlaneResources(fd) else { return nil }
+        let ids = resources.pointee.planes.map { Array(UnsafeBufferPointer(start: $0, count: Int(resources.pointee.count_planes))) } ?? []
+        drmModeFreePlaneResources(resources)
+        for id in ids {
+            let (names, values) = objectProperties(fd, id, type: UInt32(bitPattern: Int32(truncatingIfNeeded: DRM_MODE_OBJECT_PLANE)))
+            func value(_ name: String) -> UInt64? { names[name].flatMap { values[$0] } }
+            guard value("type") == UInt64(DRM_PLANE_TYPE_PRIMARY), value("CRTC_ID") == UInt64(crtc.rawValue),
+                  value("FB_ID") == UInt64(framebuffer),
+                  let x = value("SRC_X"), let y = value("SRC_Y"), let w = value("SRC_W"), let h = value("SRC_H") else { continue }
+            // 32-bit values: whole pixels fit an Int on every platform flickd builds for.
+            let px = Int(truncatingIfNeeded: x >> 16), py = Int(truncatingIfNeeded: y >> 16)
+            return PixelRect(x0: px, y0: py, x1: px + Int(truncatingIfNeeded: w >> 16), y1: py + Int(truncatingIfNeeded: h >> 16))
+        }
+        return nil
+    }
+
+    /// Copies the `window` of a 32-bpp framebuffer's pixels (the whole framebuffer when the
+    /// window is empty or not inside it): `drmModeGetFB2` for its size, format, pitch, offset
+    /// and a handle (a framebuffer may view a buffer from an offset: flickd's content views
+    /// where the driver refuses panning), then `drmModeMapDumbBuffer` and a read-only `mmap`;
+    /// the handle is closed after. `offset` is the byte offset of the window's top-left pixel.
+    static func copyFramebuffer(_ fd: Int32, _ id: UInt32, window: PixelRect)
+        -> Result<(pixels: PixelBuffer, offset: Int, size: PixelSize), StepFailure> {
         guard let fb = drmModeGetFB2(fd, id) else { return .failure(StepFailure(step: .getFramebuffer, cause: failure("drmModeGetFB2", fd))) }
         let info = fb.pointee
         drmModeFreeFB2(fb)
@@ -125,8 +160,10 @@ extension LibDRM {
         guard handle != 0 else { return .failure(StepFailure(step: .getFramebuffer, cause: failure("drmModeGetFB2", fd, errno: EPERM))) }
         defer { _ = drmCloseBufferHandle(fd, handle) }
         let width = Int(info.width), height = Int(info.height)
+        let inside = !window.isEmpty && window.x0 >= 0 && window.y0 >= 0 && window.x1 <= width && window.y1 <= height
+        let shown = inside ? window : PixelRect(x0: 0, y0: 0, x1: width, y1: height)
         guard info.pixel_format == FourCC.xrgb8888 || info.pixel_format == FourCC.argb8888,
-              let copy = PixelBuffer(width: width, height: height) else {
+              let copy = PixelBuffer(width: shown.width, height: shown.height) else {
             return .failure(StepFailure(step: .getFramebuffer, cause: failure("drmModeGetFB2", fd, errno: EINVAL)))
         }
         var mapOffset: UInt64 = 0
@@ -141,7 +178,7 @@ extension LibDRM {
         guard let mapped = PixelBuffer(borrowing: address + offset, width: width, height: height, stride: pitch) else {
             return .failure(StepFailure(step: .mmap, cause: failure("mmap", fd, errno: EINVAL)))
         }
-        copy.copy(from: mapped)
-        return .success((copy, offset))
+        copy.copy(from: mapped, x: shown.x0, y: shown.y0, width: shown.width, height: shown.height)
+        return .success((copy, offset + shown.y0 * pitch + shown.x0 * 4, PixelSize(width: width, height: height)))
     }
 }

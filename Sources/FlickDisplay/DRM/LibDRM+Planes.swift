@@ -31,18 +31,22 @@ extension LibDRM {
     /// Asks for universal planes and the atomic API; `false` when the driver has no atomic
     /// modesetting (the output then stays on the legacy page flip, composing every frame).
     static func enableAtomic(_ fd: Int32) -> Bool {
-        drmSetClientCap(fd, UInt64(DRM_CLIENT_CAP_UNIVERSAL_PLANES), 1) == 0
-            && drmSetClientCap(fd, UInt64(DRM_CLIENT_CAP_ATOMIC), 1) == 0
+        Counter.count(.other)
+        guard drmSetClientCap(fd, UInt64(DRM_CLIENT_CAP_UNIVERSAL_PLANES), 1) == 0 else { return false }
+        Counter.count(.other)
+        return drmSetClientCap(fd, UInt64(DRM_CLIENT_CAP_ATOMIC), 1) == 0
     }
 
     /// Every plane of the card; `drmModeGetPlaneResources`, `drmModeGetPlane` and the planes'
     /// properties. A plane that cannot be read is left out.
     static func planes(_ fd: Int32) -> Result<[PlaneSummary], SystemError> {
+        Counter.count(.other)
         guard let resources = drmModeGetPlaneResources(fd) else { return .failure(failure("drmModeGetPlaneResources", fd)) }
         defer { drmModeFreePlaneResources(resources) }
         let ids = resources.pointee.planes.map { Array(UnsafeBufferPointer(start: $0, count: Int(resources.pointee.count_planes))) } ?? []
         var planes: [PlaneSummary] = []
         for id in ids {
+            Counter.count(.other)
             guard let plane = drmModeGetPlane(fd, id) else { continue }
             let p = plane.pointee
             let formats = p.formats.map { Array(UnsafeBufferPointer(start: $0, count: Int(p.count_formats))) } ?? []
@@ -61,10 +65,12 @@ extension LibDRM {
 
     /// An object's property ids by name, and their current values by id.
     static func objectProperties(_ fd: Int32, _ id: UInt32, type: UInt32) -> ([String: UInt32], [UInt32: UInt64]) {
+        Counter.count(.other)
         guard let list = drmModeObjectGetProperties(fd, id, type) else { return ([:], [:]) }
         defer { drmModeFreeObjectProperties(list) }
         var names: [String: UInt32] = [:], values: [UInt32: UInt64] = [:]
         for i in 0..<Int(list.pointee.count_props) {
+            Counter.count(.other)
             guard let propID = list.pointee.props?[i], let property = drmModeGetProperty(fd, propID) else { continue }
             let name = withUnsafeBytes(of: property.pointee.name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
@@ -86,6 +92,7 @@ extension LibDRM {
         var pitches: (UInt32, UInt32, UInt32, UInt32) = (pitch32, 0, 0, 0)
         var offsets: (UInt32, UInt32, UInt32, UInt32) = (offset32, 0, 0, 0)
         var id: UInt32 = 0
+        Counter.count(.added)
         let rc = withUnsafeMutableBytes(of: &handles) { h in
             withUnsafeMutableBytes(of: &pitches) { p in
                 withUnsafeMutableBytes(of: &offsets) { o in
@@ -128,6 +135,7 @@ extension LibDRM {
             if nonBlocking { flags |= UInt32(DRM_MODE_ATOMIC_NONBLOCK) }
             if testOnly { flags |= UInt32(DRM_MODE_ATOMIC_TEST_ONLY) }
             if allowModeset { flags |= UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET) }
+            Counter.count(.commit)
             let rc = drmModeAtomicCommit(fd, request, flags, userData)
             return status(rc, "drmModeAtomicCommit", fd)
         }

@@ -42,6 +42,7 @@ enum LibDRM {
 
     /// The card's objects; the corresponding C function is `drmModeGetResources`.
     static func resources(_ fd: Int32) -> Result<Resources, SystemError> {
+        Counter.count(.other)
         guard let res = drmModeGetResources(fd) else { return .failure(failure("drmModeGetResources", fd)) }
         defer { drmModeFreeResources(res) }
         let r = res.pointee
@@ -56,6 +57,7 @@ enum LibDRM {
 
     /// A connector and its raw modes (in the same order as the summary's); `drmModeGetConnector`.
     static func connector(_ fd: Int32, _ id: ConnectorID) -> Result<(ConnectorSummary, [drmModeModeInfo]), SystemError> {
+        Counter.count(.other)
         guard let ptr = drmModeGetConnector(fd, id.rawValue) else { return .failure(failure("drmModeGetConnector", fd)) }
         defer { drmModeFreeConnector(ptr) }
         let c = ptr.pointee
@@ -84,6 +86,7 @@ enum LibDRM {
 
     /// An encoder; `drmModeGetEncoder`.
     static func encoder(_ fd: Int32, _ id: EncoderID) -> Result<EncoderSummary, SystemError> {
+        Counter.count(.other)
         guard let ptr = drmModeGetEncoder(fd, id.rawValue) else { return .failure(failure("drmModeGetEncoder", fd)) }
         defer { drmModeFreeEncoder(ptr) }
         let e = ptr.pointee
@@ -93,6 +96,7 @@ enum LibDRM {
 
     /// A CRTC's current state; `drmModeGetCrtc`.
     static func crtc(_ fd: Int32, _ id: CRTCID) -> Result<SavedCRTC, SystemError> {
+        Counter.count(.other)
         guard let ptr = drmModeGetCrtc(fd, id.rawValue) else { return .failure(failure("drmModeGetCrtc", fd)) }
         defer { drmModeFreeCrtc(ptr) }
         let c = ptr.pointee
@@ -109,25 +113,34 @@ enum LibDRM {
     static func createDumb(_ fd: Int32, width: Int, height: Int) -> Result<DumbBufferInfo, SystemError> {
         var handle: UInt32 = 0, pitch: UInt32 = 0
         var size: UInt64 = 0
+        Counter.count(.other)
         return status(drmModeCreateDumbBuffer(fd, UInt32(width), UInt32(height), 32, 0, &handle, &pitch, &size), "drmModeCreateDumbBuffer", fd)
             .map { DumbBufferInfo(handle: handle, pitch: Int(pitch), size: Int(size)) }
     }
 
     /// `drmModeDestroyDumbBuffer`.
-    static func destroyDumb(_ fd: Int32, _ handle: UInt32) { _ = drmModeDestroyDumbBuffer(fd, handle) }
+    static func destroyDumb(_ fd: Int32, _ handle: UInt32) {
+        Counter.count(.other)
+        _ = drmModeDestroyDumbBuffer(fd, handle)
+    }
 
     /// `drmModeAddFB` as XRGB8888 (depth 24, 32 bpp).
     static func addFramebuffer(_ fd: Int32, width: Int, height: Int, pitch: Int, handle: UInt32) -> Result<UInt32, SystemError> {
         var id: UInt32 = 0
+        Counter.count(.added)
         return status(drmModeAddFB(fd, UInt32(width), UInt32(height), 24, 32, UInt32(pitch), handle, &id), "drmModeAddFB", fd).map { id }
     }
 
     /// `drmModeRmFB`.
-    static func removeFramebuffer(_ fd: Int32, _ id: UInt32) { _ = drmModeRmFB(fd, id) }
+    static func removeFramebuffer(_ fd: Int32, _ id: UInt32) {
+        Counter.count(.removed)
+        _ = drmModeRmFB(fd, id)
+    }
 
     /// `drmModeMapDumbBuffer` then `mmap` of the returned offset.
     static func map(_ fd: Int32, handle: UInt32, size: Int) -> Result<UnsafeMutableRawPointer, StepFailure> {
         var offset: UInt64 = 0
+        Counter.count(.other)
         if case .failure(let error) = status(drmModeMapDumbBuffer(fd, handle, &offset), "drmModeMapDumbBuffer", fd) {
             return .failure(StepFailure(step: .mapDumbBuffer, cause: error))
         }
@@ -150,6 +163,7 @@ enum LibDRM {
                         connector: ConnectorID?, mode: drmModeModeInfo?) -> Result<Void, SystemError> {
         var connectorID = connector?.rawValue ?? 0
         var modeCopy = mode ?? drmModeModeInfo()
+        Counter.count(.other)
         return withUnsafeMutablePointer(to: &connectorID) { connectorPointer in
             withUnsafeMutablePointer(to: &modeCopy) { modePointer in
                 status(drmModeSetCrtc(fd, crtc.rawValue, framebuffer, x, y, connector == nil ? nil : connectorPointer,
@@ -160,7 +174,8 @@ enum LibDRM {
 
     /// `drmModePageFlip` with `DRM_MODE_PAGE_FLIP_EVENT`; the event carries `userData`.
     static func pageFlip(_ fd: Int32, _ crtc: CRTCID, framebuffer: UInt32, userData: UnsafeMutableRawPointer) -> Result<Void, SystemError> {
-        status(drmModePageFlip(fd, crtc.rawValue, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), userData), "drmModePageFlip", fd)
+        Counter.count(.commit)
+        return status(drmModePageFlip(fd, crtc.rawValue, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), userData), "drmModePageFlip", fd)
     }
 
     /// The CRTC's vblank counter now (`drmCrtcGetSequence`, the counter page-flip events carry),
@@ -168,6 +183,7 @@ enum LibDRM {
     static func vblankSequence(_ fd: Int32, _ crtc: CRTCID) -> UInt64? {
         var sequence: UInt64 = 0
         var nanoseconds: Int64 = 0
+        Counter.count(.other)
         return drmCrtcGetSequence(fd, crtc.rawValue, &sequence, &nanoseconds) == 0 ? sequence : nil
     }
 

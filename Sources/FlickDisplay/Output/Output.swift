@@ -5,6 +5,9 @@ import FlickSystem
 public enum OutputEvent: Hashable, Sendable {
     /// The last committed frame reached the screen at this (vblank) time; the back buffer is free.
     case presented(at: Instant)
+    /// Something the output says once, for the journal (a way of showing frames given up for
+    /// another that works on this driver).
+    case note(String)
 }
 
 /// Why an output cannot do what was asked, independent of the backend.

@@ -85,6 +85,8 @@ public final class FramePresenter {
         case planesGivenUp(String)
         /// Reading the display's events failed.
         case outputFailed(String)
+        /// The display said something once (`OutputEvent.note`).
+        case outputNote(String)
         /// The frame in flight's flip was never reported: it is taken as shown and the next frame
         /// committed anew.
         case flipLost(String)
@@ -234,6 +236,8 @@ public final class FramePresenter {
                 case .presented(let vblank):
                     presented(at: vblank)
                     presentedNow = true
+                case .note(let text):
+                    delegate?.presenter(self, didNote: .outputNote(text))
                 }
             }
             if state == .inFlight, let committedAt, now >= committedAt + flipTimeout {

@@ -4,9 +4,12 @@
 //     flickd-e2e-grab pattern OUT.png WIDTH HEIGHT
 //         writes the coordinate pattern (see CoordinatePattern) as content for flickd
 //     flickd-e2e-grab frame [--card CARD] [--png OUT.png] [--ppm OUT.ppm] [--pixel X,Y]
-//         prints `fb ID WIDTHxHEIGHT top-left X,Y offset BYTES` for the frame on screen (BYTES > 0:
-//         a framebuffer viewing a larger buffer, flickd's content scanned out with no copy), and
-//         with --pixel, `pixel X,Y RRGGBB`; --ppm also writes the frame as a binary PPM (P6),
+//         prints `fb ID WIDTHxHEIGHT source SX,SY of FBWxFBH top-left X,Y offset BYTES` for the
+//         frame on screen: the part WIDTHxHEIGHT the primary plane shows from (SX, SY) of its
+//         FBWxFBH framebuffer (read from the plane's SRC_X…SRC_H: flickd pans one framebuffer
+//         by them), the pattern's coordinates at its top-left, and where that pixel is in its
+//         buffer (BYTES > 0: a larger buffer, flickd's content scanned out with no copy); with
+//         --pixel, `pixel X,Y RRGGBB`; --ppm also writes the frame as a binary PPM (P6),
 //         which a script reads without a PNG decoder (Tests/E2E/board.py)
 //     flickd-e2e-grab active [--card CARD]
 //         prints `crtc ID active 0|1` for each CRTC showing a framebuffer (display power's DPMS)
@@ -105,7 +108,8 @@ if let ppm = options["ppm"], !writePPM(frame.pixels, to: ppm) {
     fail("cannot write \(ppm): \(String(cString: strerror(errno)))")
 }
 let corner = CoordinatePattern.decode(frame.pixels[0, 0])
-print("fb \(frame.framebuffer) \(frame.pixels.size) top-left \(corner.x),\(corner.y) offset \(frame.offset)")
+print("fb \(frame.framebuffer) \(frame.pixels.size) source \(frame.source.x),\(frame.source.y) of \(frame.framebufferSize)"
+      + " top-left \(corner.x),\(corner.y) offset \(frame.offset)")
 if let text = options["pixel"] {
     guard let (x, y) = pair(text), x >= 0, y >= 0, x < Double(frame.pixels.width), y < Double(frame.pixels.height) else {
         fail("--pixel X,Y inside \(frame.pixels.size)", code: 2)
