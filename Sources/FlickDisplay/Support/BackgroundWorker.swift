@@ -2,7 +2,8 @@ import FlickSystem
 import Glibc
 
 /// One thread running one job at a time off the event loop; `fileDescriptor` (a pipe) turns
-/// readable when a job finished, so the loop learns of it without polling.
+/// readable when a job finished, so the loop learns of it without polling. The thread runs below
+/// the loop's priority (`WorkerPriority`): its jobs are ahead of need, the loop's frame is not.
 ///
 /// States: idle → busy (`submit`) → done (the job returned; readable) → idle (`takeDone`).
 public final class BackgroundWorker: @unchecked Sendable {
@@ -19,6 +20,7 @@ public final class BackgroundWorker: @unchecked Sendable {
     private var stopping = false
     private var thread = pthread_t()
     private var started = false
+    private var refusal: SystemError?
 
     /// Starts the thread; `nil` if the pipe or the thread cannot be made.
     public init?() {
@@ -37,6 +39,10 @@ public final class BackgroundWorker: @unchecked Sendable {
         }
         started = true
     }
+
+    /// Why the thread could not lower its priority, if it could not (it then runs at the
+    /// loop's); `nil` also until the thread has started, which is before its first job runs.
+    public var priorityRefusal: SystemError? { locked { refusal } }
 
     /// Whether a job is running or finished and not yet taken.
     public var isBusy: Bool { locked { busy || done } }
@@ -87,6 +93,8 @@ public final class BackgroundWorker: @unchecked Sendable {
     }
 
     private func run() {
+        let refused = WorkerPriority.lowerCallingThread()
+        locked { refusal = refused }
         while true {
             let next: (@Sendable () -> Void)? = locked {
                 while !stopping && job == nil { pthread_cond_wait(&wake, &mutex) }
