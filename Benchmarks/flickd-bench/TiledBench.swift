@@ -202,7 +202,7 @@ enum TiledBench {
                 }
                 let ratio = Stats(samples: zip(same, lowered).map { Stats(samples: $0.work).p99 / Stats(samples: $1.work).p99 }).median
                 print("  paired, interleaved flick by flick: wake → flip p99 µs (frames composed first), workers below the loop "
-                      + "(SCHED_BATCH, nice +\(WorkerPriority.niceAboveLoop)): \(line(lowered)); at the loop's priority: \(line(same)); "
+                      + "(SCHED_BATCH, band nice +\(WorkerPriority.Level.band.rawValue), decoders +\(WorkerPriority.Level.ahead.rawValue)): \(line(lowered)); at the loop's priority: \(line(same)); "
                       + "median of paired ratios ×\(fmt(ratio, 2))")
             } catch {
                 print("flickd-bench: flick: \(error)")

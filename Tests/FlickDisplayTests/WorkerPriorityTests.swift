@@ -9,17 +9,18 @@ import Testing
 /// from the kernel (`/proc/thread-self/stat`) inside a job, so what is checked is what the
 /// scheduler applies, not what the code meant to ask.
 @Suite struct WorkerPriorityTests {
-    /// What the worker threads should run at, created by the calling thread (the tests' stand-in
-    /// for the loop): `SCHED_BATCH`, ten nice levels below it.
-    static func expected() throws -> ThreadScheduling {
+    /// What a worker at `level` should run at, created by the calling thread (the tests' stand-in
+    /// for the loop): `SCHED_BATCH`, that many nice levels below it.
+    static func expected(_ level: WorkerPriority.Level) throws -> ThreadScheduling {
         let creator = try #require(ThreadScheduling.callingThread())
-        return ThreadScheduling(policy: ThreadScheduling.batch, nice: min(19, creator.nice + WorkerPriority.niceAboveLoop))
+        return ThreadScheduling(policy: ThreadScheduling.batch, nice: min(19, creator.nice + level.rawValue))
     }
 
-    @Test func aBackgroundWorkersThreadRunsBatchTenNiceLevelsBelowTheLoop() throws {
+    @Test(arguments: WorkerPriority.Level.allCases)
+    func aBackgroundWorkersThreadRunsBatchItsLevelBelowTheLoop(level: WorkerPriority.Level) throws {
         let loop = try #require(ThreadScheduling.callingThread())
-        let expected = try Self.expected()
-        let worker = try #require(BackgroundWorker())
+        let expected = try Self.expected(level)
+        let worker = try #require(BackgroundWorker(level: level))
         defer { worker.stop() }
         let seen = Mutex<ThreadScheduling?>(nil)
         #expect(worker.submit { seen.withLock { $0 = ThreadScheduling.callingThread() } })
@@ -33,7 +34,7 @@ import Testing
 
     @Test func everyTileDecoderRunsBatchTenNiceLevelsBelowTheLoop() throws {
         let loop = try #require(ThreadScheduling.callingThread())
-        let expected = try Self.expected()
+        let expected = try Self.expected(.ahead)
         let source = try #require(SchedulingProbe(size: PixelSize(width: 2048, height: 2048)))
         let loader = try #require(TileLoader(source: source, workers: 3))
         defer { loader.stop() }

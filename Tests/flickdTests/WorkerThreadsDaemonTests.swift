@@ -4,10 +4,11 @@ import Glibc
 import Testing
 
 /// The real daemon's threads (issue 36 part 7): its loop keeps the scheduling it was started
-/// with, its tile decoders run below it, and the journal says both at start. Read from the
-/// kernel (`/proc/PID/task/*/stat`), not from what the code meant to ask.
+/// with, the band's worker and the tile decoders run below it at their levels, and the journal
+/// says so at start. Read from the kernel (`/proc/PID/task/*/stat`), not from what the code
+/// meant to ask.
 @Suite struct WorkerThreadsDaemonTests {
-    @Test func theLoopRunsAboveItsTileDecodersAndSaysSo() throws {
+    @Test func theLoopRunsAboveItsWorkersAndSaysSo() throws {
         let dir = try FlickdProcess.makeDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // The test pattern is tiled content: its decoders start with it.
@@ -17,14 +18,22 @@ import Testing
         let pid = daemon.process.processIdentifier
         // The child inherits the test's scheduling: its loop should still have it.
         let started = try #require(ThreadScheduling.callingThread())
-        let tids = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").compactMap { Int32($0) }
-        let threads = tids.compactMap { tid in ThreadScheduling.thread(tid, of: pid).map { (tid, $0) } }
-        let loop = try #require(threads.first { $0.0 == pid }?.1)
-        #expect(loop == started)
-        let worker = ThreadScheduling(policy: ThreadScheduling.batch, nice: min(19, started.nice + WorkerPriority.niceAboveLoop))
-        #expect(threads.filter { $0.1 == worker }.count >= TileLoader.defaultWorkers, "\(threads)")
-        #expect(daemon.stderr.contains("threads: the loop \(started); workers (tile decoders, scan-out band, pyramid builds) \(worker)"),
-                "\(daemon.stderr)")
+        func threads() -> [(tid: Int32, scheduling: ThreadScheduling)] {
+            let tids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []).compactMap { Int32($0) }
+            return tids.compactMap { tid in ThreadScheduling.thread(tid, of: pid).map { (tid, $0) } }
+        }
+        func worker(_ level: WorkerPriority.Level) -> ThreadScheduling {
+            ThreadScheduling(policy: ThreadScheduling.batch, nice: min(19, started.nice + level.rawValue))
+        }
+        // The decoders start with the content, the band's worker with the first frame at zoom 1.
+        try daemon.waitUntil("the tile decoders and the band's worker, each at its level", timeout: 10) {
+            let now = threads()
+            return now.filter { $0.scheduling == worker(.ahead) }.count >= TileLoader.defaultWorkers
+                && now.filter { $0.scheduling == worker(.band) }.count == 1
+        }
+        #expect(threads().first { $0.tid == pid }?.scheduling == started)
+        #expect(daemon.stderr.contains("threads: the loop \(started); the scan-out band's worker \(worker(.band)); "
+                                       + "tile decoders and pyramid builds \(worker(.ahead))"), "\(daemon.stderr)")
         #expect(try daemon.terminate() == 0)
     }
 }

@@ -3,7 +3,8 @@ import Glibc
 
 /// One thread running one job at a time off the event loop; `fileDescriptor` (a pipe) turns
 /// readable when a job finished, so the loop learns of it without polling. The thread runs below
-/// the loop's priority (`WorkerPriority`): its jobs are ahead of need, the loop's frame is not.
+/// the loop's priority (`WorkerPriority`, at the level given): its jobs are ahead of need, the
+/// loop's frame is not.
 ///
 /// States: idle → busy (`submit`) → done (the job returned; readable) → idle (`takeDone`).
 public final class BackgroundWorker: @unchecked Sendable {
@@ -21,11 +22,15 @@ public final class BackgroundWorker: @unchecked Sendable {
     private var thread = pthread_t()
     private var started = false
     private var refusal: SystemError?
+    /// How far below the loop the thread runs.
+    public let level: WorkerPriority.Level
 
-    /// Starts the thread; `nil` if the pipe or the thread cannot be made.
-    public init?() {
+    /// Starts the thread, to run `level` below the loop (the calling thread); `nil` if the pipe
+    /// or the thread cannot be made.
+    public init?(level: WorkerPriority.Level) {
         guard let finished = WakePipe() else { return nil }
         self.finished = finished
+        self.level = level
         pthread_mutex_init(&mutex, nil)
         pthread_cond_init(&wake, nil)
         pthread_cond_init(&returned, nil)
@@ -93,7 +98,7 @@ public final class BackgroundWorker: @unchecked Sendable {
     }
 
     private func run() {
-        let refused = WorkerPriority.lowerCallingThread()
+        let refused = WorkerPriority.lowerCallingThread(to: level)
         locked { refusal = refused }
         while true {
             let next: (@Sendable () -> Void)? = locked {

@@ -3,42 +3,52 @@ import Glibc
 import Synchronization
 
 /// The scheduling every worker thread of flickd runs at, below the event loop's: `SCHED_BATCH`,
-/// 10 nice levels above the loop (docs/tiles.md, "Threads").
+/// 5 or 10 nice levels above the loop (docs/tiles.md, "Threads: the loop first").
 ///
 /// The loop thread is the one that must never wait: a frame it cannot take from a band in time
-/// it composes itself, while the vblank comes. Tile decoders, the scan-out band's worker and the
-/// pyramid build (its `flickd pyramid` child inherits the thread's scheduling) are all ahead of
-/// need; at equal priority two PNG decoders held both cores of a 2-core board and the loop waited
-/// behind them (BENCHMARKS.md, "Issue 36 part 7"). `SCHED_BATCH` keeps a waking worker from
-/// preempting the loop; the nice levels give the loop ten times a worker's share of a busy core.
+/// it composes itself, while the vblank comes. Every worker is ahead of need; at equal priority
+/// two PNG decoders held both cores of a 2-core board and the loop waited behind them
+/// (BENCHMARKS.md, "Issue 36 part 7"). `SCHED_BATCH` keeps a waking worker from preempting the
+/// loop, and the nice levels give the loop three (band) to ten (decoders) times a worker's share
+/// of a core both want. Among the workers, the band's comes first: its band is due within a few
+/// frames, and a late one is a frame composed on the loop; a decoder works for that band or
+/// further ahead, and a pyramid build (its `flickd pyramid` child inherits the thread's
+/// scheduling) for content not shown yet.
 ///
 /// Not `SCHED_IDLE`: it starves the workers behind any other busy process (a kiosk's browser, a
 /// provider app), and a thread cannot leave it without `CAP_SYS_NICE`. Lowering a thread's
 /// priority needs no capability; the systemd unit's system-call filter allows the two calls.
 public enum WorkerPriority {
-    /// Nice levels added to the loop's: a worker's CFS weight is about a tenth of the loop's.
-    public static let niceAboveLoop: Int32 = 10
+    /// How far below the loop a worker runs: nice levels added to the loop's.
+    public enum Level: Int32, Sendable, CaseIterable {
+        /// The scan-out band's worker: a CFS weight about a third of the loop's.
+        case band = 5
+        /// Tile decoders and pyramid builds: about a tenth of the loop's.
+        case ahead = 10
+    }
 
     /// Whether worker threads lower themselves: always in the daemon. The benchmark turns it
     /// off for the other half of a paired comparison (workers at the loop's priority, as before
     /// issue 36); a thread reads it once, as it starts.
     public static let lowersWorkers = Atomic<Bool>(true)
 
-    /// Lowers the calling thread to the workers' scheduling: `SCHED_BATCH`, then the loop's nice
-    /// level plus `niceAboveLoop` (at most 19). A thread only ever lowers itself: on Linux both
-    /// calls apply to the calling thread, not the process, and what it spawns inherits them.
+    /// Lowers the calling thread to a worker's scheduling: `SCHED_BATCH`, then the loop's nice
+    /// level plus `level`'s (at most 19). A thread only ever lowers itself: on Linux both calls
+    /// apply to the calling thread, not the process, and what it spawns inherits them.
     /// - Returns: the call the kernel refused (a seccomp filter without them, say), if any; the
     ///   thread then runs on at the loop's priority.
     @discardableResult
-    public static func lowerCallingThread() -> SystemError? {
+    public static func lowerCallingThread(to level: Level) -> SystemError? {
         guard lowersWorkers.load(ordering: .relaxed) else { return nil }
-        // The creating thread's nice is inherited: read before the policy changes nothing.
+        // The creating thread's (the loop's) nice is inherited: read before anything changes.
         errno = 0
         let base = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
         if base == -1 && errno != 0 { return .current("getpriority", "a worker thread") }
         var parameters = sched_param(sched_priority: 0)
-        guard sched_setscheduler(0, ThreadScheduling.batch, &parameters) == 0 else { return .current("sched_setscheduler", "a worker thread: SCHED_BATCH") }
-        let nice = min(19, base + niceAboveLoop)
+        guard sched_setscheduler(0, ThreadScheduling.batch, &parameters) == 0 else {
+            return .current("sched_setscheduler", "a worker thread: SCHED_BATCH")
+        }
+        let nice = min(19, base + level.rawValue)
         guard setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, nice) == 0 else {
             return .current("setpriority", "a worker thread: nice \(nice)")
         }
