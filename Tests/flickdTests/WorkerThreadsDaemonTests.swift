@@ -32,8 +32,9 @@ import Testing
                 && now.filter { $0.scheduling == worker(.band) }.count == 1
         }
         #expect(threads().first { $0.tid == pid }?.scheduling == started)
-        #expect(daemon.stderr.contains("threads: the loop \(started); the scan-out band's worker \(worker(.band)); "
-                                       + "tile decoders and pyramid builds \(worker(.ahead))"), "\(daemon.stderr)")
+        // Said from threads of their own: the loop waits for neither.
+        try daemon.waitForLog("threads: the scan-out band's worker \(worker(.band)), below the loop's \(started)")
+        try daemon.waitForLog("threads: tile decoders and pyramid builds \(worker(.ahead)), below the loop's \(started)")
         #expect(try daemon.terminate() == 0)
     }
 }
