@@ -89,7 +89,7 @@ enum MapBench {
                            beyond.count == sides.count + 1 && beyond.max()! <= 24, "\(fmt(beyond.max()!)) MiB")
         }
         if let largest {
-            TiledBench.reportFlick(name: "the \(side)² map's pyramid (PNG tiles from disk)") {
+            TiledBench.reportFlick(name: "the \(side)² map's pyramid (PNG tiles from disk)", pairs: quick ? 2 : 3) {
                 try Content.load(deepZoom: largest, tiles: .init(cacheBytes: 64 << 20, workers: TileLoader.defaultWorkers))
             }
         }

@@ -1,5 +1,6 @@
 import FlickCore
 import FlickDisplay
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -159,21 +160,29 @@ enum TiledBench {
     }
 
     /// The flick part, over content `open` makes afresh for each flick (the generated map's pyramid).
-    static func reportFlick(name: String, open: () throws -> Content) {
+    /// With `pairs`, each direction's flick is played again with the workers at the loop's
+    /// priority (as before issue 36 part 7), interleaved with it (lowered, same, lowered, …):
+    /// the verdict is the first flick's, as without.
+    static func reportFlick(name: String, pairs: Int = 0, open: () throws -> Content) {
         for (label, direction) in [("down", (0.0, 1.0)), ("diagonal", (1.0, 0.6))] {
             do {
-                let content = try open()
-                defer { content.tiles?.close() }
-                let size = content.size
-                // Placed so the whole flick stays on the content (past its edge it would bounce).
-                let travel = 8000 / 1000 / -log(0.998)
-                let norm = (direction.0 * direction.0 + direction.1 * direction.1).squareRoot()
-                func from(_ extent: Double, _ view: Double, _ d: Double) -> Double {
-                    max(0, ((extent - view - travel * d / norm) / 2).rounded())
+                func play(lowered: Bool) throws -> Flick {
+                    WorkerPriority.lowersWorkers.store(lowered, ordering: .relaxed)
+                    defer { WorkerPriority.lowersWorkers.store(true, ordering: .relaxed) }
+                    let content = try open()
+                    defer { content.tiles?.close() }
+                    let size = content.size
+                    // Placed so the whole flick stays on the content (past its edge it would bounce).
+                    let travel = 8000 / 1000 / -log(0.998)
+                    let norm = (direction.0 * direction.0 + direction.1 * direction.1).squareRoot()
+                    func from(_ extent: Double, _ view: Double, _ d: Double) -> Double {
+                        max(0, ((extent - view - travel * d / norm) / 2).rounded())
+                    }
+                    let start = Point(x: from(size.width, Double(screen.width), direction.0),
+                                      y: from(size.height, Double(screen.height), direction.1))
+                    return try flick(content, from: start, speed: 8000, direction: direction)
                 }
-                let start = Point(x: from(size.width, Double(screen.width), direction.0),
-                                  y: from(size.height, Double(screen.height), direction.1))
-                let f = try flick(content, from: start, speed: 8000, direction: direction)
+                let f = try play(lowered: true)
                 let work = Stats(samples: f.work)
                 print("flick \(label) at 8000 px/s over \(name), from rest with its band drawn: \(fmt(f.distance, 0)) px in \(f.frames) frames; "
                       + "\(f.scannedOut) scanned out from \(f.bandFills) bands (\(f.drawnIntoBand) of them composed into a band's "
@@ -182,6 +191,19 @@ enum TiledBench {
                 print("  wake → flip queued: p50 \(fmt(work.median)) µs, p99 \(fmt(work.p99)) µs (max \(fmt(work.max)))")
                 Verdicts.check("flick \(label): no frame shows background where content exists", f.withHoles == 0, "\(f.withHoles) frames")
                 Verdicts.check("flick \(label): wake → flip ≤ 1 ms (p99)", work.p99 <= 1000, "\(fmt(work.p99)) µs")
+                guard pairs > 0 else { continue }
+                var lowered = [f], same: [Flick] = []
+                for pair in 0..<pairs {
+                    same.append(try play(lowered: false))
+                    if pair + 1 < pairs { lowered.append(try play(lowered: true)) }
+                }
+                func line(_ flicks: [Flick]) -> String {
+                    flicks.map { "\(fmt(Stats(samples: $0.work).p99, 0)) (\($0.drawnIntoBand))" }.joined(separator: ", ")
+                }
+                let ratio = Stats(samples: zip(same, lowered).map { Stats(samples: $0.work).p99 / Stats(samples: $1.work).p99 }).median
+                print("  paired, interleaved flick by flick: wake → flip p99 µs (frames composed first), workers below the loop "
+                      + "(SCHED_BATCH, band nice +\(WorkerPriority.Level.band.rawValue), decoders +\(WorkerPriority.Level.ahead.rawValue)): \(line(lowered)); at the loop's priority: \(line(same)); "
+                      + "median of paired ratios ×\(fmt(ratio, 2))")
             } catch {
                 print("flickd-bench: flick: \(error)")
             }

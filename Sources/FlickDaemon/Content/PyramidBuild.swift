@@ -29,7 +29,8 @@ final class PyramidBuild {
     /// Starts building `image`'s pyramid into `cacheDirectory`.
     /// - Returns: `nil` if no thread could be started.
     init?(image: String, cacheDirectory: String, logger: Logger) {
-        guard let worker = BackgroundWorker() else { return nil }
+        // Its child inherits the thread's scheduling: the build runs as far below the loop as decoders.
+        guard let worker = BackgroundWorker(level: .ahead) else { return nil }
         self.image = image
         self.worker = worker
         let state = Shared()

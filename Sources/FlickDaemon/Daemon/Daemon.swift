@@ -88,6 +88,7 @@ public final class Daemon: PipelineSink, CommandContext {
         pipeline = try builder.build(output: opened.output, content: first, input: input, at: loop.now, restore: restore)
         if let note = pipeline.power?.startNote { logger.notice("\(note)") }
         logger.info("input: \(pipeline.input.name)")
+        Self.sayThreadPriorities(logger: logger)
         try wire()
         content.attach(pipeline)
         try watchDisplay(opened)

@@ -95,7 +95,9 @@ final class ScanOutBand {
         let size = Self.size(view: view, content: content, margin: margin)
         guard size.width >= view.width, size.height >= view.height,
               let first = output.makeScanOutBuffer(size), let second = output.makeScanOutBuffer(size),
-              output.prepareScanOut(first), output.prepareScanOut(second), let worker = BackgroundWorker() else { return nil }
+              output.prepareScanOut(first), output.prepareScanOut(second),
+              // Below the loop, above the decoders: a band is due within a few frames.
+              let worker = BackgroundWorker(level: .band) else { return nil }
         self.size = size
         self.margin = margin
         self.content = content

@@ -2,7 +2,9 @@ import FlickSystem
 import Glibc
 
 /// One thread running one job at a time off the event loop; `fileDescriptor` (a pipe) turns
-/// readable when a job finished, so the loop learns of it without polling.
+/// readable when a job finished, so the loop learns of it without polling. The thread runs below
+/// the loop's priority (`WorkerPriority`, at the level given): its jobs are ahead of need, the
+/// loop's frame is not.
 ///
 /// States: idle → busy (`submit`) → done (the job returned; readable) → idle (`takeDone`).
 public final class BackgroundWorker: @unchecked Sendable {
@@ -19,11 +21,16 @@ public final class BackgroundWorker: @unchecked Sendable {
     private var stopping = false
     private var thread = pthread_t()
     private var started = false
+    private var refusal: SystemError?
+    /// How far below the loop the thread runs.
+    public let level: WorkerPriority.Level
 
-    /// Starts the thread; `nil` if the pipe or the thread cannot be made.
-    public init?() {
+    /// Starts the thread, to run `level` below the loop (the calling thread); `nil` if the pipe
+    /// or the thread cannot be made.
+    public init?(level: WorkerPriority.Level) {
         guard let finished = WakePipe() else { return nil }
         self.finished = finished
+        self.level = level
         pthread_mutex_init(&mutex, nil)
         pthread_cond_init(&wake, nil)
         pthread_cond_init(&returned, nil)
@@ -37,6 +44,10 @@ public final class BackgroundWorker: @unchecked Sendable {
         }
         started = true
     }
+
+    /// Why the thread could not lower its priority, if it could not (it then runs at the
+    /// loop's); `nil` also until the thread has started, which is before its first job runs.
+    public var priorityRefusal: SystemError? { locked { refusal } }
 
     /// Whether a job is running or finished and not yet taken.
     public var isBusy: Bool { locked { busy || done } }
@@ -87,6 +98,8 @@ public final class BackgroundWorker: @unchecked Sendable {
     }
 
     private func run() {
+        let refused = WorkerPriority.lowerCallingThread(to: level)
+        locked { refusal = refused }
         while true {
             let next: (@Sendable () -> Void)? = locked {
                 while !stopping && job == nil { pthread_cond_wait(&wake, &mutex) }

@@ -12,6 +12,10 @@ import Glibc
 ///
 /// States of one tile here: wanted → making → arrived → (taken by the loop). A tile wanted again
 /// while it is being made is not made twice.
+///
+/// The workers run below the loop's priority and the band's worker (`WorkerPriority.Level.ahead`):
+/// a decode is ahead of need, and with as many workers as cores the loop would otherwise wait
+/// behind them for a core.
 public final class TileLoader: TileFetching, @unchecked Sendable {
     public typealias Arrival = TileArrival
 
@@ -139,6 +143,7 @@ public final class TileLoader: TileFetching, @unchecked Sendable {
     }
 
     private func work() {
+        WorkerPriority.lowerCallingThread(to: .ahead)
         while let job = next() {
             guard case .tile(let key) = job else {
                 if !source.prepareAhead() { locked { preparing = false } }
