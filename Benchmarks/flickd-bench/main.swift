@@ -8,6 +8,7 @@
 //     .build/release/flickd-bench --tiled [--quick]   # section 8 alone
 //     .build/release/flickd-bench --map [--quick]   # section 10 alone
 //     .build/release/flickd-bench --provider [--quick]   # section 11 alone
+//     .build/release/flickd-bench --provider-flood [--pairs N]   # section 11's attack (d) alone (scripts/provider-flood.sh)
 //     .build/release/flickd-bench --write-map FILE.png|FOLDER [--side N]   # the generated map, PNG or DZI
 
 import FlickCore
@@ -87,6 +88,17 @@ if arguments.contains("--provider") {
     section(ProviderBench.title)
     ProviderBench.report(flickd: DaemonBench.locateFlickd(arguments: arguments), flicks: plan.providerFlicks,
                          jumps: plan.providerJumps, pairs: plan.providerPairs)
+    for line in Verdicts.lines { print(line) }
+    try? FileManager.default.removeItem(atPath: DaemonBench.directory)
+    exit(0)
+}
+if arguments.contains("--provider-flood") {
+    // Section 11's invalidation flood alone, for paired runs of two daemons (scripts/provider-flood.sh).
+    section("11 (d). a provider's invalidation flood: frame rate and the loop thread's CPU share")
+    let pairs = arguments.firstIndex(of: "--pairs").flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil } ?? 3
+    if let flickd = DaemonBench.locateFlickd(arguments: arguments) {
+        do { try ProviderHostileBench.run(flickd: flickd, pairs: pairs, only: ["d"]) } catch { print("flickd-bench: \(error)") }
+    }
     for line in Verdicts.lines { print(line) }
     try? FileManager.default.removeItem(atPath: DaemonBench.directory)
     exit(0)
