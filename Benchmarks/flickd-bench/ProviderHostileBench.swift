@@ -98,7 +98,8 @@ enum ProviderHostileBench {
         }
     }
 
-    static func run(flickd: String, pairs: Int) throws {
+    /// Runs the attacks (those whose key is in `only`, when given) against one daemon.
+    static func run(flickd: String, pairs: Int, only: Set<String>? = nil) throws {
         let daemon = try DaemonProcess(binary: flickd, directory: DaemonBench.directory, tag: "provider-hostile", content: nil,
                                        config: "[scroll]\nanimation_duration = 40\nanimation_curve = \"linear\"\n")
         defer { daemon.stop() }
@@ -117,7 +118,7 @@ enum ProviderHostileBench {
             BadPoolAttack(.notMemfd, path: daemon.socketPath), BadPoolAttack(.unsealed, path: daemon.socketPath),
             BadPoolAttack(.wrongSize, path: daemon.socketPath), InvalidationFlood(), KilledProvider(), DeafProvider(),
         ]
-        for attack in attacks {
+        for attack in attacks where only?.contains(attack.key) ?? true {
             print("(\(attack.key)) \(attack.title)")
             let before = (rss: rig.rssKiB, files: rig.openFiles)
             var calm: [Window] = [], stormy: [Window] = []

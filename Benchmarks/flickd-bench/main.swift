@@ -11,6 +11,7 @@
 //     .build/release/flickd-bench --cost [--quick]   # section 13 alone (valgrind's callgrind)
 //     .build/release/flickd-bench --cost-frame KIND WxH   # one frame of a kind, as section 13 counts it
 //     .build/release/flickd-bench --scanout   # section 14 alone (DRM calls per panned frame, modelled)
+//     .build/release/flickd-bench --provider-flood [--pairs N]   # section 11's attack (d) alone (scripts/provider-flood.sh)
 //     .build/release/flickd-bench --write-map FILE.png|FOLDER [--side N]   # the generated map, PNG or DZI
 
 import FlickCore
@@ -106,6 +107,17 @@ if arguments.contains("--cost") {
     for line in Verdicts.lines { print(line) }
     try? FileManager.default.removeItem(atPath: DaemonBench.directory)
     exit(0)   // figures, never asserted (as the full run)
+}
+if arguments.contains("--provider-flood") {
+    // Section 11's invalidation flood alone, for paired runs of two daemons (scripts/provider-flood.sh).
+    section("11 (d). a provider's invalidation flood: frame rate and the loop thread's CPU share")
+    let pairs = arguments.firstIndex(of: "--pairs").flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil } ?? 3
+    if let flickd = DaemonBench.locateFlickd(arguments: arguments) {
+        do { try ProviderHostileBench.run(flickd: flickd, pairs: pairs, only: ["d"]) } catch { print("flickd-bench: \(error)") }
+    }
+    for line in Verdicts.lines { print(line) }
+    try? FileManager.default.removeItem(atPath: DaemonBench.directory)
+    exit(0)
 }
 if arguments.contains("--tiled") {
     tiledSection()

@@ -132,6 +132,56 @@ import Testing
         #expect(output.composedBufferCount == 0)
     }
 
+    @Test func aChangeInPartOfABandRedrawsOnlyThatPartAndTheBandEqualsOneDrawnAfresh() throws {
+        let content = PixelSize(width: 3000, height: 2000)
+        let store = try TileStore(source: try MemoryPyramid(try detailedImage(content), tileSize: 128, overlap: 1),
+                                  cacheBytes: 64 << 20, workers: 0)
+        let grid = store.source.grid
+        let output = try #require(HeadlessOutput(size: panel))
+        // Without workers a band is drawn at once: (600, 400)–(1120, 800) around the view at (700, 500).
+        let band = try #require(ScanOutBand(output: output, view: panel, content: content, margin: 100))
+        band.plan(x: 700, y: 500, view: panel, resting: nil, store: store)
+        let shown = try #require(band.source(x: 700, y: 500, view: panel))
+        band.onScreen = shown.index
+        #expect(band.fills == 1)
+        /// The app redraws the tile holding `point`: its new pixels arrive in the cache.
+        func redraw(_ point: PixelRect, colour: UInt32) throws -> PixelRect {
+            let key = try #require(grid.tiles(at: grid.maxLevel, covering: point).first)
+            let stored = grid.storedRect(key)
+            let tile = try #require(PixelBuffer(width: stored.width, height: stored.height))
+            tile.fill(colour)
+            store.cache.insert(key, tile)
+            band.invalidate([grid.contentRect(key)])
+            return grid.contentRect(key).intersection(PixelRect(x0: 600, y0: 400, x1: 1120, y1: 800))
+        }
+        /// The band's pixels against a band drawn afresh from the same tiles.
+        func mismatchesWithAFreshBand() throws -> Int {
+            let fresh = try #require(ScanOutBand(output: output, view: panel, content: content, margin: 100))
+            fresh.plan(x: 700, y: 500, view: panel, resting: nil, store: store)
+            let kept = try #require(band.source(x: 700, y: 500, view: panel)), drawn = try #require(fresh.source(x: 700, y: 500, view: panel))
+            #expect(kept.x == drawn.x && kept.y == drawn.y)
+            return mismatches(kept.buffer, drawn.buffer)
+        }
+        // A tile partly in the band, outside the view: drawn again at once, even in the buffer on
+        // screen (it does not show those pixels), and only the band's part of it.
+        let outside = try redraw(PixelRect(x0: 1050, y0: 420, x1: 1051, y1: 421), colour: 0xFFFF_0000)
+        band.plan(x: 700, y: 500, view: panel, resting: nil, store: store)
+        #expect(band.pixelsRedrawn == outside.width * outside.height && band.rectanglesRedrawn == 1 && band.fills == 1)
+        #expect(shown.buffer[outside.x0 - 600, outside.y0 - 400] == 0xFFFF_0000)
+        #expect(try mismatchesWithAFreshBand() == 0)
+        // A tile in the view: not written while the buffer shows it, and not shown from it either.
+        let inside = try redraw(PixelRect(x0: 800, y0: 600, x1: 801, y1: 601), colour: 0xFF00_FF00)
+        band.plan(x: 700, y: 500, view: panel, resting: nil, store: store)
+        #expect(band.pixelsRedrawn == outside.width * outside.height)
+        #expect(band.source(x: 700, y: 500, view: panel) == nil)
+        // Once another frame is on screen, only that tile is drawn again.
+        band.onScreen = nil
+        band.plan(x: 700, y: 500, view: panel, resting: nil, store: store)
+        #expect(band.pixelsRedrawn == outside.width * outside.height + inside.width * inside.height)
+        #expect(band.rectanglesRedrawn == 2 && band.fills == 1 && band.framesDrawn == 0 && band.jobsDropped == 0)
+        #expect(try mismatchesWithAFreshBand() == 0)
+    }
+
     @Test func theBandIsPlacedAheadOfTheMotionWithinTheContent() throws {
         let output = try #require(HeadlessOutput(size: panel))
         let band = try #require(ScanOutBand(output: output, view: panel, content: PixelSize(width: 3000, height: 2000), margin: 100))

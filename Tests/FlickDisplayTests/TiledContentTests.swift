@@ -259,6 +259,96 @@ private let view = PixelSize(width: 320, height: 200)
     }
 }
 
+/// The buffers of tiles that go are written again by the next tile of their size, within the
+/// cache's budget (issue 36, part 4: no mapping, page faults and unmapping per answered tile).
+@Suite struct TileFreeListTests {
+    private let small = PixelSize(width: 16, height: 16)   // 1 KiB
+
+    private func tile(_ size: PixelSize) throws -> PixelBuffer { try #require(PixelBuffer(width: size.width, height: size.height)) }
+    private func key(_ column: Int) -> TileKey { TileKey(level: 5, column: column, row: 0) }
+
+    @Test func theBufferOfATileThatWentIsTheNextTilesOfItsSize() throws {
+        let cache = TileCache(budgetBytes: 3 << 10)
+        var ids: [ObjectIdentifier] = []
+        for column in 0..<3 {
+            cache.beginFrame()
+            let buffer = try tile(small)
+            ids.append(ObjectIdentifier(buffer))
+            cache.insert(key(column), buffer)
+        }
+        /// A buffer for tile `k` of `size` from the cache, put in it as that tile (no one else
+        /// keeps it); its identity, or nil when there was none to reuse.
+        func reuse(for k: TileKey, _ size: PixelSize, _ format: PixelFormat = .xrgb8888) -> ObjectIdentifier? {
+            guard let buffer = cache.reusableBuffer(width: size.width, height: size.height, format: format) else { return nil }
+            cache.insert(k, buffer)
+            return ObjectIdentifier(buffer)
+        }
+        // Full: the next tile's buffer is the least recently drawn tile's, evicted for it now.
+        cache.beginFrame()
+        #expect(reuse(for: key(3), small) == ids[0])
+        #expect(!cache.contains(key(0)) && cache.evictions == 1 && cache.reuses == 1)
+        #expect(cache.usedBytes == 3 << 10 && cache.freeBytes == 0)
+        // A tile dropped keeps its buffer for the next tile of its size.
+        cache.remove { $0 == key(1) }
+        #expect(cache.freeBytes == 1 << 10)
+        #expect(reuse(for: key(1), small) == ids[1])
+        #expect(cache.freeBytes == 0 && cache.reuses == 2 && cache.evictions == 1)
+        // Only of its size and format: for another, the kept buffer makes room for a new one.
+        cache.remove { $0 == key(1) }
+        #expect(cache.freeBytes == 1 << 10)
+        #expect(reuse(for: key(1), PixelSize(width: 8, height: 32)) == nil)
+        #expect(cache.freeBytes == 0 && cache.reuses == 2)
+        cache.remove { $0 == key(3) }
+        #expect(reuse(for: key(3), small, .argb8888) == nil)
+        // A buffer still read elsewhere (a frame, a band's worker) is never handed out.
+        let reader = try #require(cache.tile(key(2)))
+        cache.remove { $0 == key(2) }
+        // Kept: only the buffer of key 3's tile (the first one's), not key 2's.
+        #expect(cache.freeBytes == 1 << 10)
+        #expect(reuse(for: key(2), small) == ids[0] && cache.freeBytes == 0)
+        #expect(ObjectIdentifier(reader) == ids[2])
+    }
+
+    @Test func tilesAndKeptBuffersTogetherStayWithinTheBudget() throws {
+        let budget = 20 << 10
+        let cache = TileCache(budgetBytes: budget)
+        let sizes = [small, PixelSize(width: 16, height: 9), PixelSize(width: 32, height: 32), PixelSize(width: 3, height: 16)]
+        var generator = Lehmer(state: 36)
+        var reused = 0
+        for step in 0..<2000 {
+            cache.beginFrame()
+            let size = sizes[Int(generator.next() % UInt64(sizes.count))]
+            let k = key(Int(generator.next() % 40))
+            switch generator.next() % 8 {
+            case 0: cache.remove { $0.column % 5 == step % 5 }
+            case 1: cache.budgetBytes = budget - Int(generator.next() % 8) << 10
+            default:
+                let buffer = cache.reusableBuffer(width: size.width, height: size.height, format: .xrgb8888)
+                if let buffer {
+                    reused += 1
+                    #expect(buffer.size == size && buffer.stride == size.width * 4)
+                }
+                cache.insert(k, try buffer ?? tile(size))
+            }
+            // Kept buffers only ever fill what the budget leaves beside the tiles.
+            #expect(cache.freeBytes <= max(0, cache.budgetBytes - cache.usedBytes), "step \(step)")
+        }
+        #expect(reused > 500 && cache.reuses == reused)
+        // Memory pressure gives the kept buffers back too.
+        cache.removeUnpinned()
+        #expect(cache.usedBytes == 0 && cache.freeBytes == 0)
+    }
+}
+
+/// A repeatable sequence for the tests' choices.
+private struct Lehmer {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return state >> 33
+    }
+}
+
 @Suite struct TileGridTests {
     @Test func levelsAreHalvedRoundingUpDownToOnePixel() throws {
         let grid = try #require(TileGrid(width: 1001, height: 613, tileSize: 254, overlap: 1))

@@ -96,7 +96,8 @@ public final class PixelBuffer {
     public let pixels: UnsafeMutableRawPointer
     /// The pixman image over `pixels`.
     let image: OpaquePointer
-    private let ownsPixels: Bool
+    /// Whether the pixels are this object's (freed with it), not borrowed.
+    let ownsPixels: Bool
     /// The length of an owned `mmap` (0: owned memory came from `calloc`).
     private var mappedBytes = 0
 

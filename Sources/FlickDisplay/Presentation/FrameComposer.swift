@@ -35,6 +35,8 @@ public final class FrameComposer {
     /// Frames of tiled content no band could hold (zoomed, past the edges) composed into a
     /// band's buffer and scanned out from it.
     public var bandFramesComposed: Int { band?.framesComposed ?? 0 }
+    /// Pixels of a band drawn again because an app redrew their tiles (the rest of the band kept).
+    public var bandPixelsRedrawn: Int { band?.pixelsRedrawn ?? 0 }
     /// Bytes of the band's two buffers (0 without a band).
     public var bandBytes: Int { band?.bytes ?? 0 }
     /// Frames committed so far.
@@ -90,7 +92,7 @@ public final class FrameComposer {
         }
         if let store = content?.tiles {
             // An app's redrawn content: stale tiles are asked for again by this frame, and what
-            // a band holds of them is drawn again.
+            // a band holds of the tiles that arrived new is drawn again (that part only).
             let storeBand = bandStore === store ? band : nil
             store.applyInvalidations(bandHolds: storeBand?.holds ?? [])
             let changed = store.takeChanges()

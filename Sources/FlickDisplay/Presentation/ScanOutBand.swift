@@ -43,6 +43,8 @@ final class ScanOutBand {
         var valid: PixelRect
         /// Whether every pixel of `valid` came from full-resolution tiles.
         var exact: Bool
+        /// Parts of `valid` whose tiles changed since they were drawn: drawn again before shown.
+        var dirty: [PixelRect] = []
     }
 
     /// A worker's job: which buffer, where its band is, the part being drawn, and the flag
@@ -52,6 +54,8 @@ final class ScanOutBand {
         var placement: Placement
         var drawn: PixelRect
         var cancel = BandJob.Cancel()
+        /// Parts of `drawn` whose tiles changed while it was being drawn (from the old tiles).
+        var dirty: [PixelRect] = []
     }
 
     /// The band's size: the view plus `margin` on each side, within the content.
@@ -80,6 +84,9 @@ final class ScanOutBand {
     private(set) var framesComposed = 0
     /// The worker's bands dropped for a frame due before they were done.
     private(set) var jobsDropped = 0
+    /// Pixels drawn again in a buffer because their tiles changed (an app redrew them), and
+    /// the rectangles they were drawn in.
+    private(set) var pixelsRedrawn = 0, rectanglesRedrawn = 0
 
     /// The default margin: a quarter of the shorter side of the view, at least 128 pixels
     /// (270 at 1080p: two bands of 2460×1620 take 30 MiB of the cache).
@@ -123,7 +130,8 @@ final class ScanOutBand {
     func source(x: Int, y: Int, view: PixelSize) -> (buffer: PixelBuffer, index: Int, x: Int, y: Int)? {
         let rect = PixelRect(x0: x, y0: y, x1: x + view.width, y1: y + view.height)
         for index in [current, current.map { 1 - $0 }].compactMap({ $0 }) {
-            guard let h = held[index], h.exact, Self.holds(h.valid, rect) else { continue }
+            guard let h = held[index], h.exact, Self.holds(h.valid, rect),
+                  !h.dirty.contains(where: { !$0.intersection(rect).isEmpty }) else { continue }
             current = index
             lastView = rect
             return (buffers[index], index, x - h.placement.x, y - h.placement.y)
@@ -174,6 +182,7 @@ final class ScanOutBand {
         _ = takeFinished()
         let viewRect = PixelRect(x0: x, y0: y, x1: x + view.width, y1: y + view.height)
         store.renewStale(in: viewRect)
+        redrawChanged(store: store)
         guard job == nil, !worker.isBusy else { return }
         let grid = store.source.grid
         let ahead = resting.map {
@@ -235,7 +244,9 @@ final class ScanOutBand {
     }
 
     private func finish(_ job: Job) {
-        held[job.buffer] = Held(placement: job.placement, valid: job.drawn, exact: true)
+        // A band completed around its view part keeps what changed there since it was drawn.
+        let before = held[job.buffer].flatMap { $0.placement == job.placement ? $0.dirty : nil } ?? []
+        held[job.buffer] = Held(placement: job.placement, valid: job.drawn, exact: true, dirty: Self.merged(before, job.dirty))
         // A band drawn ahead becomes the one shown from as soon as it holds the view.
         if current == nil || lastView.map({ Self.holds(job.drawn, $0) }) == true { current = job.buffer }
         fills += 1
@@ -267,13 +278,57 @@ final class ScanOutBand {
         return [0, 1].first { $0 != onScreen && $0 != job?.buffer }
     }
 
-    /// Forgets what the buffers hold of `rects` (content pixels whose tiles changed: an app
-    /// redrew them): a buffer holding any of it is drawn again before it is shown from, and a
-    /// band being drawn over it is dropped.
+    /// Notes that the buffers' pixels in `rects` are out of date (content pixels whose tiles
+    /// changed: an app redrew them). Only those parts are drawn again (`plan`), the rest of each
+    /// band is kept; a buffer is not shown from where its view is out of date. A band being
+    /// drawn goes on, and its parts in `rects` are out of date once it is done.
     func invalidate(_ rects: [PixelRect]) {
-        func touches(_ r: PixelRect) -> Bool { rects.contains { !$0.intersection(r).isEmpty } }
-        if let running = job, touches(running.drawn) { drop(running) }
-        for index in 0..<2 where held[index].map({ touches($0.valid) }) == true { held[index] = nil }
+        func parts(of r: PixelRect) -> [PixelRect] { rects.map { $0.intersection(r) }.filter { !$0.isEmpty } }
+        for index in 0..<2 {
+            guard var h = held[index] else { continue }
+            h.dirty = Self.merged(h.dirty, parts(of: h.valid))
+            held[index] = h
+        }
+        if var running = job {
+            running.dirty = Self.merged(running.dirty, parts(of: running.drawn))
+            job = running
+        }
+    }
+
+    /// `rects` added to `dirty`, bounded: beyond 16, one rectangle holding them all.
+    private static func merged(_ dirty: [PixelRect], _ rects: [PixelRect]) -> [PixelRect] {
+        let all = dirty + rects
+        guard all.count > 16, let first = all.first else { return all }
+        return [all.dropFirst().reduce(first) { $0.union($1) }]
+    }
+
+    /// Draws again, from the tiles in memory, the out-of-date parts of each exact buffer the
+    /// worker is not drawing, except those the buffer on screen shows now (they are drawn once
+    /// it is not). A part whose tiles are not all in memory waits for them.
+    private func redrawChanged(store: TileStore) {
+        let grid = store.source.grid
+        for index in 0..<2 where index != job?.buffer {
+            guard var h = held[index], h.exact, !h.dirty.isEmpty else { continue }
+            var waiting: [PixelRect] = []
+            for rect in h.dirty {
+                if index == onScreen, let shown = lastView, !rect.intersection(shown).isEmpty {
+                    waiting.append(rect)
+                    continue
+                }
+                let keys = grid.tiles(at: grid.maxLevel, covering: rect)
+                let tiles = keys.compactMap { store.cache.tile($0) }
+                guard tiles.count == keys.count else {
+                    waiting.append(rect)
+                    continue
+                }
+                let parts = zip(keys, tiles).map { Part(tile: $1, stored: grid.storedRect($0), inner: grid.tileRect($0)) }
+                BandJob(band: buffers[index], origin: bandRect(h.placement), rects: [rect], parts: parts, cancel: BandJob.Cancel()).run()
+                pixelsRedrawn += rect.width * rect.height
+                rectanglesRedrawn += 1
+            }
+            h.dirty = waiting
+            held[index] = h
+        }
     }
 
     /// The parts of the content the buffers hold, and the part the worker is drawing (content

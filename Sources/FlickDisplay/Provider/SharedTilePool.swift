@@ -65,9 +65,15 @@ public final class SharedTilePool {
 
     /// A copy of the `width` × `height` tile at the start of `slot`, in flickd's own memory
     /// (the app may reuse the slot at once); `nil` for a slot or size the pool does not hold.
-    public func copyTile(slot: Int, width: Int, height: Int, format: PixelFormat) -> PixelBuffer? {
-        guard slot >= 0, slot < slots, width > 0, height > 0, width * 4 <= stride, height * stride <= slotBytes,
-              let tile = PixelBuffer(width: width, height: height, format: format) else { return nil }
+    /// - Parameter reusing: gives a buffer of that size and format to write over (a tile that
+    ///   went), else `nil` and a new one is made.
+    public func copyTile(slot: Int, width: Int, height: Int, format: PixelFormat,
+                         reusing: (_ width: Int, _ height: Int, _ format: PixelFormat) -> PixelBuffer? = { _, _, _ in nil })
+        -> PixelBuffer? {
+        guard slot >= 0, slot < slots, width > 0, height > 0, width * 4 <= stride, height * stride <= slotBytes else { return nil }
+        let shape = TileFreeList.Shape(width: width, height: height, format: format)
+        guard let tile = reusing(width, height, format).flatMap({ shape.fits($0) ? $0 : nil })
+                ?? PixelBuffer(width: width, height: height, format: format) else { return nil }
         let start = memory + slot * slotBytes
         for y in 0..<height {
             (tile.pixels + y * tile.stride).copyMemory(from: start + y * stride, byteCount: width * 4)

@@ -4,22 +4,34 @@
 /// of the content always has something to draw from. Tiles drawn in the current frame are not
 /// evicted either, so a budget smaller than one frame's tiles overruns for that frame instead of
 /// evicting what it is drawing. Used from the event loop's thread only.
+///
+/// The buffers of tiles that go are kept for the next tile of their size (`reusableBuffer`), so
+/// an app redrawing its tiles costs no mapping, page faults and unmapping per tile; the kept
+/// buffers count in the budget (`freeBytes`), so the cache never holds more than before.
 public final class TileCache {
     /// The most bytes of decoded tiles kept, pinned ones included (less what a scan-out band
-    /// takes of `content.cache_mb`).
-    public internal(set) var budgetBytes: Int
+    /// takes of `content.cache_mb`), and of buffers kept for reuse.
+    public internal(set) var budgetBytes: Int {
+        didSet { free.trim(toBytes: budgetBytes - usedBytes) }
+    }
     /// Bytes held now.
     public private(set) var usedBytes = 0
     /// Of those, bytes of pinned tiles.
     public private(set) var pinnedBytes = 0
     /// Tiles evicted so far.
     public private(set) var evictions = 0
+    /// Buffers handed out again by `reusableBuffer` so far.
+    public private(set) var reuses = 0
+    /// Bytes of buffers kept for reuse: with `usedBytes`, within the budget (unless the tiles
+    /// of one frame overrun it: then none are kept).
+    public var freeBytes: Int { free.bytes }
     private var entries: [TileKey: Entry] = [:]
+    private var free = TileFreeList()
     /// The frame being drawn, counted up by `beginFrame()`; an entry's last use is one of these.
     private var frame: UInt64 = 1
 
     private struct Entry {
-        let buffer: PixelBuffer
+        var buffer: PixelBuffer
         var lastUse: UInt64
         let pinned: Bool
     }
@@ -49,12 +61,39 @@ public final class TileCache {
     /// Holds a tile, then evicts the least recently used unpinned tiles not drawn in the
     /// current frame until the cache is within its budget again (or nothing more may go).
     public func insert(_ key: TileKey, _ buffer: PixelBuffer, pinned: Bool = false) {
-        if let old = entries[key] { remove(key, old) }
+        if entries[key] != nil { remove(key) }
         let bytes = Self.bytes(of: buffer)
         entries[key] = Entry(buffer: buffer, lastUse: frame, pinned: pinned)
         usedBytes += bytes
         if pinned { pinnedBytes += bytes }
         evictOverBudget()
+        free.trim(toBytes: budgetBytes - usedBytes)
+    }
+
+    /// A buffer of `width` × `height` pixels in `format` whose pixels are about to be written
+    /// whole: one kept from a tile that went, else, when the tile would take
+    /// the cache over its budget, the buffer of the tile that must go for it (evicted now rather
+    /// than after); `nil` when there is none to reuse (the caller maps a new one). Its pixels
+    /// are an old tile's.
+    public func reusableBuffer(width: Int, height: Int, format: PixelFormat) -> PixelBuffer? {
+        let shape = TileFreeList.Shape(width: width, height: height, format: format)
+        if let buffer = free.take(shape) {
+            reuses += 1
+            return buffer
+        }
+        // Even a tile replacing one of its size needs room for both until it arrives: the
+        // old one is drawn until then, and its buffer is kept for the next tile after that.
+        guard let bytes = shape.bytes else { return nil }
+        free.trim(toBytes: budgetBytes - usedBytes - bytes)
+        guard usedBytes + bytes > budgetBytes else { return nil }
+        for victim in evictionOrder() {
+            guard usedBytes + bytes > budgetBytes else { break }
+            evictions += 1
+            guard let buffer = remove(victim, keeping: false), shape.fits(buffer) else { continue }
+            reuses += 1
+            return buffer
+        }
+        return nil
     }
 
     /// Bytes of the tiles eviction may not take now: pinned ones and those drawn in the current frame.
@@ -74,30 +113,45 @@ public final class TileCache {
 
     /// Drops the tiles `drop` picks.
     public func remove(where drop: (TileKey) -> Bool) {
-        for (key, entry) in entries where drop(key) { remove(key, entry) }
+        for key in entries.keys.filter(drop) { remove(key) }
     }
 
-    /// Drops every tile that is not pinned (content replaced, memory pressure).
+    /// Drops every tile that is not pinned (content replaced, memory pressure), and the
+    /// buffers kept for reuse.
     public func removeUnpinned() {
-        for (key, entry) in entries where !entry.pinned { remove(key, entry) }
+        for key in entries.filter({ !$0.value.pinned }).map(\.key) { remove(key, keeping: false) }
+        free.trim(toBytes: 0)
+    }
+
+    /// Unpinned tiles not drawn in the current frame, least recently drawn first.
+    private func evictionOrder() -> [TileKey] {
+        entries.filter { !$0.value.pinned && $0.value.lastUse != frame }.sorted { $0.value.lastUse < $1.value.lastUse }.map(\.key)
     }
 
     private func evictOverBudget() {
         guard usedBytes > budgetBytes else { return }
-        let candidates = entries.filter { !$0.value.pinned && $0.value.lastUse != frame }
-            .sorted { $0.value.lastUse < $1.value.lastUse }
-        for (key, entry) in candidates {
+        for key in evictionOrder() {
             guard usedBytes > budgetBytes else { break }
-            remove(key, entry)
+            remove(key)
             evictions += 1
         }
     }
 
-    private func remove(_ key: TileKey, _ entry: Entry) {
-        entries[key] = nil
+    /// Forgets a tile; its buffer is kept for reuse when the budget has room for it beside the
+    /// tiles (`keeping`), or returned to the caller when no one else holds it (`keeping: false`).
+    @discardableResult
+    private func remove(_ key: TileKey, keeping: Bool = true) -> PixelBuffer? {
+        guard var entry = entries.removeValue(forKey: key) else { return nil }
         let bytes = Self.bytes(of: entry.buffer)
         usedBytes -= bytes
         if entry.pinned { pinnedBytes -= bytes }
+        // A buffer a frame or a band's worker still reads is not written again: it goes when they let it go.
+        guard isKnownUniquelyReferenced(&entry.buffer), entry.buffer.ownsPixels else { return nil }
+        if keeping {
+            if usedBytes + free.bytes + bytes <= budgetBytes { free.put(entry.buffer) }
+            return nil
+        }
+        return entry.buffer
     }
 
     /// What a tile costs: its rows as allocated.

@@ -47,9 +47,11 @@ public final class TileStore {
     public private(set) var stale: Set<TileKey> = []
     /// Invalidated rectangles not applied yet (merged: a flood costs one pass per frame).
     private var invalidated: [PixelRect] = []
-    /// Parts of the content whose pixels changed since `takeChanges()`: what a scan-out band
-    /// holds of them is out of date.
+    /// Parts of the content whose tiles got new pixels since `takeChanges()`: what a scan-out
+    /// band holds of them is out of date.
     private var changes: [PixelRect] = []
+    /// The rectangles the last `applyInvalidations` applied, merged (full-resolution pixels).
+    public private(set) var lastApplied: [PixelRect] = []
     /// Invalidations received so far.
     public private(set) var invalidations = 0
     /// When the tiles taken since the last frame were asked of an app, and those of the frame
@@ -81,6 +83,8 @@ public final class TileStore {
         self.source = source
         cache = TileCache(budgetBytes: cacheBytes)
         self.fetcher = fetcher
+        // An app's answered tiles are copied into the buffers of tiles that went.
+        (fetcher as? TileProvider)?.reusableBuffer = { [cache] in cache.reusableBuffer(width: $0, height: $1, format: $2) }
         let grid = source.grid
         var level = source.lowestLevel, pixels = grid.levelSize(level).area
         while level < grid.maxLevel, pixels + grid.levelSize(level + 1).area <= Self.pinnedPixels {
@@ -200,13 +204,16 @@ public final class TileStore {
     /// Applies the invalidations received since the last frame: every tile held that shows any
     /// of them, at every level, is stale (still drawn, asked for again when drawn); a tile that
     /// could not be made there may be asked for again; resampled copies go. Stale tiles the
-    /// cache has evicted stop being stale unless they lie in `bandHolds`.
+    /// cache has evicted stop being stale unless they lie in `bandHolds`; the full-resolution
+    /// tiles a band holds there become stale even when the cache has none of them. No pixel
+    /// changes yet: a band keeps its pixels until the new tiles arrive (`takeChanges()`).
     /// - Parameter bandHolds: the parts of the content scan-out bands hold (or are being drawn
     ///   with), in full-resolution pixels: their old pixels of a stale tile may still be shown.
     public func applyInvalidations(bandHolds: @autoclosure () -> [PixelRect] = []) {
         forgetEvictedStale(keeping: bandHolds)
-        guard !invalidated.isEmpty else { return }
         let rects = invalidated
+        lastApplied = rects
+        guard !rects.isEmpty else { return }
         invalidated.removeAll()
         let grid = source.grid
         func touches(_ key: TileKey) -> Bool {
@@ -215,9 +222,14 @@ public final class TileStore {
         }
         let hit = cache.keys.filter { $0.zoom == nil && touches($0) }
         stale.formUnion(hit)
+        // A band's old pixels of a tile the cache no longer has: drawn again when it arrives.
+        for hold in bandHolds() {
+            for rect in rects where !rect.intersection(hold).isEmpty {
+                stale.formUnion(grid.tiles(at: grid.maxLevel, covering: rect.intersection(hold)))
+            }
+        }
         dropResampled(of: hit)
         failed = failed.filter { !touches($0.key) }
-        changes += rects
     }
 
     /// A stale tile the cache evicted took its old pixels with it: it is asked for like any
@@ -233,8 +245,8 @@ public final class TileStore {
         }
     }
 
-    /// Parts of the content whose pixels changed since the last call (a scan-out band redraws
-    /// what it holds of them).
+    /// Parts of the content whose tiles got new pixels since the last call (a scan-out band
+    /// redraws what it holds of them).
     public func takeChanges() -> [PixelRect] {
         defer { changes.removeAll() }
         return changes

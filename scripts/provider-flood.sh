@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Issue 36 part 4, figure (a) (BENCHMARKS.md): section 11's attack (d), a provider sending
+# 10 000 invalidations a second while the view scrolls, against two daemons run in turn
+# (A B A B …, one daemon at a time): per run, the median over its attack windows of the event-loop
+# thread's share of a CPU (from /proc/PID/task/PID/schedstat) and of the frame rate; then the
+# paired ratios B/A, round by round, and their median.
+#
+#   scripts/provider-flood.sh A_FLICKD B_FLICKD [ROUNDS (5)] [PAIRS (3)]
+#
+# PAIRS is the calm/attack window pairs of each run (1 s each). The benchmark is
+# .build/release/flickd-bench (make bench builds it; FLICKD_BENCH overrides); it is the same
+# for both: only the daemon differs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ $# -ge 2 ] || { echo "usage: $0 A_FLICKD B_FLICKD [ROUNDS] [PAIRS]" >&2; exit 2; }
+a=$1 b=$2 rounds=${3:-5} pairs=${4:-3}
+bench=${FLICKD_BENCH:-.build/release/flickd-bench}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+for r in $(seq 1 "$rounds"); do
+  for who in A B; do
+    bin=$a; [ "$who" = B ] && bin=$b
+    "$bench" --provider-flood --pairs "$pairs" --flickd "$bin" >"$out/$r.$who" 2>&1 || true
+    cpu=$(sed -n 's/.*event-loop thread, calm → attack (medians): on a CPU [0-9.na]* → \([0-9.na]*\) %.*/\1/p' "$out/$r.$who")
+    fps=$(sed -n 's/^  attack  median \([0-9.na]*\) frames\/s.*/\1/p' "$out/$r.$who")
+    [ -n "$cpu" ] && [ -n "$fps" ] || { echo "run $r $who: no figures; its output:" >&2; cat "$out/$r.$who" >&2; exit 1; }
+    echo "$r $who $cpu $fps" >>"$out/figures"
+    echo "round $r $who: loop thread $cpu % of a CPU, $fps frames/s in the attack windows (load $(cut -d' ' -f1-3 /proc/loadavg))"
+  done
+done
+awk '
+  { cpu[$1, $2] = $3; fps[$1, $2] = $4; n = $1 }
+  function median(v, k,   i, j, t) {
+    for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+    return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
+  }
+  END {
+    for (r = 1; r <= n; r++) { c[r] = cpu[r, "B"] / cpu[r, "A"]; f[r] = fps[r, "B"] / fps[r, "A"]; ca[r] = cpu[r, "A"]; cb[r] = cpu[r, "B"]; fa[r] = fps[r, "A"]; fb[r] = fps[r, "B"] }
+    printf "loop thread, %% of a CPU: A median %.1f, B median %.1f; paired ratio B/A median x%.3f (n %d)\n", median(ca, n), median(cb, n), median(c, n), n
+    printf "frame rate, frames/s: A median %.1f, B median %.1f; paired ratio B/A median x%.3f (n %d)\n", median(fa, n), median(fb, n), median(f, n), n
+  }' "$out/figures"
