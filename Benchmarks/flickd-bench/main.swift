@@ -84,71 +84,45 @@ func tiledSection() {
                                 tiles: .init(cacheBytes: 64 << 20, workers: TileLoader.defaultWorkers))
     }
 }
-if arguments.contains("--map") {
-    // Section 10 alone: flickd-bench --map [--quick] [--flickd PATH].
-    section(MapBench.title)
-    MapBench.report(quick: quick, flickd: DaemonBench.locateFlickd(arguments: arguments))
+/// Runs one section alone when its flag was given (`--map`, `--cost`, …): the section, its
+/// verdicts, the daemons' scratch folder removed, exit 0 (figures, never asserted, as the full
+/// run).
+func alone(_ flag: String, _ title: String, _ body: () -> Void) {
+    guard arguments.contains(flag) else { return }
+    section(title)
+    body()
     for line in Verdicts.lines { print(line) }
+    try? FileManager.default.removeItem(atPath: DaemonBench.directory)
     exit(0)
 }
-if arguments.contains("--provider") {
-    // Section 11 alone: flickd-bench --provider [--quick] [--flickd PATH].
-    section(ProviderBench.title)
+alone("--map", MapBench.title) {
+    MapBench.report(quick: quick, flickd: DaemonBench.locateFlickd(arguments: arguments))
+}
+alone("--provider", ProviderBench.title) {
     ProviderBench.report(flickd: DaemonBench.locateFlickd(arguments: arguments), flicks: plan.providerFlicks,
                          jumps: plan.providerJumps, pairs: plan.providerPairs)
-    for line in Verdicts.lines { print(line) }
-    try? FileManager.default.removeItem(atPath: DaemonBench.directory)
-    exit(0)
 }
-if arguments.contains("--cost") {
-    // Section 13 alone: flickd-bench --cost [--quick].
-    section(CostBench.title)
-    CostBench.report(quick: quick)
-    for line in Verdicts.lines { print(line) }
-    try? FileManager.default.removeItem(atPath: DaemonBench.directory)
-    exit(0)   // figures, never asserted (as the full run)
-}
-if arguments.contains("--provider-flood") {
-    // Section 11's invalidation flood alone, for paired runs of two daemons (scripts/provider-flood.sh).
-    section("11 (d). a provider's invalidation flood: frame rate and the loop thread's CPU share")
+alone("--cost", CostBench.title) { CostBench.report(quick: quick) }
+// Section 11's invalidation flood alone, for paired runs of two daemons (scripts/provider-flood.sh).
+alone("--provider-flood", "11 (d). a provider's invalidation flood: frame rate and the loop thread's CPU share") {
     let pairs = arguments.firstIndex(of: "--pairs").flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil } ?? 3
     if let flickd = DaemonBench.locateFlickd(arguments: arguments) {
         do { try ProviderHostileBench.run(flickd: flickd, pairs: pairs, only: ["d"]) } catch { print("flickd-bench: \(error)") }
     }
-    for line in Verdicts.lines { print(line) }
-    try? FileManager.default.removeItem(atPath: DaemonBench.directory)
-    exit(0)
 }
 if arguments.contains("--tiled") {
     tiledSection()
     for line in Verdicts.lines { print(line) }
     exit(0)
 }
-if arguments.contains("--feel") {
-    // Section 6 alone (make bench-feel): it runs on virtual time, in seconds.
-    section(FeelBench.title)
-    FeelBench.report(arguments: arguments)
-    for line in Verdicts.lines { print(line) }
-    exit(0)   // figures, never asserted (as the full run)
-}
-
-if arguments.contains("--scanout") {
-    // Section 14 alone: the DRM calls of a panned frame, modelled (seconds, virtual time).
-    section(ScanOutBench.title)
+// Section 6 alone (make bench-feel): it runs on virtual time, in seconds.
+alone("--feel", FeelBench.title) { FeelBench.report(arguments: arguments) }
+// Section 14 alone: the DRM calls of a panned frame, modelled (seconds, virtual time).
+alone("--scanout", ScanOutBench.title) {
     guard let pattern = TestPattern.make(PixelSize(width: 4096, height: 4096)) else { fatalError("cannot allocate the content") }
     ScanOutBench.report(content: Content(image: pattern))
-    for line in Verdicts.lines { print(line) }
-    exit(0)   // figures, never asserted (as the full run)
 }
-
-if arguments.contains("--pyramid") {
-    // Section 9 alone: flickd-bench --pyramid [--quick] [--side N] [--flickd PATH].
-    section(PyramidBench.title)
-    PyramidBench.report(quick: quick)
-    for line in Verdicts.lines { print(line) }
-    try? FileManager.default.removeItem(atPath: DaemonBench.directory)
-    exit(0)   // figures, never asserted (as the full run)
-}
+alone("--pyramid", PyramidBench.title) { PyramidBench.report(quick: quick) }
 
 // 1. Gesture + model cost per evdev event.
 section("1. gesture + model per evdev event (TouchDecoder → GestureRecognizer → ScrollView, virtual clock)")
