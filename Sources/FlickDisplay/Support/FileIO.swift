@@ -17,6 +17,9 @@ enum FileIO {
         var info = stat()
         if fstat(fd, &info) != 0 { return .failure(.system(.current("fstat", path))) }
         if (info.st_mode & S_IFMT) == S_IFDIR { return .failure(.system(SystemError(call: "read", context: path, errno: EISDIR))) }
+        // Pseudo files (/proc, some of /sys) report size 0 whatever they hold: read to end of
+        // file, at most `limit` bytes.
+        if info.st_size == 0 { return readToEnd(fd, path, limit: limit, truncating: truncating) }
         var size = Int(info.st_size)
         if size > limit {
             guard truncating else { return .failure(.tooLarge(size)) }
@@ -36,6 +39,28 @@ enum FileIO {
             }
         }
         return .success(bytes)
+    }
+
+    /// Reads an open file of unknown size to its end, in growing chunks, refusing more than
+    /// `limit` bytes (or keeping the first `limit` when `truncating`).
+    private static func readToEnd(_ fd: Int32, _ path: String, limit: Int, truncating: Bool) -> Result<[UInt8], ReadFailure> {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let result = chunk.withUnsafeMutableBytes { buffer in
+                retryingResult("read", path) { Glibc.read(fd, buffer.baseAddress!, buffer.count) }
+            }
+            switch result {
+            case .success(0): return .success(bytes)
+            case .success(let count):
+                bytes += chunk[..<count]
+                if bytes.count > limit {
+                    guard truncating else { return .failure(.tooLarge(bytes.count)) }
+                    return .success(Array(bytes[..<limit]))
+                }
+            case .failure(let error): return .failure(.system(error))
+            }
+        }
     }
 
     /// Why a read failed.

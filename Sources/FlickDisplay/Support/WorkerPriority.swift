@@ -99,19 +99,9 @@ public struct ThreadScheduling: Equatable, Sendable, CustomStringConvertible {
     public var description: String { "\(policyName), nice \(nice)" }
 
     private static func read(_ path: String) -> ThreadScheduling? {
-        // A `stat` file reports size 0: read until end of file (a line is under 1 KiB).
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: 4096)
-        var filled = 0
-        while filled < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            filled += count
-        }
-        return parse(stat: String(decoding: bytes[..<filled], as: UTF8.self))
+        // A `stat` line is under 1 KiB (its size reads 0: FileIO reads it to its end).
+        guard case .success(let bytes) = FileIO.read(path, limit: 4096) else { return nil }
+        return parse(stat: String(decoding: bytes, as: UTF8.self))
     }
 
     /// Reads a `stat` line: nice is its 19th field, the policy its 41st. The second field (the
