@@ -124,6 +124,11 @@ public struct ControlMessage: Codable, Hashable, Sendable {
 
     /// The message as one JSON line (with the newline), keys sorted for stable output.
     public func line() -> Data {
+        // The plain success reply (every `tile` and `invalidate` of a provider gets one) is
+        // written as the encoder writes it, without the encoder (`ControlReplyLineTests`).
+        if ok == true, self == .reply(id: id) {
+            return Data((id.map { "{\"id\":\($0),\"ok\":true}\n" } ?? "{\"ok\":true}\n").utf8)
+        }
         var data = (try? Self.encoder.encode(self)) ?? Data("{}".utf8)
         data.append(0x0A)
         return data
@@ -284,6 +289,20 @@ extension ControlRequest {
     /// Decodes one line.
     /// - Throws: `ControlError.malformed` with the decoder's reason.
     public static func decode(_ line: some Collection<UInt8>) throws(ControlError) -> ControlRequest {
+        // The plain lines a provider floods the daemon with are read without JSONDecoder; the
+        // rest, and every line refused, go through it (`ControlRequestScanner`).
+        let quick = line.withContiguousStorageIfAvailable { bytes -> Result<ControlRequest, ControlError>? in
+            if let request = ControlRequestScanner.scan(bytes) { return .success(request) }
+            return ControlRequestScanner.isSurelyNotJSON(bytes) ? .failure(.malformed("not JSON")) : nil
+        }
+        if let quick = quick.flatMap({ $0 }) { return try quick.get() }
+        return try decodeWithFoundation(line)
+    }
+
+    /// Decodes one line with Foundation's JSONDecoder: the reference `ControlRequestScanner`
+    /// agrees with.
+    /// - Throws: `ControlError.malformed` with the decoder's reason.
+    public static func decodeWithFoundation(_ line: some Collection<UInt8>) throws(ControlError) -> ControlRequest {
         do {
             return try JSONDecoder().decode(ControlRequest.self, from: Data(line))
         } catch let DecodingError.keyNotFound(key, _) {
