@@ -124,11 +124,9 @@ public struct ControlMessage: Codable, Hashable, Sendable {
 
     /// The message as one JSON line (with the newline), keys sorted for stable output.
     public func line() -> Data {
-        // The plain success reply (every `tile` and `invalidate` of a provider gets one) is
-        // written as the encoder writes it, without the encoder (`ControlReplyLineTests`).
-        if ok == true, self == .reply(id: id) {
-            return Data((id.map { "{\"id\":\($0),\"ok\":true}\n" } ?? "{\"ok\":true}\n").utf8)
-        }
+        // A provider's replies, requests and cancels are written by hand (never an event's line:
+        // those carry neither).
+        if ok == true || request != nil, let plain = ControlLineWriter.line(self) { return plain }
         var data = (try? Self.encoder.encode(self)) ?? Data("{}".utf8)
         data.append(0x0A)
         return data
@@ -304,7 +302,7 @@ extension ControlRequest {
     /// - Throws: `ControlError.malformed` with the decoder's reason.
     public static func decodeWithFoundation(_ line: some Collection<UInt8>) throws(ControlError) -> ControlRequest {
         do {
-            return try JSONDecoder().decode(ControlRequest.self, from: Data(line))
+            return try decoder.decode(ControlRequest.self, from: Data(line))
         } catch let DecodingError.keyNotFound(key, _) {
             throw .malformed("missing \"\(key.stringValue)\"")
         } catch let DecodingError.typeMismatch(_, context) {
@@ -313,6 +311,9 @@ extension ControlRequest {
             throw .malformed("not JSON")
         }
     }
+
+    /// One decoder for every line: it keeps no state between them.
+    private static let decoder = JSONDecoder()
 
     /// The request as one JSON line (with the newline).
     public func line() -> Data {

@@ -2,8 +2,8 @@
 /// provider's hot lines (`invalidate`, `tile`: thousands a second) more than everything the
 /// daemon then does with them. It takes only what it is sure of: one flat JSON object whose
 /// keys are `ControlRequest`'s scalar fields, each once, with a value of the field's type in a
-/// plain form (ASCII strings without escapes, whole numbers of at most 18 digits, decimals
-/// without an exponent). Anything else — another key, `null`, an array, an escape, a number in
+/// plain form (ASCII strings without escapes, whole numbers that fit an Int, numbers whose value
+/// is finite and normal). Anything else — another key, `null`, an array, an escape, a number in
 /// another form, a duplicate, a missing `cmd`, bytes after the object — is `nil`, and
 /// `ControlRequest.decode` hands the line to `JSONDecoder`, so every line refused is refused
 /// with the decoder's own error and every line taken is the request the decoder makes of it
@@ -51,30 +51,21 @@ enum ControlRequestScanner {
         case id, cmd, x, y, width, height, scale, page, animated, path, enabled, tileSize, slots, detail, opaque,
              background, name, request, drawn, state
 
-        init?(_ key: Substring.UTF8View) {
-            switch String(Substring(key)) {
-            case "id": self = .id
-            case "cmd": self = .cmd
-            case "x": self = .x
-            case "y": self = .y
-            case "width": self = .width
-            case "height": self = .height
-            case "scale": self = .scale
-            case "page": self = .page
-            case "animated": self = .animated
-            case "path": self = .path
-            case "enabled": self = .enabled
-            case "tileSize": self = .tileSize
-            case "slots": self = .slots
-            case "detail": self = .detail
-            case "opaque": self = .opaque
-            case "background": self = .background
-            case "name": self = .name
-            case "request": self = .request
-            case "drawn": self = .drawn
-            case "state": self = .state
-            default: return nil
+        /// The JSON names, in the cases' order.
+        static let names: [StaticString] = ["id", "cmd", "x", "y", "width", "height", "scale", "page", "animated", "path",
+                                            "enabled", "tileSize", "slots", "detail", "opaque", "background", "name",
+                                            "request", "drawn", "state"]
+
+        /// The field named by `key`'s bytes (compared as bytes: no String is made per key).
+        init?(_ key: UnsafeBufferPointer<UInt8>) {
+            for (i, name) in Self.names.enumerated() where name.utf8CodeUnitCount == key.count {
+                let bytes = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+                if bytes.elementsEqual(key), let field = Field(rawValue: UInt32(i)) {
+                    self = field
+                    return
+                }
             }
+            return nil
         }
     }
 
@@ -94,8 +85,8 @@ enum ControlRequestScanner {
             return true
         }
 
-        /// A string of printable ASCII without escapes, its quotes taken.
-        mutating func plainString() -> Substring.UTF8View? {
+        /// A string of printable ASCII without escapes, its quotes taken: its bytes.
+        mutating func plainString() -> UnsafeBufferPointer<UInt8>? {
             guard take(0x22) else { return nil }
             let start = at
             while at < bytes.count, bytes[at] != 0x22 {
@@ -103,9 +94,8 @@ enum ControlRequestScanner {
                 at += 1
             }
             guard at < bytes.count else { return nil }
-            let text = Substring(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self)
             at += 1
-            return text.utf8
+            return UnsafeBufferPointer(rebasing: bytes[start..<at - 1])
         }
 
         /// Whether the value ends here: JSON's whitespace, the next pair, the object's end.
@@ -123,27 +113,46 @@ enum ControlRequestScanner {
             return at - start
         }
 
-        /// A whole number: `-`, then `0` or 1–18 digits not starting with 0 (no `-0`, which
-        /// the decoder may read otherwise; no overflow).
+        /// A whole number: `-`, then `0` or up to 19 digits not starting with 0 that fit an Int
+        /// (no `-0`, which the decoder may read otherwise).
         mutating func whole() -> Int? {
             let negative = take(0x2D), start = at
             let count = digits()
-            guard count >= 1, count <= 18, bytes[start] != 0x30 || (count == 1 && !negative), atDelimiter else { return nil }
+            guard count >= 1, count <= 19, bytes[start] != 0x30 || (count == 1 && !negative), atDelimiter else { return nil }
+            // Summed toward the sign, so that Int.min is read too.
             var value = 0
-            for i in start..<at { value = value * 10 + Int(bytes[i] - 0x30) }
-            return negative ? -value : value
+            for i in start..<at {
+                let digit = Int(bytes[i] - 0x30)
+                let (times, overflowTimes) = value.multipliedReportingOverflow(by: 10)
+                let (next, overflowPlus) = negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
+                guard !overflowTimes, !overflowPlus else { return nil }
+                value = next
+            }
+            return value
         }
 
-        /// A number without an exponent, at most 24 characters: read exactly as the decoder
-        /// reads it (correctly rounded; none of them overflows or underflows).
+        /// A JSON number of at most 32 characters whose value is finite and, unless every digit
+        /// is 0, normal: read exactly as the decoder reads it (correctly rounded). Numbers the
+        /// decoder may refuse (overflowing, or underflowing to a subnormal or zero) are left to it.
         mutating func number() -> Double? {
             let start = at
             _ = take(0x2D)
             let first = at, count = digits()
             guard count >= 1, bytes[first] != 0x30 || count == 1 else { return nil }
-            if take(0x2E) { guard digits() >= 1 else { return nil } }
-            guard atDelimiter, at - start <= 24 else { return nil }
-            return Double(Substring(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self))
+            var zero = bytes[first] == 0x30
+            if take(0x2E) {
+                let fraction = at
+                guard digits() >= 1 else { return nil }
+                zero = zero && bytes[fraction..<at].allSatisfy { $0 == 0x30 }
+            }
+            if take(0x65) || take(0x45) {
+                if !take(0x2B) { _ = take(0x2D) }
+                guard digits() >= 1 else { return nil }
+            }
+            guard atDelimiter, at - start <= 32,
+                  let value = Double(Substring(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self)),
+                  value.isFinite, zero ? value == 0 : value.isNormal else { return nil }
+            return value
         }
 
         mutating func bool() -> Bool? {
@@ -166,7 +175,7 @@ enum ControlRequestScanner {
             return true
         }
 
-        mutating func string() -> String? { plainString().map { String(Substring($0)) } }
+        mutating func string() -> String? { plainString().map { String(decoding: $0, as: UTF8.self) } }
 
         /// The value of `field`, into `request`; `false` when it is not of the plain shape.
         mutating func read(_ field: Field, into r: inout ControlRequest) -> Bool {

@@ -27,6 +27,9 @@ import Testing
         #"{"cmd":"display","state":"dim"}"#,
         #"{"cmd":"subscribe","events":["didScroll","tap"]}"#,
         " \t{ \"cmd\" : \"tile\" , \"request\" : 9 } \r",
+        #"{"cmd":"invalidate","x":1e19,"y":-1.7976931348623157e308,"width":2.5E-3,"height":0.1e+2}"#,
+        #"{"id":-9223372036854775808,"cmd":"tile","request":9223372036854775807,"drawn":true}"#,
+        #"{"cmd":"invalidate","x":0.1000000000000000055511151231257827,"y":-0.0,"width":0e0,"height":123456789012345678901}"#,
         #"{}"#,
         #"{"id":0,"cmd":""}"#,
     ]
@@ -69,8 +72,10 @@ import Testing
         let others = [
             #"{"cmd":"subscribe","events":["tap"]}"#, #"{"cmd":"tile","request":null}"#, #"{"cmd":"tile","request":7.0}"#,
             #"{"cmd":"tile","request":1e2}"#, #"{"cmd":"tile","request":-0}"#, #"{"cmd":"tile","request":0123}"#,
-            #"{"cmd":"tile","request":1234567890123456789}"#, #"{"cmd":"invalidate","x":1e400}"#,
-            #"{"cmd":"invalidate","x":1.5E+3}"#, #"{"cmd":"invalidate","x":"1"}"#, #"{"cmd":"in\u0076alidate"}"#,
+            #"{"cmd":"tile","request":9223372036854775808}"#, #"{"cmd":"tile","request":-9223372036854775809}"#,
+            #"{"cmd":"invalidate","x":1e400}"#, #"{"cmd":"invalidate","x":5e-324}"#, #"{"cmd":"invalidate","x":1e-400}"#,
+            #"{"cmd":"invalidate","x":1e}"#, #"{"cmd":"invalidate","x":1.5E+}"#, #"{"cmd":"invalidate","x":"1"}"#,
+            #"{"cmd":"in\u0076alidate"}"#,
             #"{"cmd":"tile","cmd":"invalidate"}"#, #"{"cmd":"tile","extra":{}}"#, #"{"request":7}"#, #"{"cmd":"tile"} x"#,
             #"{"cmd":"tile",}"#, #"{"cmd":"tile""#, #"{"cmd":"t\#u{e9}le"}"#, #"["cmd"]"#, #"7"#, #""""#, "",
             #"{"cmd":"load","path":"a\"b"}"#, #"{"cmd":true}"#, #"{"cmd":"set-offset","x":.5,"y":1.}"#,
@@ -85,7 +90,7 @@ import Testing
     /// Each shape broken at every byte: the byte replaced by, or preceded by, each breaker, or
     /// dropped; and cut short at every length.
     @Test func everyBrokenShapeIsRefusedAsJSONDecoderRefusesIt() {
-        for line in Self.shapes.prefix(6) + Self.shapes.suffix(4) {
+        for line in Self.shapes.prefix(6) + Self.shapes.suffix(5) {
             let bytes = Array(line.utf8)
             for i in bytes.indices {
                 var dropped = bytes
@@ -115,8 +120,8 @@ import Testing
         }
     }
 
-    /// The reply every `tile` and `invalidate` gets is written by hand: byte for byte the
-    /// encoder's.
+    /// The reply every `tile` and `invalidate` gets, and the requests and cancels a provider
+    /// gets, are written by hand: byte for byte the encoder's.
     @Test func thePlainReplyIsTheEncodersLine() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -126,6 +131,27 @@ import Testing
             expected.append(0x0A)
             #expect(reply.line() == expected, "id \(String(describing: id))")
         }
+        // A provider's requests and cancels, with numbers written by hand and some left to the
+        // encoder (fractions, −0, past 2⁵³).
+        for (scale, x) in [(1.0, 512.0), (2, 0), (0.5, 1024), (1, 0.5), (1, -0.0), (1, 0x1p53), (0.25, 1e300), (1, -256)] {
+            let tile = ControlTileRequest(level: 15, column: 2, row: 5, scale: scale, x: x, y: 1280, width: 256, height: 200.5,
+                                          pixelWidth: 256, pixelHeight: 256, slot: 3, offset: 786432, stride: 1024)
+            for message in [ControlMessage.tileRequest(id: 7, tile: tile), .tileCancel(id: Int(scale * 4))] {
+                var expected = try encoder.encode(message)
+                expected.append(0x0A)
+                #expect(message.line() == expected, "\(String(decoding: expected, as: UTF8.self))")
+            }
+            var whole = ControlTileRequest(level: 1, column: 0, row: 0, scale: scale, x: x, y: 0, width: 1, height: 1,
+                                           pixelWidth: 1, pixelHeight: 1, slot: 0, offset: 0, stride: 4)
+            whole.height = 64
+            let message = ControlMessage.tileRequest(id: Int.max, tile: whole)
+            var expected = try encoder.encode(message)
+            expected.append(0x0A)
+            #expect(message.line() == expected, "\(String(decoding: expected, as: UTF8.self))")
+        }
+        #expect(ControlLineWriter.line(.tileRequest(id: 1, tile: ControlTileRequest(
+            level: 1, column: 0, row: 0, scale: 1, x: 0, y: 0, width: 256, height: 256, pixelWidth: 256, pixelHeight: 256,
+            slot: 0, offset: 0, stride: 1024))) != nil)
         // Not plain: the encoder writes them.
         var other = ControlMessage.reply(id: 4)
         other.zoomScale = 2
