@@ -3,7 +3,9 @@
 # 10 000 invalidations a second while the view scrolls, against two daemons run in turn
 # (A B A B …, one daemon at a time): per run, the median over its attack windows of the event-loop
 # thread's share of a CPU (from /proc/PID/task/PID/schedstat) and of the frame rate; then the
-# paired ratios B/A, round by round, and their median.
+# paired ratios B/A, round by round, and their median. Also the loop thread's CPU time per frame
+# shown (the share over the frame rate): on a machine so loaded that the loop waits for a CPU
+# (the share falls with the frame rate), the cost of the work done, which the share is not.
 #
 #   scripts/provider-flood.sh A_FLICKD B_FLICKD [ROUNDS (5)] [PAIRS (3)]
 #
@@ -25,7 +27,7 @@ for r in $(seq 1 "$rounds"); do
     fps=$(sed -n 's/^  attack  median \([0-9.na]*\) frames\/s.*/\1/p' "$out/$r.$who")
     [ -n "$cpu" ] && [ -n "$fps" ] || { echo "run $r $who: no figures; its output:" >&2; cat "$out/$r.$who" >&2; exit 1; }
     echo "$r $who $cpu $fps" >>"$out/figures"
-    echo "round $r $who: loop thread $cpu % of a CPU, $fps frames/s in the attack windows (load $(cut -d' ' -f1-3 /proc/loadavg))"
+    echo "round $r $who: loop thread $cpu % of a CPU, $fps frames/s in the attack windows, $(awk -v c="$cpu" -v f="$fps" 'BEGIN { printf "%.2f", (f > 0 ? c * 10 / f : 0) }') ms of loop CPU per frame (load $(cut -d' ' -f1-3 /proc/loadavg))"
   done
 done
 awk '
@@ -38,4 +40,6 @@ awk '
     for (r = 1; r <= n; r++) { c[r] = cpu[r, "B"] / cpu[r, "A"]; f[r] = fps[r, "B"] / fps[r, "A"]; ca[r] = cpu[r, "A"]; cb[r] = cpu[r, "B"]; fa[r] = fps[r, "A"]; fb[r] = fps[r, "B"] }
     printf "loop thread, %% of a CPU: A median %.1f, B median %.1f; paired ratio B/A median x%.3f (n %d)\n", median(ca, n), median(cb, n), median(c, n), n
     printf "frame rate, frames/s: A median %.1f, B median %.1f; paired ratio B/A median x%.3f (n %d)\n", median(fa, n), median(fb, n), median(f, n), n
+    for (r = 1; r <= n; r++) { ma[r] = cpu[r, "A"] * 10 / fps[r, "A"]; mb[r] = cpu[r, "B"] * 10 / fps[r, "B"]; m[r] = mb[r] / ma[r] }
+    printf "loop CPU per frame, ms: A median %.2f, B median %.2f; paired ratio B/A median x%.3f (n %d)\n", median(ma, n), median(mb, n), median(m, n), n
   }' "$out/figures"

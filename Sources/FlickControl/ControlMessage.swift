@@ -124,6 +124,9 @@ public struct ControlMessage: Codable, Hashable, Sendable {
 
     /// The message as one JSON line (with the newline), keys sorted for stable output.
     public func line() -> Data {
+        // A provider's replies, requests and cancels are written by hand (never an event's line:
+        // those carry neither).
+        if ok == true || request != nil, let plain = ControlLineWriter.line(self) { return plain }
         var data = (try? Self.encoder.encode(self)) ?? Data("{}".utf8)
         data.append(0x0A)
         return data
@@ -287,8 +290,22 @@ extension ControlRequest {
     /// Decodes one line.
     /// - Throws: `ControlError.malformed` with the decoder's reason.
     public static func decode(_ line: some Collection<UInt8>) throws(ControlError) -> ControlRequest {
+        // The plain lines a provider floods the daemon with are read without JSONDecoder; the
+        // rest, and every line refused, go through it (`ControlRequestScanner`).
+        let quick = line.withContiguousStorageIfAvailable { bytes -> Result<ControlRequest, ControlError>? in
+            if let request = ControlRequestScanner.scan(bytes) { return .success(request) }
+            return ControlRequestScanner.isSurelyNotJSON(bytes) ? .failure(.malformed("not JSON")) : nil
+        }
+        if let quick = quick.flatMap({ $0 }) { return try quick.get() }
+        return try decodeWithFoundation(line)
+    }
+
+    /// Decodes one line with Foundation's JSONDecoder: the reference `ControlRequestScanner`
+    /// agrees with.
+    /// - Throws: `ControlError.malformed` with the decoder's reason.
+    public static func decodeWithFoundation(_ line: some Collection<UInt8>) throws(ControlError) -> ControlRequest {
         do {
-            return try JSONDecoder().decode(ControlRequest.self, from: Data(line))
+            return try decoder.decode(ControlRequest.self, from: Data(line))
         } catch let DecodingError.keyNotFound(key, _) {
             throw .malformed("missing \"\(key.stringValue)\"")
         } catch let DecodingError.typeMismatch(_, context) {
@@ -297,6 +314,9 @@ extension ControlRequest {
             throw .malformed("not JSON")
         }
     }
+
+    /// One decoder for every line: it keeps no state between them.
+    private static let decoder = JSONDecoder()
 
     /// The request as one JSON line (with the newline).
     public func line() -> Data {

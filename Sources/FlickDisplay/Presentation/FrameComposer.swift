@@ -37,6 +37,9 @@ public final class FrameComposer {
     public var bandFramesComposed: Int { band?.framesComposed ?? 0 }
     /// Pixels of a band drawn again because an app redrew their tiles (the rest of the band kept).
     public var bandPixelsRedrawn: Int { band?.pixelsRedrawn ?? 0 }
+    /// Frames drawn into a band's buffer that held most of the view already: only the rest and
+    /// its parts out of date drawn, not the whole view.
+    public var bandFramesPatched: Int { band?.framesPatched ?? 0 }
     /// Bytes of the band's two buffers (0 without a band).
     public var bandBytes: Int { band?.bytes ?? 0 }
     /// Frames committed so far.
@@ -145,7 +148,7 @@ public final class FrameComposer {
         band.plan(x: x, y: y, view: panel, resting: state.restingOffset, store: store)
         if let shown = band.source(x: x, y: y, view: panel) { return shown }
         // Not in a band yet: composed into the band's free buffer, scanned out from there.
-        return band.drawFrame(x: x, y: y, view: panel, resting: state.restingOffset) { part in
+        return band.drawFrame(x: x, y: y, view: panel, resting: state.restingOffset, store: store) { part in
             let coarser = store.framesFromCoarser, holes = store.framesWithHoles
             compositor.compose(state, content: content, into: part, indicators: false, restingOffset: state.restingOffset)
             return store.framesFromCoarser == coarser && store.framesWithHoles == holes

@@ -87,6 +87,9 @@ final class ScanOutBand {
     /// Pixels drawn again in a buffer because their tiles changed (an app redrew them), and
     /// the rectangles they were drawn in.
     private(set) var pixelsRedrawn = 0, rectanglesRedrawn = 0
+    /// Frames drawn into a buffer that held most of the view already (only the rest drawn,
+    /// `drawFrame`'s `store`), and the pixels drawn for them.
+    private(set) var framesPatched = 0, pixelsPatched = 0
 
     /// The default margin: a quarter of the shorter side of the view, at least 128 pixels
     /// (270 at 1080p: two bands of 2460×1620 take 30 MiB of the cache).
@@ -154,9 +157,18 @@ final class ScanOutBand {
     /// that buffer, its job is stopped and dropped first, so no frame buffer beyond the bands'
     /// is ever needed. `draw` composes the frame into the view-sized part given; it returns
     /// whether every pixel came from full-resolution tiles.
-    func drawFrame(x: Int, y: Int, view: PixelSize, resting: Point?,
+    ///
+    /// With `store`, a buffer that already holds part of the view exactly, in a band holding
+    /// all of it (the frame before the last one, while an app's new tiles keep the buffer on
+    /// screen out of date), keeps its place: only what it lacks of the view and its parts out of
+    /// date are drawn, from the full-resolution tiles in memory (`patch`).
+    func drawFrame(x: Int, y: Int, view: PixelSize, resting: Point?, store: TileStore? = nil,
                    draw: (PixelBuffer) -> Bool) -> (buffer: PixelBuffer, index: Int, x: Int, y: Int)? {
         guard let index = freeBuffer() else { return nil }
+        if let store, let patched = patch(index, view: PixelRect(x0: x, y0: y, x1: x + view.width, y1: y + view.height),
+                                          store: store) {
+            return patched
+        }
         let corner = placement(x: x, y: y, view: view, resting: resting)
         let buffer = buffers[index]
         guard let part = PixelBuffer(borrowing: buffer.pixels + (y - corner.y) * buffer.stride + (x - corner.x) * 4,
@@ -250,6 +262,33 @@ final class ScanOutBand {
         // A band drawn ahead becomes the one shown from as soon as it holds the view.
         if current == nil || lastView.map({ Self.holds(job.drawn, $0) }) == true { current = job.buffer }
         fills += 1
+    }
+
+    /// Brings buffer `index` to show `view` where it holds part of it exactly, in a band holding
+    /// all of it: draws the rest of the view and the parts of it whose tiles changed,
+    /// from the full-resolution tiles in memory; the buffer then holds the view. `nil` (nothing
+    /// drawn) when it does not, or when a tile needed is not in memory.
+    private func patch(_ index: Int, view: PixelRect, store: TileStore) -> (buffer: PixelBuffer, index: Int, x: Int, y: Int)? {
+        guard let h = held[index], h.exact, Self.holds(bandRect(h.placement), view) else { return nil }
+        let kept = h.valid.intersection(view)
+        guard !kept.isEmpty else { return nil }
+        let rects = view.subtracting(kept) + h.dirty.map { $0.intersection(kept) }.filter { !$0.isEmpty }
+        let grid = store.source.grid
+        var parts: [Part] = []
+        var seen = Set<TileKey>()
+        for rect in rects {
+            for key in grid.tiles(at: grid.maxLevel, covering: rect) where seen.insert(key).inserted {
+                guard let tile = store.cache.tile(key) else { return nil }
+                parts.append(Part(tile: tile, stored: grid.storedRect(key), inner: grid.tileRect(key)))
+            }
+        }
+        BandJob(band: buffers[index], origin: bandRect(h.placement), rects: rects, parts: parts, cancel: BandJob.Cancel()).run()
+        for rect in rects { pixelsPatched += rect.width * rect.height }
+        held[index] = Held(placement: h.placement, valid: view, exact: true)
+        current = index
+        lastView = view
+        framesPatched += 1
+        return (buffers[index], index, view.x0 - h.placement.x, view.y0 - h.placement.y)
     }
 
     /// Composes a frame that no band can hold (zoomed, or past the content's edges) into the

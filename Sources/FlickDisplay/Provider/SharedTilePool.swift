@@ -75,6 +75,11 @@ public final class SharedTilePool {
         guard let tile = reusing(width, height, format).flatMap({ shape.fits($0) ? $0 : nil })
                 ?? PixelBuffer(width: width, height: height, format: format) else { return nil }
         let start = memory + slot * slotBytes
+        if tile.stride == stride && width * 4 == stride {
+            // A whole-width tile: one copy, not one per row.
+            tile.pixels.copyMemory(from: start, byteCount: height * stride)
+            return tile
+        }
         for y in 0..<height {
             (tile.pixels + y * tile.stride).copyMemory(from: start + y * stride, byteCount: width * 4)
         }

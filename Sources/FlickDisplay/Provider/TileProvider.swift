@@ -215,7 +215,13 @@ public final class TileProvider: TileFetching {
 
     /// When the next request becomes overdue, if any waits in time.
     public var nextDeadline: Instant? {
-        outstanding.values.filter { !$0.givenUp }.map { $0.sentAt + timeout }.min()
+        // The loop asks at every wake-up (thousands a second under an app's flood): the earliest
+        // request found without an array, and the time-out added once (adding is monotonic).
+        var earliest: Instant?
+        for entry in outstanding.values where !entry.givenUp && earliest.map({ entry.sentAt < $0 }) ?? true {
+            earliest = entry.sentAt
+        }
+        return earliest.map { $0 + timeout }
     }
 
     /// The mean time from a request to its answer over the last 64 answers, in milliseconds.
