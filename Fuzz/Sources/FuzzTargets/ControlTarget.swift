@@ -32,6 +32,15 @@ enum ControlTarget {
     }
 
     private static func answer(_ line: Slice<UnsafeRawBufferPointer>, _ daemon: DaemonPath) {
+        // The hand-written fast path (`ControlRequestScanner`) must read every line as Foundation's
+        // JSONDecoder does: the same request, or the same refusal.
+        let fast = Result { () throws(ControlError) in try ControlRequest.decode(line) }
+        let reference = Result { () throws(ControlError) in try ControlRequest.decodeWithFoundation(line) }
+        switch (fast, reference) {
+        case let (.success(a), .success(b)): fuzzCheck(a == b, "the scanner read \(a), JSONDecoder \(b)")
+        case let (.failure(a), .failure(b)): fuzzCheck("\(a)" == "\(b)", "the scanner refused with \(a), JSONDecoder with \(b)")
+        default: fuzzCheck(false, "the scanner gave \(fast), JSONDecoder \(reference)")
+        }
         let request: ControlRequest
         do {
             request = try ControlRequest.decode(line)
