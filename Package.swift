@@ -74,7 +74,7 @@ let package = Package(
                                                      "CMemfd"]),
         // A Wayland client: the connection to a compositor, a toplevel window as an Output (and
         // the seat's input, docs/ARCHITECTURE.md), for running under a desktop or a kiosk compositor.
-        .target(name: "FlickWayland", dependencies: ["FlickCore", "FlickSystem", "FlickDisplay", "CWayland", "CWaylandProtocols"]),
+        .target(name: "FlickWayland", dependencies: ["FlickCore", "FlickSystem", "FlickDisplay", "CWayland", "CWaylandProtocols", "CMemfd"]),
 
         // The control protocol's messages, shared by the daemon and flickctl.
         .target(name: "FlickControl", dependencies: ["FlickCore", "FlickSystem"]),
