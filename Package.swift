@@ -82,7 +82,7 @@ let package = Package(
         .target(
             name: "FlickDaemon",
             dependencies: [
-                "FlickCore", "FlickSystem", "FlickInput", "FlickDisplay", "FlickControl", "CSystemd",
+                "FlickCore", "FlickSystem", "FlickInput", "FlickDisplay", "FlickWayland", "FlickControl", "CSystemd",
                 "CTOMLParser", "CMalloc",
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -4,6 +4,12 @@ import Glibc
 /// The compositor's presentation clock (`wp_presentation.clock_id`: Weston's is
 /// CLOCK_MONOTONIC_RAW) read as flickd's, CLOCK_MONOTONIC, on which every Instant lies.
 enum PresentationClock {
+    /// The clock `wp_presentation.clock_id` names, set before the window is made (the event
+    /// comes with the bind, while the output is not yet whole).
+    final class ID {
+        var clock = CLOCK_MONOTONIC
+    }
+
     /// A time on `clock` as the same moment on CLOCK_MONOTONIC: the two clocks' offset is read
     /// now (they differ by NTP's slewing only, parts per million over the age of the frame).
     static func monotonic(seconds: Int64, nanoseconds: Int64, clock: clockid_t) -> Instant {

@@ -39,7 +39,7 @@ public final class WaylandOutput: Output {
     private let compositor: OpaquePointer
     private let shm: OpaquePointer
     private let presentation: OpaquePointer?
-    private var presentationClock = CLOCK_MONOTONIC
+    private let presentationClock = PresentationClock.ID()
     private var buffers: ShmBuffers?
     /// The buffer lent for drawing, and the one committed last (the next frame's damage is
     /// what differs from it).
@@ -52,7 +52,7 @@ public final class WaylandOutput: Output {
     private var isClosed = false
 
     private let presentationListener = WaylandListener(wp_presentation_listener(clock_id: { data, _, clock in
-        waylandOwner(data, as: WaylandOutput.self)?.presentationClock = clockid_t(clock)
+        waylandOwner(data, as: PresentationClock.ID.self)?.clock = clockid_t(clock)
     }))
     private let callbackListener = WaylandListener(wl_callback_listener(done: { data, callback, _ in
         waylandOwner(data, as: WaylandOutput.self)?.frameDone(callback)
@@ -79,14 +79,15 @@ public final class WaylandOutput: Output {
         shm = try connection.bind(flickd_wl_shm_interface(), version: 1).proxy
         presentation = connection.global("wp_presentation") == nil ? nil
             : try connection.bind(flickd_wp_presentation_interface(), version: 1).proxy
+        // The clock comes right after the bind, read by the window's round trips: events for a
+        // proxy without a listener are dropped, so it has one at once.
+        if let presentation {
+            wp_presentation_add_listener(presentation, presentationListener.pointer, Unmanaged.passUnretained(presentationClock).toOpaque())
+        }
         hasPresentationTimes = presentation != nil
         window = try WaylandWindow(connection: connection, compositor: compositor, requested: requested)
         size = window.bufferSize
         refreshPeriod = .nanoseconds(16_666_667)
-        if let presentation {
-            wp_presentation_add_listener(presentation, presentationListener.pointer, Unmanaged.passUnretained(self).toOpaque())
-            try connection.roundTrip()
-        }
         refreshPeriod = monitorRefresh ?? refreshPeriod
         window.changed = { [unowned self] in self.sizeChanged?() }
     }
@@ -246,7 +247,7 @@ public final class WaylandOutput: Output {
         guard let proxy, proxy == feedback else { return }
         wp_presentation_feedback_destroy(proxy)
         feedback = nil
-        let at = PresentationClock.monotonic(seconds: seconds, nanoseconds: nanoseconds, clock: presentationClock)
+        let at = PresentationClock.monotonic(seconds: seconds, nanoseconds: nanoseconds, clock: presentationClock.clock)
         record(.presented(at: at, refresh: refresh > 0 ? .nanoseconds(Int64(refresh)) : nil))
     }
 
