@@ -33,6 +33,29 @@ import Testing
         let dir = try FlickdProcess.makeDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let weston = try WestonProcess(directory: dir, width: Self.screen.width, height: Self.screen.height)
+        let daemon = try Self.showContentAtOffsets(weston: weston, directory: dir, scale: 1)
+        // The compositor goes away: flickd ends with a clear error and EX_UNAVAILABLE (the unit restarts it).
+        weston.kill()
+        try daemon.waitUntil("flickd to exit after the compositor went away", timeout: 20) { !daemon.process.isRunning }
+        daemon.process.waitUntilExit()
+        let log = daemon.finalLog()
+        #expect(daemon.process.terminationStatus == 69, "\(log)")
+        #expect(log.contains("display: wayland: the connection to the compositor at \(weston.runtime)/\(weston.socket) was lost"), "\(log)")
+    }
+
+    /// A monitor of scale 2: the window is half the pixels in surface units, its buffer the
+    /// monitor's pixels (`set_buffer_scale`), so the content is shown one pixel for one.
+    @Test func onAMonitorOfScaleTwoTheBufferHasTheMonitorsPixels() throws {
+        let dir = try FlickdProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let weston = try WestonProcess(directory: dir, width: Self.screen.width / 2, height: Self.screen.height / 2, scale: 2)
+        let daemon = try Self.showContentAtOffsets(weston: weston, directory: dir, scale: 2)
+        #expect(try daemon.terminate() == 0)
+    }
+
+    /// flickd on `weston` with the pattern, moved to four offsets, each frame read back and
+    /// compared; the daemon is returned running.
+    static func showContentAtOffsets(weston: WestonProcess, directory dir: String, scale: Int) throws -> FlickdProcess {
         try ControlTests.writePattern(to: dir + "/pattern.png")
         // No indicators: the frame is the content alone, so it can be compared pixel for pixel.
         try FlickdProcess.config(directory: dir, extra: "[indicators]\nenabled = false\n")
@@ -40,7 +63,8 @@ import Testing
         let daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "wayland", "--content", dir + "/pattern.png"],
                                        environment: weston.environment)
         try daemon.waitUntilReady()
-        #expect(daemon.stderr.contains("display: wayland \(weston.runtime)/\(weston.socket) 640x480 fullscreen (scale 1, presentation times)"))
+        #expect(daemon.stderr.contains("display: wayland \(weston.runtime)/\(weston.socket) 640x480 fullscreen (scale \(scale), presentation times)"),
+                "\(daemon.stderr)")
         let client = try daemon.client()
         // The corners and a point between, each a jump (one frame) to a whole-pixel offset.
         for (index, offset) in [(x: 0, y: 0), (x: 120, y: 340), (x: 960, y: 720), (x: 333, y: 17)].enumerated() {
@@ -58,17 +82,10 @@ import Testing
                     return false
                 }
             } catch {
-                Issue.record("\(error); the last screenshot: \(last); weston's log:\n\(weston.log)")
-                return
+                throw TestFailure("\(error); the last screenshot: \(last); weston's log:\n\(weston.log)")
             }
         }
-        // The compositor goes away: flickd ends with a clear error and EX_UNAVAILABLE (the unit restarts it).
-        weston.kill()
-        try daemon.waitUntil("flickd to exit after the compositor went away", timeout: 20) { !daemon.process.isRunning }
-        daemon.process.waitUntilExit()
-        let log = daemon.finalLog()
-        #expect(daemon.process.terminationStatus == 69, "\(log)")
-        #expect(log.contains("display: wayland: the connection to the compositor at \(weston.runtime)/\(weston.socket) was lost"), "\(log)")
+        return daemon
     }
 
     @Test func noCompositorIsAClearErrorAndExit69() throws {

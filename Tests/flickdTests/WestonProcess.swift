@@ -24,7 +24,10 @@ final class WestonProcess: @unchecked Sendable {
 
     /// Starts Weston in `directory` (a folder of the test's own) and waits for its socket.
     /// - Throws: `TestFailure` saying why when Weston is missing or does not start.
-    init(directory: String, width: Int, height: Int) throws {
+    /// - Parameters:
+    ///   - width: the monitor's width in surface units (its pixels are `scale` times more).
+    ///   - scale: the monitor's scale (`wl_output.scale`).
+    init(directory: String, width: Int, height: Int, scale: Int = 1) throws {
         size = (width, height)
         runtime = directory + "/runtime"
         logPath = directory + "/weston.log"
@@ -48,7 +51,7 @@ final class WestonProcess: @unchecked Sendable {
         background-color=0xff000000
         """.write(toFile: directory + "/weston.ini", atomically: true, encoding: .utf8)
         var arguments = ["--backend=headless-backend.so", "--use-pixman", "--shell=desktop-shell.so", "--debug",
-                         "--config=\(directory)/weston.ini", "--width=\(width)", "--height=\(height)", "--socket=\(socket)",
+                         "--config=\(directory)/weston.ini", "--width=\(width)", "--height=\(height)", "--scale=\(scale)", "--socket=\(socket)",
                          "--log=\(logPath)"]
         if getuid() == 0 {
             // Weston will not run as root: as nobody, which must own the runtime folder and be
