@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 // flickd — iPhone-quality scrolling and zooming for Linux kiosk touch panels.
 // Layout and layering: docs/ARCHITECTURE.md. Arrows point down only:
-// flickd → FlickDaemon → {FlickInput, FlickDisplay, FlickControl} → FlickSystem → FlickCore.
+// flickd → FlickDaemon → {FlickInput, FlickWayland → FlickDisplay, FlickControl} → FlickSystem → FlickCore.
 import PackageDescription
 
 /// A C library reached through pkg-config, installed from Debian.
