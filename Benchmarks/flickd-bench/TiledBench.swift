@@ -1,4 +1,5 @@
 import FlickCore
+import FlickDaemon
 import FlickDisplay
 import Synchronization
 #if canImport(Glibc)
@@ -68,6 +69,8 @@ enum TiledBench {
         var bandFills = 0
         /// Frames composed into a band's free buffer (ahead of the worker), then scanned out.
         var drawnIntoBand = 0
+        /// The frames over 1 ms, and what the thread waited on in them.
+        var slow = SlowFrames()
     }
 
     /// A flick at `speed` px/s along (`dx`, `dy`) from `start`, decelerating at UIKit's normal
@@ -108,19 +111,27 @@ enum TiledBench {
                 // The loop sleeps until the vblank; tiles and bands arrive meanwhile.
                 usleep(200)
             }
+            let waitsBefore = ThreadWaits.now()
             let wake = monotonicNanoseconds()
             let ms = Double(frame) * 1000 / 60
             let moved = travel * (1 - pow(rate, ms))
             let offset = Point(x: (start.x + ux * moved).rounded(), y: (start.y + uy * moved).rounded())
             store.takeArrivals()
+            let arrived = monotonicNanoseconds()
             _ = composer.takeBandFill()
+            let banded = monotonicNanoseconds()
             var state = RenderState(boundsSize: screen.size, contentOffset: offset, zoomScale: 1, contentSize: content.size,
                                     indicatorOpacity: 1, background: .black)
             state.restingOffset = rest
             let composedBefore = composer.committedFrameCount - composer.scannedOutFrameCount
             try composer.commit(state, now: max(now, Instant(nanoseconds: Int64(wake))))
             let done = monotonicNanoseconds()
+            let waits = ThreadWaits.now() - waitsBefore
             result.work.append(Double(done - wake) / 1e3)
+            if done - wake > 1_000_000 {
+                result.slow.frames.append((total: Double(done - wake) / 1e3, arrivals: Double(arrived - wake) / 1e3,
+                                           band: Double(banded - arrived) / 1e3, commit: Double(done - banded) / 1e3, waits: waits))
+            }
             if composer.committedFrameCount - composer.scannedOutFrameCount == composedBefore { result.scannedOut += 1 }
             now = output.nextDeadline ?? Instant(nanoseconds: Int64(done))
             _ = try output.dispatch(now: now)
@@ -160,15 +171,22 @@ enum TiledBench {
     }
 
     /// The flick part, over content `open` makes afresh for each flick (the generated map's pyramid).
-    /// With `pairs`, each direction's flick is played again with the workers at the loop's
-    /// priority (as before issue 36 part 7), interleaved with it (lowered, same, lowered, …):
-    /// the verdict is the first flick's, as without.
+    /// The flicks run as the daemon's loop does: at `display.realtime_priority`'s default
+    /// (`SCHED_RR 1`, where the kernel allows it: root, or an RLIMIT_RTPRIO), with the workers
+    /// below. With `pairs`, each direction's flick is played again with the loop an ordinary
+    /// thread (as before issue 36 part 7's second step), interleaved with it (real time,
+    /// ordinary, real time, …): the verdict is the first flick's, as without.
     static func reportFlick(name: String, pairs: Int = 0, open: () throws -> Content) {
+        let priority = Configuration().realtimePriority
+        let refusal = LoopPriority.setCallingThread(to: priority)
+        LoopPriority.setCallingThread(to: 0)
+        print("the loop: " + (refusal.map { "an ordinary thread, SCHED_RR \(priority) refused (\($0.errnoDescription)): run as root for the daemon's figure" }
+                                ?? "SCHED_RR \(priority), as the daemon's (display.realtime_priority), workers below it"))
         for (label, direction) in [("down", (0.0, 1.0)), ("diagonal", (1.0, 0.6))] {
             do {
-                func play(lowered: Bool) throws -> Flick {
-                    WorkerPriority.lowersWorkers.store(lowered, ordering: .relaxed)
-                    defer { WorkerPriority.lowersWorkers.store(true, ordering: .relaxed) }
+                func play(realtime: Bool) throws -> Flick {
+                    if realtime { LoopPriority.setCallingThread(to: priority) }
+                    defer { LoopPriority.setCallingThread(to: 0) }
                     let content = try open()
                     defer { content.tiles?.close() }
                     let size = content.size
@@ -182,28 +200,29 @@ enum TiledBench {
                                       y: from(size.height, Double(screen.height), direction.1))
                     return try flick(content, from: start, speed: 8000, direction: direction)
                 }
-                let f = try play(lowered: true)
+                let f = try play(realtime: true)
                 let work = Stats(samples: f.work)
                 print("flick \(label) at 8000 px/s over \(name), from rest with its band drawn: \(fmt(f.distance, 0)) px in \(f.frames) frames; "
                       + "\(f.scannedOut) scanned out from \(f.bandFills) bands (\(f.drawnIntoBand) of them composed into a band's "
                       + "free buffer first); \(f.fromCoarser) with a part "
                       + "from a coarser level; \(f.withHoles) with background where content exists")
                 print("  wake → flip queued: p50 \(fmt(work.median)) µs, p99 \(fmt(work.p99)) µs (max \(fmt(work.max)))")
+                print("  \(f.slow.summary(bound: 1000))")
                 Verdicts.check("flick \(label): no frame shows background where content exists", f.withHoles == 0, "\(f.withHoles) frames")
                 Verdicts.check("flick \(label): wake → flip ≤ 1 ms (p99)", work.p99 <= 1000, "\(fmt(work.p99)) µs")
                 guard pairs > 0 else { continue }
-                var lowered = [f], same: [Flick] = []
+                var raised = [f], ordinary: [Flick] = []
                 for pair in 0..<pairs {
-                    same.append(try play(lowered: false))
-                    if pair + 1 < pairs { lowered.append(try play(lowered: true)) }
+                    ordinary.append(try play(realtime: false))
+                    if pair + 1 < pairs { raised.append(try play(realtime: true)) }
                 }
                 func line(_ flicks: [Flick]) -> String {
-                    flicks.map { "\(fmt(Stats(samples: $0.work).p99, 0)) (\($0.drawnIntoBand))" }.joined(separator: ", ")
+                    flicks.map { "\(fmt(Stats(samples: $0.work).p99, 0)) (\($0.slow.frames.count))" }.joined(separator: ", ")
                 }
-                let ratio = Stats(samples: zip(same, lowered).map { Stats(samples: $0.work).p99 / Stats(samples: $1.work).p99 }).median
-                print("  paired, interleaved flick by flick: wake → flip p99 µs (frames composed first), workers below the loop "
-                      + "(SCHED_BATCH, band nice +\(WorkerPriority.Level.band.rawValue), decoders +\(WorkerPriority.Level.ahead.rawValue)): \(line(lowered)); at the loop's priority: \(line(same)); "
-                      + "median of paired ratios ×\(fmt(ratio, 2))")
+                let ratio = Stats(samples: zip(ordinary, raised).map { Stats(samples: $0.work).p99 / Stats(samples: $1.work).p99 }).median
+                print("  paired, interleaved flick by flick: wake → flip p99 µs (frames over 1 ms), the loop at SCHED_RR \(priority): "
+                      + "\(line(raised)); an ordinary thread: \(line(ordinary)); median of paired ratios ordinary/real time ×\(fmt(ratio, 2)) "
+                      + "(workers below the loop in both: SCHED_BATCH, band nice +\(WorkerPriority.Level.band.rawValue), decoders +\(WorkerPriority.Level.ahead.rawValue))")
             } catch {
                 print("flickd-bench: flick: \(error)")
             }

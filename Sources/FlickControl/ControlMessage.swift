@@ -254,6 +254,9 @@ public struct ControlStatus: Codable, Hashable, Sendable {
     /// Why the content on disk is not what shows (a replaced file that is broken or was deleted,
     /// content that could not be shown at start); absent when it is.
     public var contentError: String?
+    /// The event loop thread's scheduling as the kernel reports it (`SCHED_RR 1`, or
+    /// `SCHED_OTHER, nice 0: SCHED_RR 1 refused, …`; `display.realtime_priority`).
+    public var loop: String?
 
     /// Creates a status.
     public init(offset: [Double], zoomScale: Double, contentSize: [Double], boundsSize: [Double], tracking: Bool,

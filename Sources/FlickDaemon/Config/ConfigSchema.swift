@@ -140,6 +140,11 @@ enum ConfigSchema {
             guard (1...1000).contains(d) else { throw ValueProblem(expected: "a rate in Hz from 1 to 1000", found: String(d)) }
             c.headlessRefreshRate = d
         }
+        k["display.realtime_priority"] = { v, c throws in
+            let expected = "a SCHED_RR priority from 1 to \(LoopPriority.maximum), or 0 for none"
+            guard let n = v.int, (0...Int(LoopPriority.maximum)).contains(n) else { throw ValueProblem(expected: expected, found: show(v)) }
+            c.realtimePriority = Int32(n)
+        }
         // [content]
         k["content.path"] = text(\.contentPath)
         k["content.center"] = bool(\.centerContent)

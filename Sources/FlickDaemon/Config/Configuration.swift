@@ -68,6 +68,8 @@ public struct Configuration: Hashable, Sendable {
     public var fbdevDevice = "/dev/fb0"
     public var headlessSize = PixelSize(width: 1280, height: 800)
     public var headlessRefreshRate = 60.0
+    /// The event loop's `SCHED_RR` priority (`LoopPriority`), 0 = an ordinary thread.
+    public var realtimePriority: Int32 = 1
 
     /// `[content]`.
     public var contentPath = ""

@@ -13,6 +13,8 @@ public protocol CommandContext: AnyObject {
     var deviceName: String? { get }
     /// The display's one-line description.
     var displayName: String? { get }
+    /// The event loop thread's scheduling (`SCHED_RR 1`), and why not real time if refused.
+    var loopScheduling: String? { get }
     /// Re-reads the config file; throws what is wrong with it (the config in force stays).
     func reload() throws
 }
@@ -190,6 +192,7 @@ public final class CommandHandler {
         status.building = content?.pyramidBuilding
         status.provider = content?.providerStatus
         status.contentError = content?.contentError
+        status.loop = context?.loopScheduling
         let drm = DRMCallCounts.now
         if drm.total > 0 {
             status.drm = ControlDRMStatus(framebuffersAdded: drm.framebuffersAdded, framebuffersRemoved: drm.framebuffersRemoved,

@@ -2,16 +2,28 @@ import FlickDisplay
 import Glibc
 import Logging
 
-/// The threads' priorities, said once at start: the loop's scheduling, and the workers' as the
-/// kernel applied it (`WorkerPriority`; docs/tiles.md, "Threads: the loop first"), or why not.
+/// The threads' priorities, set and said once at start: the loop's real-time priority
+/// (`LoopPriority`, `display.realtime_priority`), and the workers' as the kernel applied it
+/// (`WorkerPriority`; docs/tiles.md, "Threads: the loop first"), or why not.
 extension Daemon {
-    /// Starts one short-lived thread per worker level, from the loop as every worker starts;
-    /// each lowers itself as a worker does, reads back what it runs at and says it. The loop
+    /// Puts the calling thread (the loop) at `realtime` and says what the kernel applied; then
+    /// starts one short-lived thread per worker level, from the loop as every worker starts, each
+    /// lowering itself as a worker does, reading back what it runs at and saying it. The loop
     /// waits for neither: on a loaded board a thread below it may wait tens of ms for a core.
-    static func sayThreadPriorities(logger: Logger) {
-        let loop = ThreadScheduling.callingThread().map { "\($0)" } ?? "unknown"
+    /// - Returns: the loop's scheduling as `status` reports it.
+    static func setThreadPriorities(realtime: Int32, logger: Logger) -> String {
+        let refusal = realtime > 0 ? LoopPriority.setCallingThread(to: realtime) : nil
+        let loop = LoopPriority.outcome(asked: realtime, refusal: refusal)
+        // A notice, not a warning: a developer's `flickd run` has no RLIMIT_RTPRIO and loses
+        // nothing it had; on a kiosk the unit grants it, and a refusal there is worth a look.
+        if refusal != nil {
+            logger.notice("threads: the event loop \(loop); it may wait behind other busy processes for a core")
+        } else {
+            logger.info("threads: the event loop \(loop)")
+        }
+        let scheduling = ThreadScheduling.callingThread().map { "\($0)" } ?? "unknown"
         for level in WorkerPriority.Level.allCases {
-            let probe = Probe(level: level, loop: loop, logger: logger)
+            let probe = Probe(level: level, loop: scheduling, logger: logger)
             var attributes = pthread_attr_t()
             pthread_attr_init(&attributes)
             defer { pthread_attr_destroy(&attributes) }
@@ -26,6 +38,7 @@ extension Daemon {
                 Unmanaged<Probe>.fromOpaque(context).release()
             }
         }
+        return loop
     }
 
     /// One level's probe, run on its own thread.

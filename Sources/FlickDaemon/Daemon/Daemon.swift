@@ -38,6 +38,8 @@ public final class Daemon: PipelineSink, CommandContext {
     private let stateStore: StateStore
     /// The display's one line, for logs and `status`.
     var display: String
+    /// The loop thread's scheduling and why not real time, if refused (`status`).
+    private(set) public var loopScheduling: String?
     /// Monitors coming and going on the DRM card in use or awaited (nil on other displays).
     var hotplug: DisplayHotplug?
     var ready = false
@@ -88,7 +90,7 @@ public final class Daemon: PipelineSink, CommandContext {
         pipeline = try builder.build(output: opened.output, content: first, input: input, at: loop.now, restore: restore)
         if let note = pipeline.power?.startNote { logger.notice("\(note)") }
         logger.info("input: \(pipeline.input.name)")
-        Self.sayThreadPriorities(logger: logger)
+        loopScheduling = Self.setThreadPriorities(realtime: configuration.realtimePriority, logger: logger)
         try wire()
         content.attach(pipeline)
         try watchDisplay(opened)

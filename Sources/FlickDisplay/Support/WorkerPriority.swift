@@ -1,6 +1,5 @@
 import FlickSystem
 import Glibc
-import Synchronization
 
 /// The scheduling every worker thread of flickd runs at, below the event loop's: `SCHED_BATCH`,
 /// 5 or 10 nice levels above the loop (docs/tiles.md, "Threads: the loop first").
@@ -27,11 +26,6 @@ public enum WorkerPriority {
         case ahead = 10
     }
 
-    /// Whether worker threads lower themselves: always in the daemon. The benchmark turns it
-    /// off for the other half of a paired comparison (workers at the loop's priority, as before
-    /// issue 36); a thread reads it once, as it starts.
-    public static let lowersWorkers = Atomic<Bool>(true)
-
     /// Lowers the calling thread to a worker's scheduling: `SCHED_BATCH`, then the loop's nice
     /// level plus `level`'s (at most 19). A thread only ever lowers itself: on Linux both calls
     /// apply to the calling thread, not the process, and what it spawns inherits them.
@@ -39,7 +33,6 @@ public enum WorkerPriority {
     ///   thread then runs on at the loop's priority.
     @discardableResult
     public static func lowerCallingThread(to level: Level) -> SystemError? {
-        guard lowersWorkers.load(ordering: .relaxed) else { return nil }
         // The creating thread's (the loop's) nice is inherited: read before anything changes.
         errno = 0
         let base = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
@@ -56,7 +49,7 @@ public enum WorkerPriority {
     }
 }
 
-/// A thread's scheduling as the kernel reports it: policy and nice level.
+/// A thread's scheduling as the kernel reports it: policy, nice level and real-time priority.
 public struct ThreadScheduling: Equatable, Sendable, CustomStringConvertible {
     /// The policy's number (`SCHED_OTHER` 0, `SCHED_BATCH` 3, `SCHED_IDLE` 5, …).
     public var policy: Int32
@@ -66,11 +59,14 @@ public struct ThreadScheduling: Equatable, Sendable, CustomStringConvertible {
     public static let idle: Int32 = 5
     /// The nice level, -20…19.
     public var nice: Int32
+    /// The real-time priority, 1…99 under `SCHED_RR`/`SCHED_FIFO`, 0 otherwise.
+    public var realtimePriority: Int32
 
     /// Creates a value.
-    public init(policy: Int32, nice: Int32) {
+    public init(policy: Int32, nice: Int32, realtimePriority: Int32 = 0) {
         self.policy = policy
         self.nice = nice
+        self.realtimePriority = realtimePriority
     }
 
     /// The calling thread's, from `/proc/thread-self/stat`; `nil` if it cannot be read.
@@ -96,7 +92,9 @@ public struct ThreadScheduling: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String { "\(policyName), nice \(nice)" }
+    public var description: String {
+        policy == SCHED_RR || policy == SCHED_FIFO ? "\(policyName) \(realtimePriority)" : "\(policyName), nice \(nice)"
+    }
 
     private static func read(_ path: String) -> ThreadScheduling? {
         // A `stat` line is under 1 KiB (its size reads 0: FileIO reads it to its end).
@@ -104,14 +102,15 @@ public struct ThreadScheduling: Equatable, Sendable, CustomStringConvertible {
         return parse(stat: String(decoding: bytes, as: UTF8.self))
     }
 
-    /// Reads a `stat` line: nice is its 19th field, the policy its 41st. The second field (the
-    /// thread's name, in parentheses) may hold spaces and parentheses of its own, so fields are
-    /// counted from the last `)`.
+    /// Reads a `stat` line: nice is its 19th field, the real-time priority its 40th, the policy
+    /// its 41st. The second field (the thread's name, in parentheses) may hold spaces and
+    /// parentheses of its own, so fields are counted from the last `)`.
     static func parse(stat: String) -> ThreadScheduling? {
         guard let close = stat.lastIndex(of: ")") else { return nil }
         // After the name: field 3 (the state) onwards.
         let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 41 - 3, let nice = Int32(fields[19 - 3]), let policy = Int32(fields[41 - 3]) else { return nil }
-        return ThreadScheduling(policy: policy, nice: nice)
+        guard fields.count > 41 - 3, let nice = Int32(fields[19 - 3]), let realtime = Int32(fields[40 - 3]),
+              let policy = Int32(fields[41 - 3]) else { return nil }
+        return ThreadScheduling(policy: policy, nice: nice, realtimePriority: realtime)
     }
 }
