@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 // flickd — iPhone-quality scrolling and zooming for Linux kiosk touch panels.
 // Layout and layering: docs/ARCHITECTURE.md. Arrows point down only:
-// flickd → FlickDaemon → {FlickInput, FlickDisplay, FlickControl} → FlickSystem → FlickCore.
+// flickd → FlickDaemon → {FlickInput, FlickWayland → FlickDisplay, FlickControl} → FlickSystem → FlickCore.
 import PackageDescription
 
 /// A C library reached through pkg-config, installed from Debian.
@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "FlickSystem", targets: ["FlickSystem"]),
         .library(name: "FlickInput", targets: ["FlickInput"]),
         .library(name: "FlickDisplay", targets: ["FlickDisplay"]),
+        .library(name: "FlickWayland", targets: ["FlickWayland"]),
         // Also for the fuzz package (Fuzz/), which reaches the config loader and the protocol.
         .library(name: "FlickControl", targets: ["FlickControl"]),
         .library(name: "FlickDaemon", targets: ["FlickDaemon"]),
@@ -50,6 +51,11 @@ let package = Package(
         // that owns what it returns. Header-only: compiled into this target, so the fuzz build
         // instruments the parser and flickd needs no toml++ library at run time.
         .target(name: "CTOMLParser"),
+        // libwayland-client, and the extension protocols' glue that wayland-scanner generates from
+        // Debian's wayland-protocols (scripts/wayland-protocols.sh; SwiftPM cannot run the scanner,
+        // so the generated files are committed and scripts/test.sh checks they are current).
+        systemLibrary("CWayland", pkgConfig: "wayland-client", apt: "libwayland-dev"),
+        .target(name: "CWaylandProtocols", dependencies: ["CWayland"]),
 
         // Pure Swift, no I/O, no clock: geometry, touch frames, gestures, scroll physics.
         .target(
@@ -66,6 +72,9 @@ let package = Package(
         // (expat reads Deep Zoom descriptors; libjpeg's scanline API streams JPEGs into pyramids).
         .target(name: "FlickDisplay", dependencies: ["FlickCore", "FlickSystem", "CDRM", "CPixman", "CSpng", "CTurboJPEG", "CJPEGRows", "CExpat",
                                                      "CMemfd"]),
+        // A Wayland client: the connection to a compositor, a toplevel window as an Output (and
+        // the seat's input, docs/ARCHITECTURE.md), for running under a desktop or a kiosk compositor.
+        .target(name: "FlickWayland", dependencies: ["FlickCore", "FlickSystem", "FlickDisplay", "CWayland", "CWaylandProtocols", "CMemfd"]),
 
         // The control protocol's messages, shared by the daemon and flickctl.
         .target(name: "FlickControl", dependencies: ["FlickCore", "FlickSystem"]),
@@ -73,7 +82,7 @@ let package = Package(
         .target(
             name: "FlickDaemon",
             dependencies: [
-                "FlickCore", "FlickSystem", "FlickInput", "FlickDisplay", "FlickControl", "CSystemd",
+                "FlickCore", "FlickSystem", "FlickInput", "FlickDisplay", "FlickWayland", "FlickControl", "CSystemd",
                 "CTOMLParser", "CMalloc",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -126,6 +135,7 @@ let package = Package(
         ),
         .testTarget(name: "FlickInputTests", dependencies: ["FlickInput", "FlickCore", "FlickSystem", "FlickTestSupport"]),
         .testTarget(name: "FlickDisplayTests", dependencies: ["FlickDisplay", "FlickCore", "FlickSystem", "FlickTestSupport", "CMemfd"]),
+        .testTarget(name: "FlickWaylandTests", dependencies: ["FlickWayland", "FlickDisplay", "FlickCore", "FlickSystem", "FlickTestSupport"]),
         .testTarget(name: "FlickDaemonTests", dependencies: ["FlickDaemon", "FlickControl", "FlickCore", "FlickSystem", "FlickTestSupport", "CMemfd"]),
         // The real flickd binary as a child process: headless, evemu input, its own config,
         // socket and state; also the systemd unit and the install script.

@@ -3,6 +3,9 @@
 # targets). Idempotent: skips apt entirely when every package is already installed.
 set -euo pipefail
 PKGS=(pkg-config libevdev-dev libdrm-dev libpixman-1-dev libspng-dev libturbojpeg0-dev libjpeg62-turbo-dev libsystemd-dev libtomlplusplus-dev libexpat1-dev)
+# The Wayland client (libwayland-client, and wayland-scanner for scripts/wayland-protocols.sh's
+# check), the protocols' XML, and Weston for the headless Wayland test (WaylandWestonTests).
+PKGS+=(libwayland-dev wayland-protocols weston)
 # The content-provider examples the tests run against the daemon (examples/provider/).
 PKGS+=(python3 libcairo2-dev)
 missing=()

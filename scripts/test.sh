@@ -5,6 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
+# The committed Wayland protocol glue must be what this machine's wayland-scanner makes of
+# Debian 12's wayland-protocols (SwiftPM cannot run the scanner).
+scripts/wayland-protocols.sh --check
 if [ -z "${FLICKD_RECORDINGS:-}" ] && [ -d ../shared/recordings ]; then
   export FLICKD_RECORDINGS="$PWD/../shared/recordings"
 fi

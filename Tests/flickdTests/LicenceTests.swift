@@ -51,7 +51,8 @@ import Testing
     @Test func theDebianCopyrightIsDEP5AndSaysMITWithTheSameText() throws {
         let text = try Self.read("packaging/deb/copyright")
         let paragraphs = Self.paragraphs(text)
-        try #require(paragraphs.count == 3)
+        // The header, flickd's own files, the Wayland protocol glue (issue 37), the Expat text.
+        try #require(paragraphs.count == 4)
         #expect(paragraphs.allSatisfy { $0.allSatisfy { $0.0 != "?" } }, "a line that is neither a field nor a continuation")
         let header = paragraphs[0]
         #expect(Self.field("Format", in: header) == "https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/")
@@ -61,7 +62,15 @@ import Testing
         #expect(Self.field("Copyright", in: files)?.contains("flickd maintainers") == true)
         // Debian's short name for the MIT licence is "Expat".
         #expect(Self.field("License", in: files) == "Expat")
-        let standalone = paragraphs[2]
+        // The generated Wayland protocol code is compiled in: named with its notices and its
+        // licence, the X.org text of MIT as each protocol's XML gives it.
+        let wayland = paragraphs[2]
+        #expect(Self.field("Files", in: wayland)?.contains("Sources/CWaylandProtocols/") == true)
+        #expect(Self.field("Copyright", in: wayland)?.contains("Collabora") == true)
+        let waylandLicence = try #require(Self.field("License", in: wayland))
+        #expect(waylandLicence.hasPrefix("MIT-X.org\nPermission is hereby granted"))
+        #expect(waylandLicence.contains("(including the next\nparagraph) shall be included"))
+        let standalone = paragraphs[3]
         let body = try #require(Self.field("License", in: standalone))
         #expect(body.hasPrefix("Expat\n"))
         // The same text as LICENSE, from "Permission" on, line for line.
