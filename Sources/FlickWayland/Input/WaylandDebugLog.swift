@@ -9,7 +9,7 @@ import FlickCore
 /// Only the seat's messages are read: `wl_touch`, `wl_pointer`, `zwp_pointer_gesture_pinch_v1`
 /// and `zwp_input_timestamps_v1` events, and the `get_touch_timestamps`/`get_pointer_timestamps`
 /// requests that say which device a timestamps object stamps. Other messages are skipped;
-/// blank lines and `#` comments too. A line that is not a message, or a seat message with other
+/// blank lines, `#` comments and events libwayland discarded (their object gone) too. A line that is not a message, or a seat message with other
 /// arguments than its protocol's, is an error naming the line and what was expected.
 public enum WaylandDebugLog {
     /// Reads a log.
@@ -28,6 +28,7 @@ public enum WaylandDebugLog {
             if line.isEmpty || line.hasPrefix("#") { continue }
             let message = try WaylandLogLine(line, path: path, line: number)
             let fail = { (what: String) in WaylandLogError(path: path, line: number, message: "\(message.target).\(message.name): \(what)") }
+            if message.isDiscarded { continue }
             if message.isRequest {
                 if message.interface == "zwp_input_timestamps_manager_v1",
                    let device: WaylandSeatEvent.Device = message.name == "get_touch_timestamps" ? .touch

@@ -2,6 +2,8 @@
 struct WaylandLogLine {
     /// Whether the client sent it (` -> `) rather than received it.
     var isRequest: Bool
+    /// Whether libwayland dropped it, its object gone (`discarded `): the client never heard it.
+    var isDiscarded = false
     /// `wl_touch@13`.
     var target: String
     /// `wl_touch`.
@@ -29,7 +31,10 @@ struct WaylandLogLine {
         isRequest = rest.hasPrefix("-> ")
         if isRequest { rest = rest.dropFirst(3).drop { $0 == " " } }
         if rest.first == "{", let end = rest.firstIndex(of: "}") { rest = rest[rest.index(after: end)...].drop { $0 == " " } }
-        if rest.hasPrefix("discarded ") { rest = rest.dropFirst("discarded ".count) }
+        if rest.hasPrefix("discarded ") {
+            isDiscarded = true
+            rest = rest.dropFirst("discarded ".count)
+        }
         guard let open = rest.firstIndex(of: "("), rest.last == ")" else { throw fail("found '\(rest)'") }
         let head = rest[..<open]
         guard let dot = head.lastIndex(of: "."), let at = head.firstIndex(of: "@"), at < dot else {
