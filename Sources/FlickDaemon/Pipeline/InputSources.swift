@@ -10,3 +10,4 @@ extension TouchInput: TouchSource {
     public func setOutputSize(_ size: Size) { setMapping(options.mapping, outputSize: size) }
 }
 extension WaylandLogSource: PointerSource {}
+extension WaylandSeat: PointerSource {}
