@@ -1,7 +1,7 @@
 import RealModule
 
 /// The pointer's machine: a touchpad scrolling or pinching the view, between the wheel's
-/// short animated scrolls. Its table (`### pointer` in docs/gesture-recognizer.md) is the spec,
+/// short animated scrolls. Its table (`### pointer` in docs/pointer.md) is the spec,
 /// and `PointerTableTests` takes every edge.
 ///
 /// A pointer button held is a finger (a `TouchFrame`, the recogniser's `gesture` machine); this

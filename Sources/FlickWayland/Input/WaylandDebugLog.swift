@@ -8,9 +8,10 @@ import FlickCore
 ///
 /// Only the seat's messages are read: `wl_touch`, `wl_pointer`, `zwp_pointer_gesture_pinch_v1`
 /// and `zwp_input_timestamps_v1` events, and the `get_touch_timestamps`/`get_pointer_timestamps`
-/// requests that say which device a timestamps object stamps. Other messages are skipped;
-/// blank lines, `#` comments and events libwayland discarded (their object gone) too. A line that is not a message, or a seat message with other
-/// arguments than its protocol's, is an error naming the line and what was expected.
+/// requests that say which device a timestamps object stamps. Other messages are skipped, and
+/// so are blank lines, `#` comments and events libwayland discarded (their object gone). A line
+/// that is not a message, or a seat message with other arguments than its protocol's, is an
+/// error naming the line and what was expected.
 public enum WaylandDebugLog {
     /// Reads a log.
     /// - Parameters:
