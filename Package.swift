@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 // flickd — iPhone-quality scrolling and zooming for Linux kiosk touch panels.
 // Layout and layering: docs/ARCHITECTURE.md. Arrows point down only:
-// flickd → FlickDaemon → {FlickInput, FlickDisplay, FlickControl} → FlickSystem → FlickCore.
+// flickd → FlickDaemon → {FlickInput, FlickWayland → FlickDisplay, FlickControl} → FlickSystem → FlickCore.
 import PackageDescription
 
 /// A C library reached through pkg-config, installed from Debian.
@@ -74,7 +74,7 @@ let package = Package(
                                                      "CMemfd"]),
         // A Wayland client: the connection to a compositor, a toplevel window as an Output (and
         // the seat's input, docs/ARCHITECTURE.md), for running under a desktop or a kiosk compositor.
-        .target(name: "FlickWayland", dependencies: ["FlickCore", "FlickSystem", "FlickDisplay", "CWayland", "CWaylandProtocols"]),
+        .target(name: "FlickWayland", dependencies: ["FlickCore", "FlickSystem", "FlickDisplay", "CWayland", "CWaylandProtocols", "CMemfd"]),
 
         // The control protocol's messages, shared by the daemon and flickctl.
         .target(name: "FlickControl", dependencies: ["FlickCore", "FlickSystem"]),

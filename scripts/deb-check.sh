@@ -45,7 +45,7 @@ files=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { sub(/^\./, "", $6); print $6 }' |
 
 version=$(dpkg-deb -f "$deb" Version)
 depends=$(dpkg-deb -f "$deb" Depends)
-for lib in libc6 libevdev2 libdrm2 libpixman-1-0 libspng0 libturbojpeg0 libjpeg62-turbo libexpat1 libsystemd0 systemd; do
+for lib in libc6 libevdev2 libdrm2 libpixman-1-0 libspng0 libturbojpeg0 libjpeg62-turbo libexpat1 libwayland-client0 libsystemd0 systemd; do
   [[ ", $depends," = *", $lib "* || ", $depends," = *", $lib,"* ]] || fail "Depends lacks $lib: $depends"
 done
 

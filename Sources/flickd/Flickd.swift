@@ -65,7 +65,7 @@ struct Run: ParsableCommand {
     @Option(help: "auto, a device such as /dev/input/event3, or evemu:FILE (replayed in real time).")
     var input: String?
 
-    @Option(help: "auto, drm[:/dev/dri/cardN], fbdev[:/dev/fbN] or headless[:WIDTHxHEIGHT].")
+    @Option(help: "auto, drm[:/dev/dri/cardN], fbdev[:/dev/fbN], headless[:WIDTHxHEIGHT] or wayland[:WIDTHxHEIGHT] (a window on WAYLAND_DISPLAY's compositor; fullscreen without a size).")
     var display: String?
 
     func run() throws {

@@ -114,7 +114,7 @@ enum ConfigSchema {
             c.touchMapping.calibration = try numbers(v, count: 6, "[] or six numbers [a, b, c, d, e, f] (libinput's matrix)")
         }
         // [display]
-        k["display.backend"] = choice(["auto": "auto", "drm": "drm", "fbdev": "fbdev", "headless": "headless"], \.displayBackend)
+        k["display.backend"] = choice(["auto": "auto", "drm": "drm", "fbdev": "fbdev", "headless": "headless", "wayland": "wayland"], \.displayBackend)
         k["display.card"] = text(\.drmCard)
         k["display.connector"] = text(\.drmConnector)
         k["display.fallback"] = choice(["fail": DisplayOpener.Fallback.fail, "headless": .headless], \.displayFallback)

@@ -1,5 +1,6 @@
 import FlickCore
 import FlickDisplay
+import FlickWayland
 import FoundationEssentials
 import Logging
 
@@ -39,8 +40,13 @@ extension Daemon {
         return OpenedDisplay(opened: opened, line: line)
     }
 
-    /// Follows the monitors of the DRM card in use or awaited.
+    /// Follows the monitors of the DRM card in use or awaited, or the Wayland window.
     func watchDisplay(_ opened: OpenedDisplay) throws {
+        if let window = opened.output as? WaylandOutput {
+            // Kept alive by the window's callbacks.
+            _ = try WaylandDisplay(daemon: self, output: window)
+            return
+        }
         guard let card = opened.opened.waitingFor ?? (opened.output as? DRMOutput)?.cardPath else { return }
         do {
             hotplug = try DisplayHotplug(loop: loop, pipeline: pipeline, card: card, configuration: configuration, logger: logger)

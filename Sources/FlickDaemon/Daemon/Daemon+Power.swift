@@ -1,6 +1,7 @@
 import FlickControl
 import FlickCore
 import FlickDisplay
+import FlickWayland
 import Logging
 
 /// Display power's side of the daemon (docs/power.md): what the pipeline's power needs from the
@@ -13,6 +14,15 @@ extension Daemon {
     static func powerEnvironment(_ configuration: PowerConfiguration, output: any Output, at t: Instant,
                                  logger: Logger) throws -> PowerEnvironment {
         var environment = PowerEnvironment.withoutBacklight(at: t)
+        // A compositor's client owns no monitor: the laptop's or board's backlight is the
+        // compositor's to dim, and DPMS is refused (`auto` then shows a black frame).
+        if output is WaylandOutput {
+            guard configuration.isActive else { return environment }
+            let dpms = configuration.method == .dpms || configuration.method == .backlight
+                ? " (power.method = \"\(configuration.method.rawValue)\" turns nothing off here: use \"auto\" or \"black\")" : ""
+            logger.notice("power: under Wayland the monitor is the compositor's: off shows a black frame, dimming is unavailable\(dpms)")
+            return environment
+        }
         guard configuration.isActive, configuration.method != .dpms || configuration.dimAfterSeconds > 0 || !configuration.backlight.isEmpty,
               configuration.method != .black || configuration.dimAfterSeconds > 0 || !configuration.backlight.isEmpty else {
             return environment

@@ -1,8 +1,9 @@
 import FlickCore
 import FlickDisplay
 
-/// Opens the display backend a `DisplayEndpoint` names; `auto` tries DRM/KMS, then fbdev, and
-/// says why each one it passed over did not open. A panel with neither is a failure, unless
+/// Opens the display backend a `DisplayEndpoint` names; `auto` tries DRM/KMS, then fbdev, then
+/// (with `WAYLAND_DISPLAY` set: a compositor holds the display) a Wayland window, and says why
+/// each one it passed over did not open. A panel with neither is a failure, unless
 /// `fallback` allows the headless backend: a black panel under a healthy-looking service is
 /// worse than a service that says it has no display.
 ///
@@ -26,6 +27,9 @@ public struct DisplayOpener {
     /// The display devices to decide from; nil reads the kernel's at each `open` (tests give
     /// their own).
     public var devices: DisplayDevices?
+    /// The compositor `auto` may take when the display cannot be had directly: the process's
+    /// `WAYLAND_DISPLAY` (tests give their own, or nil).
+    public var waylandDisplay: String? = Self.environmentWaylandDisplay
 
     /// What `auto` does without a panel.
     public enum Fallback: String, Hashable, Sendable {
@@ -85,6 +89,7 @@ public struct DisplayOpener {
             return try openDRM(card: card, devices: devices ?? DisplayDevices.survey(card: card ?? drm.cardPath, fbdev: fbdevDevice))
         case .fbdev(let device): return try openFbdev(device: device)
         case .headless(let size): return try openHeadless(size: size)
+        case .wayland(let size): return try openWayland(size: size, socket: nil)
         case .auto:
             var reasons: [String] = []
             let devices = devices ?? DisplayDevices.survey(card: drm.cardPath, fbdev: fbdevDevice)
@@ -98,6 +103,16 @@ public struct DisplayOpener {
             } else {
                 do {
                     var opened = try openFbdev(device: nil)
+                    opened.passedOver = reasons
+                    return opened
+                } catch {
+                    reasons += error.reasons
+                }
+            }
+            // The display is another's (a compositor is DRM master): a window on that compositor.
+            if let socket = waylandDisplay {
+                do {
+                    var opened = try openWayland(size: nil, socket: socket)
                     opened.passedOver = reasons
                     return opened
                 } catch {

@@ -69,10 +69,13 @@ public enum DisplayEndpoint: Hashable, Sendable, CustomStringConvertible {
     case fbdev(device: String?)
     /// Memory only, at the given size or the configured one.
     case headless(size: PixelSize?)
+    /// A window on the Wayland compositor at `WAYLAND_DISPLAY`: fullscreen, or of the given
+    /// size in surface pixels.
+    case wayland(size: PixelSize?)
 
-    static let expected = "auto, drm[:/dev/dri/cardN], fbdev[:/dev/fbN] or headless[:WIDTHxHEIGHT]"
+    static let expected = "auto, drm[:/dev/dri/cardN], fbdev[:/dev/fbN], headless[:WIDTHxHEIGHT] or wayland[:WIDTHxHEIGHT]"
 
-    /// Parses `auto`, `drm[:CARD]`, `fbdev[:DEVICE]` or `headless[:WxH]`.
+    /// Parses `auto`, `drm[:CARD]`, `fbdev[:DEVICE]`, `headless[:WxH]` or `wayland[:WxH]`.
     /// - Throws: `EndpointError` naming the value and what was expected.
     public init(parsing text: String) throws(EndpointError) {
         let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
@@ -88,6 +91,13 @@ public enum DisplayEndpoint: Hashable, Sendable, CustomStringConvertible {
                 throw EndpointError(option: "--display", value: text, expected: "headless:WIDTHxHEIGHT with both from 1 to 16384")
             }
             self = .headless(size: size)
+        case "wayland":
+            guard let argument else { self = .wayland(size: nil); return }
+            guard let size = PixelSize(parsing: argument) else {
+                throw EndpointError(option: "--display", value: text,
+                                    expected: "wayland:WIDTHxHEIGHT with both from 1 to 16384 (the window's size; plain wayland: fullscreen)")
+            }
+            self = .wayland(size: size)
         default:
             throw EndpointError(option: "--display", value: text, expected: Self.expected)
         }
@@ -99,6 +109,7 @@ public enum DisplayEndpoint: Hashable, Sendable, CustomStringConvertible {
         case .drm(let card): card.map { "drm:\($0)" } ?? "drm"
         case .fbdev(let device): device.map { "fbdev:\($0)" } ?? "fbdev"
         case .headless(let size): size.map { "headless:\($0)" } ?? "headless"
+        case .wayland(let size): size.map { "wayland:\($0)" } ?? "wayland"
         }
     }
 }

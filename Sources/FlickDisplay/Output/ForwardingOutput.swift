@@ -19,6 +19,7 @@ open class ForwardingOutput: Output {
     open var overlayPlaneCount: Int { inner.overlayPlaneCount }
     open var isConnected: Bool { inner.isConnected }
     open func forgetPendingFlip() { inner.forgetPendingFlip() }
+    open var flipsCanWaitIndefinitely: Bool { inner.flipsCanWaitIndefinitely }
     open func snapshot() -> PixelBuffer? { inner.snapshot() }
     open func withBackBuffer<R>(_ body: (PixelBuffer) throws -> R) throws -> R { try inner.withBackBuffer(body) }
     open func makeLayerBuffer(_ size: PixelSize) throws -> LayerBuffer { try inner.makeLayerBuffer(size) }

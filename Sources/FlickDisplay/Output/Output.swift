@@ -77,6 +77,11 @@ public protocol Output: AnyObject {
     /// as shown and frees its buffer, so a frame can be committed anew. A no-op for a backend
     /// whose flips always report.
     func forgetPendingFlip()
+    /// Whether a committed frame may legitimately wait for its presentation without end: a
+    /// compositor withholds frame callbacks from a window it does not show (minimised, another
+    /// workspace). The presenter then gives no flip up as lost (`FramePresenter.flipTimeout` is
+    /// for DRM drivers that lose flip events) and, with nothing timed, sleeps until it comes.
+    var flipsCanWaitIndefinitely: Bool { get }
 
     /// Lends the back buffer for drawing a whole frame.
     ///
@@ -149,6 +154,8 @@ extension Output {
     public var isConnected: Bool { true }
     /// Flips always report.
     public func forgetPendingFlip() {}
+    /// A flip that does not report in time was lost.
+    public var flipsCanWaitIndefinitely: Bool { false }
     /// The panel's pixels per millimetre from `physicalSize` (along the diagonal, so a panel
     /// with slightly non-square pixels gets one figure); nil when the size is unknown or absurd.
     public var pixelsPerMillimetre: Double? {

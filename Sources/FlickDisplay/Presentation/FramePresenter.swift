@@ -190,7 +190,8 @@ public final class FramePresenter {
         guard output.isConnected else { return nil }
         switch state {
         case .inFlight:
-            let lost = committedAt.map { $0 + flipTimeout }
+            // A compositor's window may wait unseen for its frame callback: nothing is lost then.
+            let lost = output.flipsCanWaitIndefinitely ? nil : committedAt.map { $0 + flipTimeout }
             guard let vblank = output.nextDeadline else { return lost }
             return lost.map { min($0, vblank) } ?? vblank
         case let .latching(vblank):
@@ -240,7 +241,7 @@ public final class FramePresenter {
                     delegate?.presenter(self, didNote: .outputNote(text))
                 }
             }
-            if state == .inFlight, let committedAt, now >= committedAt + flipTimeout {
+            if state == .inFlight, !output.flipsCanWaitIndefinitely, let committedAt, now >= committedAt + flipTimeout {
                 flipLost(since: committedAt)
                 return
             }

@@ -18,10 +18,8 @@ public final class WaylandConnection {
     public let socket: String
     /// Every global the compositor has announced and not withdrawn, in announcement order.
     public private(set) var globals: [WaylandGlobal] = []
-    /// Called for a global announced after the first round trip (a monitor or seat plugged in).
-    public var globalAdded: ((WaylandGlobal) -> Void)?
-    /// Called for a global withdrawn (a monitor or seat gone).
-    public var globalRemoved: ((WaylandGlobal) -> Void)?
+    /// What watches globals come and go (the output its monitors, the seat its seats).
+    private var observers: [(WaylandGlobalChange) -> Void] = []
     /// A copy of the socket's fd, for the loop to watch for readability (libwayland owns the
     /// original: closing this one leaves the connection open).
     public let descriptor: Descriptor
@@ -81,6 +79,13 @@ public final class WaylandConnection {
         if display.hasPrefix("/") { return display }
         guard let runtime = environment["XDG_RUNTIME_DIR"] else { return "\(display) (XDG_RUNTIME_DIR is not set)" }
         return runtime + "/" + display
+    }
+
+    /// Calls `handler` for every global announced after the first round trip (a monitor or a
+    /// seat plugged in) and every global withdrawn, for as long as the connection lives. The
+    /// handler runs inside `dispatch()`; it may bind, not dispatch.
+    public func observeGlobals(_ handler: @escaping (WaylandGlobalChange) -> Void) {
+        observers.append(handler)
     }
 
     /// The global offering `interface` (the highest version, if announced twice), if any.
@@ -166,13 +171,13 @@ public final class WaylandConnection {
 
     private func announced(_ global: WaylandGlobal) {
         globals.append(global)
-        if started { globalAdded?(global) }
+        if started { for observer in observers { observer(.added(global)) } }
     }
 
     private func withdrawn(_ name: UInt32) {
         guard let index = globals.firstIndex(where: { $0.name == name }) else { return }
         let global = globals.remove(at: index)
-        globalRemoved?(global)
+        for observer in observers { observer(.removed(global)) }
     }
 }
 

@@ -18,6 +18,14 @@ public struct WaylandGlobal: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(interface) v\(version)" }
 }
 
+/// A global announced or withdrawn after the connection's first round trip.
+public enum WaylandGlobalChange: Hashable, Sendable {
+    /// Announced: a monitor or a seat plugged in.
+    case added(WaylandGlobal)
+    /// Withdrawn: its proxies are dead; destroy them.
+    case removed(WaylandGlobal)
+}
+
 /// What a set of announced globals lacks for a purpose, as a pure function of the registry's
 /// record (tested without a compositor).
 public struct WaylandRequirements: Sendable {
