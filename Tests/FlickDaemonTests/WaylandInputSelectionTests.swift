@@ -10,22 +10,12 @@ import Testing
 /// whatever `input.device` says. A real Weston (headless, run as an ordinary user: Weston
 /// refuses root) is the compositor; its headless backend has no seat, which the seat says.
 @Suite(.serialized) struct WaylandInputSelectionTests {
-    /// The display a Wayland output is, as far as input is concerned: headless pixels, and the
-    /// compositor's connection and surface.
-    final class CompositorOutput: ForwardingOutput, WaylandSeatHost {
-        let connection: WaylandConnection
-        var surfaceSize: Size? { Size(width: 320, height: 200) }
-        init(_ connection: WaylandConnection) throws {
-            self.connection = connection
-            super.init(try #require(HeadlessOutput(size: PixelSize(width: 640, height: 400))))
-        }
-    }
-
     @Test func underACompositorTheSeatIsTheInputAndNoDeviceIsOpened() throws {
         let weston = try HeadlessWeston()
         defer { weston.stop() }
         let connection = try WaylandConnection(name: weston.socket)
-        let output = try CompositorOutput(connection)
+        let output = try WaylandOutput(connection: connection, requested: PixelSize(width: 640, height: 400))
+        defer { output.close() }
         final class Notes { var lines: [String] = [] }
         let notes = Notes()
         let input = try Daemon.chooseInput(endpoint: .device("/dev/input/event-that-does-not-exist"), configuration: Configuration(),

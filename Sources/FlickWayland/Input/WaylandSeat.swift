@@ -8,8 +8,9 @@ import FlickSystem
 public protocol WaylandSeatHost: AnyObject {
     /// The one connection the output and the seat share.
     var connection: WaylandConnection { get }
-    /// The surface's size in the compositor's logical coordinates, once configured.
-    var surfaceSize: Size? { get }
+    /// The surface's size in the compositor's logical coordinates (input coordinates), once
+    /// configured.
+    var seatSurfaceSize: Size? { get }
 }
 
 /// The compositor's seat as flickd's input under a compositor: `wl_touch` and `wl_pointer`
@@ -54,7 +55,7 @@ public final class WaylandSeat {
     public init(host: WaylandSeatHost, outputSize: Size, log: @escaping (String) -> Void) throws(WaylandError) {
         self.host = host
         self.log = log
-        translator = WaylandInputTranslator(mapping: WaylandSurfaceMapping(surfaceSize: host.surfaceSize, outputSize: outputSize))
+        translator = WaylandInputTranslator(mapping: WaylandSurfaceMapping(surfaceSize: host.seatSurfaceSize, outputSize: outputSize))
         let connection = host.connection
         name = "wayland seat on \(connection.socket)"
         guard connection.global("wl_seat") != nil else {
@@ -98,7 +99,7 @@ public final class WaylandSeat {
     /// Reads what the compositor sent and returns the touch frames it completed; the pointer's
     /// inputs wait in `takePointerInputs()`.
     public func dispatch(now: Instant) -> [TouchFrame] {
-        translator.mapping.surfaceSize = host.surfaceSize ?? translator.mapping.surfaceSize
+        translator.mapping.surfaceSize = host.seatSurfaceSize ?? translator.mapping.surfaceSize
         if !failed {
             do {
                 try connection.dispatch()
@@ -129,7 +130,7 @@ public final class WaylandSeat {
 
     /// Maps touches onto a panel of `size` from now on (the surface was resized or rescaled).
     public func setOutputSize(_ size: Size) {
-        translator.mapping = WaylandSurfaceMapping(surfaceSize: host.surfaceSize ?? translator.mapping.surfaceSize, outputSize: size)
+        translator.mapping = WaylandSurfaceMapping(surfaceSize: host.seatSurfaceSize ?? translator.mapping.surfaceSize, outputSize: size)
     }
 
     // MARK: The listeners' side
