@@ -134,14 +134,19 @@ device=$(jq -r .device <<<"$S")
 ok=yes
 [[ $display == wayland* ]] || { fail "1: display is '$display', not cage's window"; ok=no; }
 [[ $device == "wayland seat"* ]] || { fail "1: input is '$device', not the compositor's seat"; ok=no; }
-grep -q "wl_touch" "$CAGE_LOG" || { fail "1: flickd's log does not say it has the compositor's wl_touch"; ok=no; }
 opened=$(ls -l /proc/"$FLICKD"/fd 2>/dev/null | grep -c /dev/input)
 [ "$opened" = 0 ] || { fail "1: flickd opened $opened /dev/input nodes under the compositor"; ok=no; }
 grab 1-start expect --offset 0,0 || { fail "1: the first frame does not show the content's top-left"; ok=no; }
 [ $ok = yes ] && pass "1: $display, input $device (no /dev/input node open); the frame shows the content's top-left"
 
 # ---------------------------------------------------------------- 2. a flick through the compositor
-say "2. flick on the touchscreen"
+# A first touch, whose fate is logged: wlroots 0.15 may announce the touchscreen to its clients
+# only as it sees the first touch ("could not create touch point" for that one).
+say "2. a tap, then a flick on the touchscreen"
+mark
+touch_ tap 100 100 >/dev/null
+sleep 2
+say "  after the tap: $(since | grep -c .) events; $(grep -c 'could not create touch point' "$CAGE_LOG") touches wlroots dropped"
 mark
 touch_ flick 512 600 512 400 160 >/dev/null
 if end=$(wait_event didEndDecelerating 60); then
@@ -158,6 +163,9 @@ if end=$(wait_event didEndDecelerating 60); then
     fail "2: the frame at rest does not show offset $REST"
   else
     pass "2: the flick reached flickd through cage's wl_touch and moved the content to $REST; the frame read from the CRTC shows it there"
+  fi
+  if ! grep -q "compositor's touchscreen (wl_touch)" "$CAGE_LOG"; then
+    fail "2: flickd's log does not say it has the compositor's wl_touch"
   fi
 else
   fail "2: no didEndDecelerating after the flick"

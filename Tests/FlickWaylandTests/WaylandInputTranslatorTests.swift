@@ -59,6 +59,24 @@ import Testing
         #expect(f[0].began == [ContactID(0)] && f[0].ended.map(\.id) == [ContactID(0)] && f[0].contacts.isEmpty)
     }
 
+    @Test func aFrameTheCompositorDidNotCloseEndsAtTheFingersNextEvent() {
+        // Down, two moves and the lift with one frame at the end: four frames, each where the
+        // finger was, not one frame of a down and a lift (a tap where a drag was).
+        var translator = WaylandInputTranslator(mapping: mapping)
+        for event: WaylandSeatEvent in [.touchDown(time: 1, id: 0, x: 10, y: 100), .touchMotion(time: 2, id: 0, x: 10, y: 90),
+                                        .touchMotion(time: 3, id: 0, x: 10, y: 80), .touchUp(time: 4, id: 0), .touchFrame] {
+            translator.handle(event)
+        }
+        let f = frames(translator.takeOutputs())
+        #expect(f.map(\.time) == [1, 2, 3, 4].map { Instant.milliseconds($0) })
+        #expect(f.map { $0.contacts.first?.position.y } == [200, 180, 160, nil])
+        #expect(f.last?.ended == [Contact(id: ContactID(0), position: Point(x: 20, y: 160))])
+        // And what one read brought ends there, frame or not.
+        translator.handle(.touchDown(time: 5, id: 1, x: 1, y: 1))
+        translator.endTouchGroup()
+        #expect(frames(translator.takeOutputs()).map(\.began) == [[ContactID(1)]])
+    }
+
     @Test func cancelEndsEveryTouchCancelled() {
         let f = frames(translate([.touchDown(time: 1, id: 0, x: 1, y: 1), .touchDown(time: 1, id: 1, x: 5, y: 1), .touchFrame, .touchCancel]))
         #expect(f.last?.cancelled == [ContactID(0), ContactID(1)])

@@ -39,6 +39,8 @@ public struct WaylandInputTranslator: Sendable {
     private var began: [Int32] = []
     private var ended: [Int32: Point] = [:]
     private var touchTime: Instant?
+    /// The fingers an event of the group being gathered changed.
+    private var touched: Set<Int32> = []
     /// The pointer's side (`+Pointer`).
     var pointer = PointerState()
 
@@ -59,16 +61,20 @@ public struct WaylandInputTranslator: Sendable {
         switch event {
         case let .touchDown(ms, id, x, y):
             let t = time(ms, .touch)
+            closeGroup(touching: id)
             touchTime = t
             touches[id] = mapping.map(x, y)
             if ended.removeValue(forKey: id) == nil, !began.contains(id) { began.append(id) }
         case let .touchMotion(ms, id, x, y):
             let t = time(ms, .touch)
             guard touches[id] != nil else { return }
+            closeGroup(touching: id)
             touchTime = t
             touches[id] = mapping.map(x, y)
         case let .touchUp(ms, id):
             let t = time(ms, .touch)
+            // A down and its lift in one frame stay one frame: a touch of a few microseconds.
+            if began.contains(id) { touched.insert(id) } else { closeGroup(touching: id) }
             guard let p = touches.removeValue(forKey: id) else { return }
             touchTime = t
             ended[id] = p
@@ -88,6 +94,12 @@ public struct WaylandInputTranslator: Sendable {
             handlePointer(event)
         }
     }
+
+    /// Ends the touch group gathered so far, as `wl_touch.frame` would: the seat calls it when
+    /// it has read everything the compositor sent, for compositors that close their frames late
+    /// or never (under cage 0.1.4 on wlroots 0.15 a whole flick reached flickd as one frame of a
+    /// down and a lift).
+    public mutating func endTouchGroup() { flushTouches(cancelled: false) }
 
     /// Every touch ends cancelled: `wl_touch.cancel`, or the seat lost its touchscreen.
     public mutating func touchesLost() {
@@ -139,6 +151,13 @@ public struct WaylandInputTranslator: Sendable {
         return t
     }
 
+    /// A second event for a finger already changed in the group being gathered belongs to a
+    /// later frame the compositor did not close: the group so far is one frame.
+    private mutating func closeGroup(touching id: Int32) {
+        if touched.contains(id) { flushTouches(cancelled: false) }
+        touched.insert(id)
+    }
+
     /// The touch frame gathered so far, if anything changed.
     private mutating func flushTouches(cancelled: Bool) {
         guard !began.isEmpty || !ended.isEmpty || touchTime != nil else { return }
@@ -148,6 +167,7 @@ public struct WaylandInputTranslator: Sendable {
                                cancelled: cancelled ? ends.map(\.id) : [])))
         began.removeAll()
         ended.removeAll()
+        touched.removeAll()
         touchTime = nil
     }
 }

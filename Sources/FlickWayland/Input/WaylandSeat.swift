@@ -111,6 +111,9 @@ public final class WaylandSeat {
                 translator.pointerLost()
             }
         }
+        // What one read brought belongs together: under a compositor that closes its touch
+        // frames late (cage 0.1.4) the content still moves as the events come.
+        translator.endTouchGroup()
         for note in translator.takeNotes() { log("input: \(note)") }
         var frames: [TouchFrame] = []
         for input in translator.takeOutputs() {
