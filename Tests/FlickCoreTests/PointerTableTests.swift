@@ -64,3 +64,37 @@ import Testing
         #expect(steps.isEmpty, "\(steps)")
     }
 }
+
+/// What the pointer's gestures do to the view beyond their steps.
+@Suite struct PointerGestureTests {
+    @Test func aTouchpadPinchPastTheLimitBouncesBackAsAPinchDoes() throws {
+        var view = try ScrollView(boundsSize: Size(width: 800, height: 480), contentSize: Size(width: 2000, height: 6000))
+        try view.setZoomScaleLimits(minimum: 1, maximum: 4)
+        var recognizer = GestureRecognizer(scrollView: view)
+        let t0 = Instant.seconds(10), focus = Point(x: 300, y: 200)
+        var outputs = recognizer.handle(.pinchBegin(focus: focus, at: t0))
+        for (i, scale) in [2.0, 4.0, 6.0].enumerated() {
+            outputs += recognizer.handle(.pinch(scale: scale, focus: focus, at: t0 + .milliseconds(10 * Int64(i + 1))))
+        }
+        // Past the maximum the rubber band gives less than asked, but more than the limit.
+        #expect(recognizer.scrollView.zoomScale > 4)
+        outputs += recognizer.handle(.pinchEnd(cancelled: false, at: t0 + .milliseconds(40)))
+        #expect(recognizer.scrollView.isZoomBouncing)
+        outputs += recognizer.advance(to: t0 + .seconds(2))
+        #expect(recognizer.scrollView.zoomScale == 4)
+        let events = outputs.compactMap { if case let .scroll(e) = $0.kind { e } else { nil } }
+        #expect(events.contains(.willBeginDecelerating))
+        #expect(events.last == .didEndDecelerating || events.contains(.didEndZooming(atScale: 4)), "\(events)")
+    }
+
+    @Test func aWheelTurnDuringAFingersDragDoesNothing() throws {
+        let view = try ScrollView(boundsSize: Size(width: 800, height: 480), contentSize: Size(width: 2000, height: 6000))
+        var recognizer = GestureRecognizer(scrollView: view)
+        let t0 = Instant.seconds(10), finger = ContactID(1)
+        _ = recognizer.handle(TouchFrame(time: t0, contacts: [Contact(id: finger, position: Point(x: 100, y: 300))], began: [finger]))
+        let before = recognizer.scrollView.contentOffset
+        _ = recognizer.handle(.wheel(steps: Vector(dx: 0, dy: 3), at: t0 + .milliseconds(10)))
+        _ = recognizer.advance(to: t0 + .seconds(1))
+        #expect(recognizer.scrollView.contentOffset == before)
+    }
+}
