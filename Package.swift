@@ -136,7 +136,7 @@ let package = Package(
         .testTarget(name: "FlickInputTests", dependencies: ["FlickInput", "FlickCore", "FlickSystem", "FlickTestSupport"]),
         .testTarget(name: "FlickDisplayTests", dependencies: ["FlickDisplay", "FlickCore", "FlickSystem", "FlickTestSupport", "CMemfd"]),
         .testTarget(name: "FlickWaylandTests", dependencies: ["FlickWayland", "FlickDisplay", "FlickCore", "FlickSystem", "FlickTestSupport"]),
-        .testTarget(name: "FlickDaemonTests", dependencies: ["FlickDaemon", "FlickControl", "FlickCore", "FlickSystem", "FlickTestSupport", "CMemfd"]),
+        .testTarget(name: "FlickDaemonTests", dependencies: ["FlickDaemon", "FlickWayland", "FlickControl", "FlickCore", "FlickSystem", "FlickTestSupport", "CMemfd"]),
         // The real flickd binary as a child process: headless, evemu input, its own config,
         // socket and state; also the systemd unit and the install script.
         .testTarget(name: "flickdTests", dependencies: ["FlickControl", "FlickInput", "FlickDisplay", "FlickCore", "FlickTestSupport",

@@ -93,8 +93,10 @@ public struct GestureRecognizer: Sendable {
     var lastTap: (time: Instant, point: Point)?
     /// What a motion amounted to, for the journal (it spans gestures: momentum outlives a lift).
     private var motion = MotionSummary()
+    /// The pointer's touchpad gesture (its own machine, `PointerPhase`).
+    var pointer = PointerPhase.idle
     /// What the current call caused so far.
-    private var outbox: [GestureOutput] = []
+    var outbox: [GestureOutput] = []
     /// The outputs' clock: what a call hands out is stamped no earlier than what came before.
     private var clock = OutputClock()
 
@@ -120,6 +122,8 @@ public struct GestureRecognizer: Sendable {
     public mutating func handle(_ frame: TouchFrame) -> [GestureOutput] {
         let t = frame.time
         fire(upTo: t)
+        // A finger that touches down ends a touchpad's scroll or pinch first.
+        if !frame.began.isEmpty { pointerYields(at: t) }
         for id in frame.began {
             guard let contact = frame.contacts.first(where: { $0.id == id }) ?? frame.ended.first(where: { $0.id == id })
             else { continue }
@@ -179,7 +183,7 @@ public struct GestureRecognizer: Sendable {
         self.configuration = configuration
     }
 
-    private mutating func fire(upTo t: Instant) {
+    mutating func fire(upTo t: Instant) {
         while let deadline = classifier.deadline, deadline <= t {
             classify(.timer, at: deadline)
         }
@@ -415,7 +419,7 @@ public struct GestureRecognizer: Sendable {
 
     /// Hands out what the call caused, each output stamped no earlier than the one before
     /// (`OutputClock`).
-    private mutating func takeOutbox() -> [GestureOutput] {
+    mutating func takeOutbox() -> [GestureOutput] {
         defer { outbox.removeAll(keepingCapacity: true) }
         clock.stamp(&outbox)
         return outbox

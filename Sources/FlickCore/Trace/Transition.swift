@@ -26,6 +26,8 @@ public struct Transition: Hashable, Sendable, CustomStringConvertible {
         case calibrate
         /// `DisplayPower`: the panel on, dimmed or off.
         case power
+        /// `PointerPhase`: a touchpad scrolling or pinching the view.
+        case pointer
     }
 
     /// Which machine stepped.

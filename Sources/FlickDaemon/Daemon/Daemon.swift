@@ -74,16 +74,10 @@ public final class Daemon: PipelineSink, CommandContext {
                               logger: logger, clock: { [unowned loop] in loop.now })
         let (first, restore) = try content.start(view: logical)
 
-        // Input.
-        let input: PipelineBuilder.Input
-        switch try options.input ?? InputEndpoint(parsing: configuration.inputDevice) {
-        case .recording(let file):
-            input = .recording(try EvemuRecording.load(path: file), start: loop.now + .milliseconds(500))
-        case let endpoint:
-            let log = logger
-            input = .devices(TouchInputOptions(configuration: configuration, endpoint: endpoint, outputSize: logical.size),
-                             log: { log.info("\($0)") })
-        }
+        // Input: under a compositor, its seat (Daemon+Input).
+        let input = try Self.chooseInput(endpoint: options.input ?? InputEndpoint(parsing: configuration.inputDevice),
+                                         configuration: configuration, output: opened.output, logicalSize: logical.size,
+                                         at: loop.now, log: { [logger] in logger.info("\($0)") })
 
         var builder = PipelineBuilder(configuration: configuration)
         builder.powerEnvironment = try Self.powerEnvironment(configuration.power, output: opened.output, at: loop.now, logger: logger)

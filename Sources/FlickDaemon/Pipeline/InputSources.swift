@@ -1,5 +1,6 @@
 import FlickCore
 import FlickInput
+import FlickWayland
 
 // The input module's two sources already have the loop's shape; FlickInput does not know the
 // daemon (arrows point down), so the conformances live here.
@@ -8,3 +9,5 @@ extension TouchInput: TouchSource {
     /// Every device mapped onto the new size with the mapping in force.
     public func setOutputSize(_ size: Size) { setMapping(options.mapping, outputSize: size) }
 }
+extension WaylandLogSource: PointerSource {}
+extension WaylandSeat: PointerSource {}

@@ -71,7 +71,7 @@ public final class Pipeline {
     public private(set) var touchCount = 0
 
     /// The last touch or command: attract mode counts from here.
-    private var lastActivity: Instant
+    var lastActivity: Instant
     /// What the current dispatch or command caused, each batch with the view after it; handed
     /// to the sink once the display has had its turn.
     private var pending: [(outputs: [GestureOutput], view: ScrollView)] = []
@@ -131,9 +131,13 @@ public final class Pipeline {
     public func dispatch(now t: Instant) {
         observe(t)
         let frames = input.dispatch(now: now)
+        // A Wayland seat's wheel, touchpad scrolls and pinches, each before the first frame it
+        // precedes.
+        var pointer = (input as? any PointerSource)?.takePointerInputs()[...] ?? []
         // The decoders' steps go in among the frames, each before the first frame it precedes.
         var steps = input.takeTransitions()[...]
         for raw in frames {
+            if !pointer.isEmpty { pointer = handlePointer(pointer, before: raw.time) }
             let due = steps.prefix { $0.time <= raw.time }
             emit(due.map { GestureOutput(time: $0.time, kind: .transition($0)) })
             steps = steps.dropFirst(due.count)
@@ -147,6 +151,7 @@ public final class Pipeline {
             emit(recognizer.handle(prediction.take(raw)))
         }
         emit(steps.map { GestureOutput(time: $0.time, kind: .transition($0)) })
+        if !pointer.isEmpty { _ = handlePointer(pointer, before: nil) }
         emit(recognizer.fireTimers(upTo: now))
         if power != nil { powerTimers() }
         if power?.isOff != true, let reset = attractMode, let due = attractModeDeadline, due <= now {

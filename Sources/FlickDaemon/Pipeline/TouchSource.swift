@@ -31,3 +31,11 @@ extension TouchSource {
     /// A source that maps nothing (a test's scripted touches already in screen pixels).
     public func setOutputSize(_ size: Size) {}
 }
+
+/// A touch source that also has a pointer's wheel, touchpad scrolls and pinches: a Wayland
+/// seat (`WaylandSeat`, or a recorded one, `WaylandLogSource`). The pipeline takes them after
+/// each `dispatch(now:)` and hands them to the recogniser in time order among the frames.
+public protocol PointerSource: TouchSource {
+    /// The inputs the last `dispatch(now:)` found due, oldest first.
+    func takePointerInputs() -> [PointerInput]
+}
