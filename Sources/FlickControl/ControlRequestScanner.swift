@@ -132,8 +132,9 @@ enum ControlRequestScanner {
         }
 
         /// A JSON number of at most 32 characters whose value is finite and, unless every digit
-        /// is 0, normal: read exactly as the decoder reads it (correctly rounded). Numbers the
-        /// decoder may refuse (overflowing, or underflowing to a subnormal or zero) are left to it.
+        /// is 0 (then without an exponent), normal: read exactly as the decoder reads it
+        /// (correctly rounded). Numbers the decoder may refuse (overflowing, underflowing to a
+        /// subnormal or zero, a zero with an exponent) are left to it.
         mutating func number() -> Double? {
             let start = at
             _ = take(0x2D)
@@ -146,6 +147,9 @@ enum ControlRequestScanner {
                 zero = zero && bytes[fraction..<at].allSatisfy { $0 == 0x30 }
             }
             if take(0x65) || take(0x45) {
+                // Foundation's decoder refuses some zeros with an exponent ("0e5") and takes
+                // others ("0e0"): whichever, it decides.
+                guard !zero else { return nil }
                 if !take(0x2B) { _ = take(0x2D) }
                 guard digits() >= 1 else { return nil }
             }

@@ -79,6 +79,9 @@ import Testing
             #"{"cmd":"tile","cmd":"invalidate"}"#, #"{"cmd":"tile","extra":{}}"#, #"{"request":7}"#, #"{"cmd":"tile"} x"#,
             #"{"cmd":"tile",}"#, #"{"cmd":"tile""#, #"{"cmd":"t\#u{e9}le"}"#, #"["cmd"]"#, #"7"#, #""""#, "",
             #"{"cmd":"load","path":"a\"b"}"#, #"{"cmd":true}"#, #"{"cmd":"set-offset","x":.5,"y":1.}"#,
+            // Foundation refuses "0e5" though JSON allows it, and takes "0e0": zeros with an
+            // exponent are its to judge.
+            #"{"cmd":"invalidate","x":0e5}"#, #"{"cmd":"invalidate","x":-0E5}"#, #"{"cmd":"invalidate","x":0.0e1}"#,
         ]
         for line in others {
             let bytes = Array(line.utf8)
