@@ -20,6 +20,16 @@ import Testing
         #expect(FrameDamage.rectangles(try Self.frame(), since: try Self.frame()).isEmpty)
     }
 
+    /// wlroots answers a commit's frame callback only when it renders damage: an identical frame
+    /// is committed with one pixel damaged, or the presenter would wait for ever.
+    @Test func anIdenticalFrameIsCommittedWithOnePixelDamaged() throws {
+        #expect(FrameDamage.toCommit(try Self.frame(), since: try Self.frame()) == [PixelRect(x0: 0, y0: 0, x1: 1, y1: 1)])
+        let old = try Self.frame(), new = try Self.frame()
+        new[10, 5] = 0xFFFF_FFFF
+        #expect(FrameDamage.toCommit(new, since: old) == FrameDamage.rectangles(new, since: old))
+        #expect(FrameDamage.toCommit(new, since: nil) == [PixelRect(x0: 0, y0: 0, x1: 64, y1: 48)])
+    }
+
     @Test func aChangedPatchIsDamagedToItsPixel() throws {
         let old = try Self.frame(), new = try Self.frame()
         new[10, 5] = 0xFFFF_FFFF

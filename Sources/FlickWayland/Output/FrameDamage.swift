@@ -40,4 +40,15 @@ enum FrameDamage {
         guard runs.count > max(1, limit) else { return runs }
         return [runs.dropFirst().reduce(runs[0]) { PixelRect(x0: min($0.x0, $1.x0), y0: $0.y0, x1: max($0.x1, $1.x1), y1: $1.y1) }]
     }
+
+    /// What a commit damages: the changed rectangles, or one pixel when nothing changed. A
+    /// commit without damage gets no frame callback from wlroots (cage, sway, labwc): it sends
+    /// `done` only for an output frame it renders, and renders only damage. The frame presenter
+    /// waits for that callback with no timeout on Wayland, so the sub-pixel tail of a
+    /// deceleration — frames identical to the one before — stopped the model short of its rest
+    /// under cage (e2e), `didEndDecelerating` never sent.
+    static func toCommit(_ frame: PixelBuffer, since previous: PixelBuffer?, limit: Int = 8) -> [PixelRect] {
+        let changed = rectangles(frame, since: previous, limit: limit)
+        return changed.isEmpty ? [PixelRect(x0: 0, y0: 0, x1: 1, y1: 1)] : changed
+    }
 }

@@ -176,7 +176,7 @@ public final class WaylandOutput: Output {
         guard layers.isComposedOnly else { throw OutputError.unsupported }
         guard let buffers, let index = lent else { throw OutputError.flipPending }
         let frame = buffers.slots[index]
-        let damage = FrameDamage.rectangles(frame.pixels, since: lastCommitted.map { buffers.slots[$0].pixels })
+        let damage = FrameDamage.toCommit(frame.pixels, since: lastCommitted.map { buffers.slots[$0].pixels })
         wl_surface_attach(window.surface, frame.buffer, 0, 0)
         for rect in damage {
             wl_surface_damage_buffer(window.surface, Int32(rect.x0), Int32(rect.y0), Int32(rect.x1 - rect.x0), Int32(rect.y1 - rect.y0))
