@@ -39,49 +39,7 @@ abort() {
 keep() { for f in "$LOG" "$CAGE_LOG" "$EVENTS" "$RUN/seatd.log"; do [ -f "$f" ] && cp "$f" "$OUT/"; done; }
 trap keep EXIT
 
-ctl() { "$BIN/flickctl" "$@" --socket "$SOCK"; }
-status() { ctl status | jq -c .status; }
-mark() { MARK=$(wc -l <"$EVENTS"); }
-since() { tail -n +$((MARK + 1)) "$EVENTS"; }
-within() { DEADLINE=$(( ${EPOCHREALTIME/./} + $1 * 1000000 )); }
-in_time() { (( ${EPOCHREALTIME/./} < DEADLINE )); }
-wait_event() {
-  local line
-  within "$2"
-  while in_time; do
-    line=$(since | grep -m1 -F "\"type\":\"$1\"")
-    [ -n "$line" ] && { echo "$line"; return 0; }
-    sleep 0.2
-  done
-  return 1
-}
-wait_rest() {
-  local s
-  within "$1"
-  while in_time; do
-    s=$(status)
-    [ "$(jq -r '[.tracking, .dragging, .decelerating, .zooming, .scrolling] | any' <<<"$s")" = false ] \
-      && { echo "$s"; return 0; }
-    sleep 0.3
-  done
-  echo "$s"
-  return 1
-}
-touch_() {
-  echo "$*" >&"${TOUCH[1]}"
-  local reply
-  read -r -t 60 reply <&"${TOUCH[0]}" || { fail "the touchscreen injector did not answer '$*'"; return 1; }
-  case $reply in ok*) echo "$reply" ;; *) fail "touchscreen: $reply"; return 1 ;; esac
-}
-grab() {
-  local name=$1 out; shift
-  sleep 0.6   # the indicators fade out 0.3 s after motion stops
-  out=$("$BIN/flickd-e2e-grab" "$@" --png "$OUT/$name.png" 2>&1)
-  local rc=$?
-  sed 's/^/    /' <<<"$out"
-  return $rc
-}
-offset_of() { jq -r '"\(.offset[0]),\(.offset[1])"' <<<"$1"; }
+source "$(dirname "$0")/daemon.sh"   # ctl, status, mark, since, wait_event, wait_rest, touch_, grab
 
 # ---------------------------------------------------------------- setup
 say "kernel $(uname -r); $(ls /dev/dri | tr '\n' ' ')"
