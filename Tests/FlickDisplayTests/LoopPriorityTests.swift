@@ -1,5 +1,6 @@
 @testable import FlickDisplay
 import FlickSystem
+import FlickTestSupport
 import Glibc
 import Synchronization
 import Testing
@@ -17,36 +18,20 @@ import Testing
         var before: ThreadScheduling?
     }
 
-    /// Runs `body` on a new joinable pthread and waits for it.
-    static func onOwnThread(_ body: @escaping @Sendable () -> Void) {
-        final class Box: @unchecked Sendable { let body: @Sendable () -> Void; init(_ b: @escaping @Sendable () -> Void) { body = b } }
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(Box(body)).toOpaque()
-        guard pthread_create(&thread, nil, { context in
-            guard let context else { return nil }
-            Unmanaged<Box>.fromOpaque(context).takeRetainedValue().body()
-            return nil
-        }, context) == 0 else {
-            Unmanaged<Box>.fromOpaque(context).release()
-            Issue.record("pthread_create failed")
-            return
-        }
-        pthread_join(thread, nil)
-    }
-
     @Test func theLoopTakesSchedRRWhereAllowedAndWhatItCreatesStaysOrdinary() throws {
         let seen = Mutex(Seen())
-        Self.onOwnThread {
+        let ran = runOnOwnThread {
             let before = ThreadScheduling.callingThread()
             let refusal = LoopPriority.setCallingThread(to: 1)
             let raised = ThreadScheduling.callingThread()
             var child: ThreadScheduling?
-            Self.onOwnThread { let c = ThreadScheduling.callingThread(); seen.withLock { $0.child = c } }
+            runOnOwnThread { let c = ThreadScheduling.callingThread(); seen.withLock { $0.child = c } }
             child = seen.withLock { $0.child }
             LoopPriority.setCallingThread(to: 0)
             let lowered = ThreadScheduling.callingThread()
             seen.withLock { $0 = Seen(raised: raised, refusal: refusal, child: child, lowered: lowered, before: before) }
         }
+        #expect(ran, "pthread_create failed")
         let s = seen.withLock { $0 }
         let before = try #require(s.before)
         if let refusal = s.refusal {

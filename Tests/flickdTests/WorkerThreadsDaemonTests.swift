@@ -1,7 +1,9 @@
 import FlickControl
 import FlickDisplay
+import FlickTestSupport
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 
 /// The real daemon's threads (issue 36 part 7): its loop takes `display.realtime_priority`
@@ -13,21 +15,9 @@ import Testing
     /// the daemon it starts may then too. Asked of the kernel on a thread of its own, which
     /// ends straight after.
     static func realtimeAllowed(_ priority: Int32) -> Bool {
-        final class Answer: @unchecked Sendable { var allowed = false; let priority: Int32; init(_ p: Int32) { priority = p } }
-        let answer = Answer(priority)
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(answer).toOpaque()
-        guard pthread_create(&thread, nil, { context in
-            guard let context else { return nil }
-            let answer = Unmanaged<Answer>.fromOpaque(context).takeRetainedValue()
-            answer.allowed = LoopPriority.setCallingThread(to: answer.priority) == nil
-            return nil
-        }, context) == 0 else {
-            Unmanaged<Answer>.fromOpaque(context).release()
-            return false
-        }
-        pthread_join(thread, nil)
-        return answer.allowed
+        let allowed = Mutex(false)
+        runOnOwnThread { allowed.withLock { $0 = LoopPriority.setCallingThread(to: priority) == nil } }
+        return allowed.withLock { $0 }
     }
 
     @Test(arguments: [1, 0] as [Int32])
