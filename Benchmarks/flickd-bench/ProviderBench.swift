@@ -344,14 +344,12 @@ struct SchedTimes {
         at = monotonicNanoseconds()
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
         for task in tasks {
-            let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8)) ?? ""
-            let fields = text.split(separator: " ").compactMap { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-            guard fields.count >= 2 else { continue }
-            allCPU += fields[0]
-            allWaiting += fields[1]
+            guard let times = SchedStat.read("/proc/\(pid)/task/\(task)/schedstat") else { continue }
+            allCPU += times.cpu
+            allWaiting += times.waiting
             if task == "\(pid)" {
-                loopCPU = fields[0]
-                loopWaiting = fields[1]
+                loopCPU = times.cpu
+                loopWaiting = times.waiting
             }
         }
     }

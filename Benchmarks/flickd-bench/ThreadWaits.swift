@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,9 +15,9 @@ struct ThreadWaits {
     var minorFaults = 0
     var majorFaults = 0
 
-    /// The calling thread's counters now. `getrusage(RUSAGE_THREAD)` and one read of
-    /// `/proc/thread-self/schedstat` into a stack buffer: no allocation, about 10 µs, so read it
-    /// outside the interval being timed.
+    /// The calling thread's counters now: `getrusage(RUSAGE_THREAD)` and one read of
+    /// `/proc/thread-self/schedstat`, some tens of µs, so read it outside the interval being
+    /// timed.
     static func now() -> ThreadWaits {
         var usage = rusage()
         var out = ThreadWaits()
@@ -27,7 +28,7 @@ struct ThreadWaits {
             out.minorFaults = usage.ru_minflt
             out.majorFaults = usage.ru_majflt
         }
-        out.runQueueNanoseconds = runQueueWait()
+        out.runQueueNanoseconds = SchedStat.read("/proc/thread-self/schedstat")?.waiting ?? 0
         return out
     }
 
@@ -36,28 +37,16 @@ struct ThreadWaits {
                     runQueueNanoseconds: a.runQueueNanoseconds - b.runQueueNanoseconds,
                     minorFaults: a.minorFaults - b.minorFaults, majorFaults: a.majorFaults - b.majorFaults)
     }
+}
 
-    /// `schedstat`'s "time spent waiting on a runqueue", 0 where the kernel has no schedstats.
-    private static func runQueueWait() -> Int64 {
-        let fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return 0 }
-        defer { close(fd) }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 96) { buffer -> Int64 in
-            let count = read(fd, buffer.baseAddress, buffer.count)
-            guard count > 0 else { return 0 }
-            // "<on cpu ns> <run queue ns> <slices>\n"
-            var field = 0, value: Int64 = 0
-            for byte in buffer[0..<count] {
-                if byte == UInt8(ascii: " ") {
-                    if field == 1 { return value }
-                    field += 1
-                    value = 0
-                } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
-                    value = value &* 10 &+ Int64(byte - UInt8(ascii: "0"))
-                }
-            }
-            return field == 1 ? value : 0
-        }
+/// A thread's `schedstat` (`/proc/…/task/TID/schedstat`, `/proc/thread-self/schedstat`): its
+/// first two fields, time on a CPU and time runnable but waiting for one, ns.
+enum SchedStat {
+    /// The file's two times; nil where it cannot be read (no such thread, no schedstats).
+    static func read(_ path: String) -> (cpu: Int64, waiting: Int64)? {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        let fields = text.split(separator: " ").compactMap { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        return fields.count >= 2 ? (fields[0], fields[1]) : nil
     }
 }
 
