@@ -49,11 +49,13 @@ import Testing
 
     @Test func theOutcomeSaysWhatTheKernelAppliedAndWhyNotRealTime() {
         let refusal = SystemError(call: "sched_setscheduler", context: "the event loop: SCHED_RR 5", errno: EPERM)
-        let now = ThreadScheduling.callingThread().map { "\($0)" } ?? "unknown"
-        #expect(LoopPriority.outcome(asked: 5, refusal: refusal)
+        let running = ThreadScheduling.callingThread()
+        let now = running.map { "\($0)" } ?? "unknown"
+        #expect(LoopPriority.outcome(asked: 5, refusal: refusal, running: running)
             == "\(now): SCHED_RR 5 refused, sched_setscheduler failed: Operation not permitted (errno 1)")
-        #expect(LoopPriority.outcome(asked: 0, refusal: nil) == "\(now) (display.realtime_priority = 0)")
-        #expect(LoopPriority.outcome(asked: 1, refusal: nil) == now)
+        #expect(LoopPriority.outcome(asked: 0, refusal: nil, running: running) == "\(now) (display.realtime_priority = 0)")
+        #expect(LoopPriority.outcome(asked: 1, refusal: nil, running: running) == now)
+        #expect(LoopPriority.outcome(asked: 1, refusal: nil, running: nil) == "unknown")
     }
 
     @Test func aStatLineGivesTheRealTimePriority() {

@@ -13,7 +13,8 @@ extension Daemon {
     /// - Returns: the loop's scheduling as `status` reports it.
     static func setThreadPriorities(realtime: Int32, logger: Logger) -> String {
         let refusal = realtime > 0 ? LoopPriority.setCallingThread(to: realtime) : nil
-        let loop = LoopPriority.outcome(asked: realtime, refusal: refusal)
+        let running = ThreadScheduling.callingThread()
+        let loop = LoopPriority.outcome(asked: realtime, refusal: refusal, running: running)
         // A notice, not a warning: a developer's `flickd run` has no RLIMIT_RTPRIO and loses
         // nothing it had; on a kiosk the unit grants it, and a refusal there is worth a look.
         if refusal != nil {
@@ -21,7 +22,7 @@ extension Daemon {
         } else {
             logger.info("threads: the event loop \(loop)")
         }
-        let scheduling = ThreadScheduling.callingThread().map { "\($0)" } ?? "unknown"
+        let scheduling = running.map { "\($0)" } ?? "unknown"
         for level in WorkerPriority.Level.allCases {
             let probe = Probe(level: level, loop: scheduling, logger: logger)
             var attributes = pthread_attr_t()

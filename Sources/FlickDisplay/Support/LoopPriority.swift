@@ -40,9 +40,10 @@ public enum LoopPriority {
     }
 
     /// What `display.realtime_priority` gave the loop, for the journal and `status`: the
-    /// scheduling the kernel reports, and why real time was refused when it was.
-    public static func outcome(asked priority: Int32, refusal: SystemError?) -> String {
-        let now = ThreadScheduling.callingThread().map { "\($0)" } ?? "unknown"
+    /// scheduling the kernel reports for it (`running`, read back after asking), and why real
+    /// time was refused when it was.
+    public static func outcome(asked priority: Int32, refusal: SystemError?, running: ThreadScheduling?) -> String {
+        let now = running.map { "\($0)" } ?? "unknown"
         guard priority > 0 else { return "\(now) (display.realtime_priority = 0)" }
         guard let refusal else { return now }
         return "\(now): SCHED_RR \(priority) refused, \(refusal.call) failed: \(refusal.errnoDescription)"
