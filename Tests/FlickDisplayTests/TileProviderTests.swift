@@ -304,6 +304,44 @@ final class AppPool {
         #expect(rig.output.frontBuffer[10, 190] & 0xFF_FFFF == Self.colour(310.5, 1190.5) & 0xFF_FFFF)
     }
 
+    @Test func anAppsRedrawnTileOnScreenIsCopiedOverItsOldPixelsUnlessSomethingElseReadsThem() throws {
+        let rig = try Rig(panel: panel, content: content)
+        // The bands' fills read the tiles on their worker until they are done: let them finish.
+        try rig.frame(300, 1000)
+        for _ in 0..<4 {
+            try rig.answerAll()
+            try rig.frame(300, 1000)
+            _ = try rig.composer.finishBandFill()
+            try rig.frame(300, 1000)
+        }
+        let cache = rig.store.cache
+        let before = rig.requests.count, reuses = cache.reuses
+        rig.store.invalidate(PixelRect(x0: 0, y0: 1030, x1: 1000, y1: 1070))
+        try rig.frame(300, 1000)
+        let renewed = Array(rig.requests.dropFirst(before))
+        try #require(renewed.count >= 2)
+        let oldIdentities = try renewed.map { ObjectIdentifier(try #require(cache.tile($0.key))) }
+        // Something else still reads the first tile's old pixels (a band's worker would).
+        let reader = try #require(cache.tile(renewed[0].key))
+        let oldFirstPixel = reader.pixels.load(as: UInt32.self)
+        for r in renewed {
+            rig.app.draw(r) { _, _ in 0xFFFF_0000 }
+            try rig.provider.answer(r.id, drawn: true)
+        }
+        rig.store.takeArrivals()
+        // The others' new pixels went into their own buffers: no mapping, no page faults.
+        #expect(cache.overwrites == renewed.count - 1 && cache.reuses == reuses)
+        for (r, id) in zip(renewed, oldIdentities).dropFirst() {
+            #expect(cache.tile(r.key).map(ObjectIdentifier.init) == id)
+        }
+        // The one read elsewhere was not written over: its reader still sees the old pixels.
+        #expect(cache.tile(renewed[0].key).map(ObjectIdentifier.init) != oldIdentities[0])
+        #expect(reader.pixels.load(as: UInt32.self) == oldFirstPixel)
+        try rig.frame(300, 1000)
+        #expect(rig.output.frontBuffer[10, 50] == 0xFFFF_0000)
+        #expect(rig.output.frontBuffer[10, 190] & 0xFF_FFFF == Self.colour(310.5, 1190.5) & 0xFF_FFFF)
+    }
+
     @Test func anAppsRectangleIsTheWholePixelsCoveringItWhateverItsNumbers() throws {
         let rig = try Rig(panel: panel, content: content)
         func changes(_ x: Double, _ y: Double, _ width: Double, _ height: Double) -> [PixelRect] {
@@ -442,6 +480,8 @@ final class AppPool {
         let area = renewed.map { grid.contentRect($0.key).width * grid.contentRect($0.key).height }.reduce(0, +)
         #expect(rig.composer.bandPixelsRedrawn == 2 * area)
         #expect(rig.composer.bandFills == fills && rig.composer.bandFramesDrawn == drawn && rig.output.isScanningOutContent)
+        // Each new tile was copied over its old pixels, and the bands still show exactly it.
+        #expect(rig.store.cache.overwrites == renewed.count)
         // What is shown is the content as the app now draws it.
         let red = Set(renewed.map(\.key))
         var wrong = 0

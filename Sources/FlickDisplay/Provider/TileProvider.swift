@@ -73,9 +73,11 @@ public final class TileProvider: TileFetching {
     public let contentScale: Int
     /// Carries a message to the app.
     public var send: (Message) -> Void
-    /// Gives a buffer of a tile that went, of the size and format given, for an answered tile
-    /// to be copied into instead of a new mapping (`TileCache.reusableBuffer`); `nil` for none.
-    public var reusableBuffer: (_ width: Int, _ height: Int, _ format: PixelFormat) -> PixelBuffer? = { _, _, _ in nil }
+    /// Gives a buffer for the answered tile `key` of the size and format given to be copied
+    /// into instead of a new mapping: the tile's own when the cache holds it and nothing else
+    /// reads it (`TileCache.overwritableBuffer`), else one of a tile that went
+    /// (`TileCache.reusableBuffer`); `nil` for none.
+    public var reusableBuffer: (_ key: TileKey, _ width: Int, _ height: Int, _ format: PixelFormat) -> PixelBuffer? = { _, _, _, _ in nil }
     private let clock: () -> Instant
     private let wake: WakePipe
     private var wanted: [TileKey] = []
@@ -186,7 +188,7 @@ public final class TileProvider: TileFetching {
         record(latency: clock() - entry.sentAt)
         let request = entry.request
         if wasDrawn, let tile = pool.copyTile(slot: request.slot, width: request.pixelWidth, height: request.pixelHeight,
-                                              format: format, reusing: reusableBuffer) {
+                                              format: format, reusing: { [reusableBuffer] in reusableBuffer(request.key, $0, $1, $2) }) {
             drawn += 1
             arrive(TileArrival(key: request.key, result: .success(tile), requestedAt: entry.sentAt))
         } else {

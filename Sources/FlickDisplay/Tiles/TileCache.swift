@@ -22,6 +22,8 @@ public final class TileCache {
     public private(set) var evictions = 0
     /// Buffers handed out again by `reusableBuffer` so far.
     public private(set) var reuses = 0
+    /// Tiles' own buffers handed out by `overwritableBuffer` so far.
+    public private(set) var overwrites = 0
     /// Bytes of buffers kept for reuse: with `usedBytes`, within the budget (unless the tiles
     /// of one frame overrun it: then none are kept).
     public var freeBytes: Int { free.bytes }
@@ -61,6 +63,8 @@ public final class TileCache {
     /// Holds a tile, then evicts the least recently used unpinned tiles not drawn in the
     /// current frame until the cache is within its budget again (or nothing more may go).
     public func insert(_ key: TileKey, _ buffer: PixelBuffer, pinned: Bool = false) {
+        // The same buffer again (`overwritableBuffer`) is held by the caller too, so `remove`
+        // neither keeps it for reuse nor returns it.
         if entries[key] != nil { remove(key) }
         let bytes = Self.bytes(of: buffer)
         entries[key] = Entry(buffer: buffer, lastUse: frame, pinned: pinned)
@@ -94,6 +98,22 @@ public final class TileCache {
             return buffer
         }
         return nil
+    }
+
+    /// The buffer of tile `key` itself, for its new pixels to be written over its old ones: an
+    /// app redrawing a tile on screen (an invalidation) answers with the tile the cache holds,
+    /// drawn this frame, so `reusableBuffer` can neither evict it nor find a free one, and each
+    /// answer would cost a fresh mapping and its page faults. `nil` unless the tile is held in
+    /// that shape and nothing else holds its buffer (a band's worker reading it, an arrival not
+    /// taken yet). Its old pixels are drawn until the new ones are taken in (`insert` of the
+    /// same buffer), which also marks what a band copied of it out of date.
+    public func overwritableBuffer(_ key: TileKey, width: Int, height: Int, format: PixelFormat) -> PixelBuffer? {
+        guard let index = entries.index(forKey: key),
+              TileFreeList.Shape(width: width, height: height, format: format).fits(entries.values[index].buffer),
+              entries.values[index].buffer.ownsPixels,
+              isKnownUniquelyReferenced(&entries.values[index].buffer) else { return nil }
+        overwrites += 1
+        return entries.values[index].buffer
     }
 
     /// Bytes of the tiles eviction may not take now: pinned ones and those drawn in the current frame.

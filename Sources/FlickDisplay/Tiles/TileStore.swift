@@ -83,8 +83,11 @@ public final class TileStore {
         self.source = source
         cache = TileCache(budgetBytes: cacheBytes)
         self.fetcher = fetcher
-        // An app's answered tiles are copied into the buffers of tiles that went.
-        (fetcher as? TileProvider)?.reusableBuffer = { [cache] in cache.reusableBuffer(width: $0, height: $1, format: $2) }
+        // An app's answered tiles are copied over their old pixels, else into the buffers of tiles that went.
+        (fetcher as? TileProvider)?.reusableBuffer = { [cache] key, width, height, format in
+            cache.overwritableBuffer(key, width: width, height: height, format: format)
+                ?? cache.reusableBuffer(width: width, height: height, format: format)
+        }
         let grid = source.grid
         var level = source.lowestLevel, pixels = grid.levelSize(level).area
         while level < grid.maxLevel, pixels + grid.levelSize(level + 1).area <= Self.pinnedPixels {
