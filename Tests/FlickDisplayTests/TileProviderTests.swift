@@ -496,6 +496,39 @@ final class AppPool {
         #expect(wrong == 0)
     }
 
+    @Test func anAppRedrawingScatteredTilesOverAndOverRedrawsOnlyThoseTilesInTheBands() throws {
+        // A panel of 10 × 6 tiles; the app redraws every other one of them, three times.
+        let wide = PixelSize(width: 1280, height: 768)
+        let rig = try Rig(panel: wide, content: PixelSize(width: 3000, height: 3000))
+        let grid = rig.store.source.grid
+        for _ in 0..<6 {
+            try rig.frame(512, 512)
+            try rig.answerAll()
+            try rig.frame(512, 512)
+            _ = try rig.composer.finishBandFill()
+            try rig.frame(512, 512)
+        }
+        try #require(rig.output.isScanningOutContent)
+        let view = PixelRect(x0: 512, y0: 512, x1: 512 + wide.width, y1: 512 + wide.height)
+        let checkerboard = grid.tiles(at: grid.maxLevel, covering: view).filter { ($0.column + $0.row) % 2 == 0 }
+        try #require(checkerboard.count == 30)
+        let area = checkerboard.map { grid.contentRect($0).width * grid.contentRect($0).height }.reduce(0, +)
+        var redrawn = 0
+        // Round 0 brings the second buffer in (drawn whole); from then on both are kept.
+        for round in 0...3 {
+            if round == 1 { redrawn = rig.composer.bandPixelsRedrawn }
+            let before = rig.requests.count
+            for key in checkerboard { rig.store.invalidate(grid.contentRect(key)) }
+            try rig.frame(512, 512)
+            #expect(Set(rig.requests.dropFirst(before).map(\.key)) == Set(checkerboard))
+            try rig.answerAll()
+            try rig.frame(512, 512)
+            try rig.frame(512, 512)
+            // Each buffer drew those tiles again, and nothing between them.
+            if round > 0 { #expect(rig.composer.bandPixelsRedrawn - redrawn == 2 * area * round, "round \(round)") }
+        }
+    }
+
     @Test func aLongSessionOfInvalidationsKeepsNoMoreStaleTilesThanTheCacheAndTheBandsHold() throws {
         // Room for 16 tiles; the view takes up to 12, its bands up to 30 each.
         let rig = try Rig(panel: panel, content: content, cacheBytes: 1 << 20)

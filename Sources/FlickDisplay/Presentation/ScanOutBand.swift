@@ -334,11 +334,9 @@ final class ScanOutBand {
         }
     }
 
-    /// `rects` added to `dirty`, bounded: beyond 16, one rectangle holding them all.
+    /// `rects` added to `dirty` (`PixelRect.merging`: repeats kept once, bounded).
     private static func merged(_ dirty: [PixelRect], _ rects: [PixelRect]) -> [PixelRect] {
-        let all = dirty + rects
-        guard all.count > 16, let first = all.first else { return all }
-        return [all.dropFirst().reduce(first) { $0.union($1) }]
+        PixelRect.merging(dirty, rects)
     }
 
     /// Draws again, from the tiles in memory, the out-of-date parts of each exact buffer the

@@ -101,13 +101,16 @@ public final class BackgroundWorker: @unchecked Sendable {
         let refused = WorkerPriority.lowerCallingThread(to: level)
         locked { refusal = refused }
         while true {
-            let next: (@Sendable () -> Void)? = locked {
+            var next: (@Sendable () -> Void)? = locked {
                 while !stopping && job == nil { pthread_cond_wait(&wake, &mutex) }
                 defer { job = nil }
                 return stopping ? nil : job
             }
-            guard let next else { return }
-            next()
+            guard next != nil else { return }
+            next?()
+            // What the job holds (a band's tiles) is let go before it is said done: the loop
+            // may then write over those tiles (`TileCache.overwritableBuffer`).
+            next = nil
             locked {
                 busy = false
                 done = true
