@@ -236,7 +236,7 @@ public final class WaylandOutput: Output {
         isClosed = true
         forgetFrame()
         buffers = nil
-        source.drop()
+        source.close()
         if let presentation { wp_presentation_destroy(presentation) }
         wl_shm_destroy(shm)
         wl_compositor_destroy(compositor)

@@ -30,8 +30,8 @@ final class WaylandBufferSource {
     var notice: String?
     private var current: (any WaylandBufferSet)?
     private let shm: OpaquePointer
-    private let dmabuf: OpaquePointer?
-    private let udmabuf: Int32
+    private var dmabuf: OpaquePointer?
+    private var udmabuf: Int32
     private let offer: OfferRecord
     private let offerListener = WaylandListener(zwp_linux_dmabuf_v1_listener(
         format: { data, _, format in waylandOwner(data, as: OfferRecord.self)?.offer.format(format) },
@@ -77,10 +77,16 @@ final class WaylandBufferSource {
         }
     }
 
-    deinit {
+    deinit { close() }
+
+    /// Destroys the buffers and the `zwp_linux_dmabuf_v1` proxy while the connection lives
+    /// (the window's `close()`: a proxy destroyed after the display is gone is a crash).
+    func close() {
         current = nil
         if let dmabuf { zwp_linux_dmabuf_v1_destroy(dmabuf) }
-        if udmabuf >= 0 { close(udmabuf) }
+        dmabuf = nil
+        if udmabuf >= 0 { Glibc.close(udmabuf) }
+        udmabuf = -1
     }
 
     /// For the display line: `dmabuf buffers (udmabuf, LINEAR)` or `shm buffers: REASON`.
