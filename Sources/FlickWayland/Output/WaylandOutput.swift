@@ -40,7 +40,8 @@ public final class WaylandOutput: Output {
     /// Why the connection broke, once it has.
     public private(set) var failure: WaylandError?
 
-    private let window: WaylandWindow
+    /// The window (its monitors give `physicalSize` and the refresh before presentation).
+    let window: WaylandWindow
     private let compositor: OpaquePointer
     private let shm: OpaquePointer
     private let source: WaylandBufferSource
@@ -125,22 +126,6 @@ public final class WaylandOutput: Output {
     /// A compositor shows a window's frame only when the window is visible: a frame callback may
     /// never come (minimised, another workspace), and that is no lost flip.
     public var flipsCanWaitIndefinitely: Bool { true }
-
-    /// The monitor's millimetres for the window's share of it.
-    public var physicalSize: Size? {
-        guard let monitor = window.monitors.current, let mode = monitor.mode, monitor.millimetres.width > 0,
-              monitor.millimetres.height > 0 else { return nil }
-        // The mode is in buffer pixels of the monitor; the window's buffer at the same scale.
-        let perPixel = Size(width: Double(monitor.millimetres.width) / Double(mode.width),
-                            height: Double(monitor.millimetres.height) / Double(mode.height))
-        let factor = Double(monitor.scale) / Double(max(1, window.scale))
-        return Size(width: perPixel.width * Double(size.width) * factor, height: perPixel.height * Double(size.height) * factor)
-    }
-
-    private var monitorRefresh: Duration? {
-        guard let mHz = window.monitors.current?.refreshMillihertz, mHz > 1000 else { return nil }
-        return .nanoseconds(1_000_000_000_000 / Int64(mHz))
-    }
 
     /// Takes the size and scale the compositor asked for: new buffers from the next frame, and
     /// the frame in flight forgotten (its events are ignored), as `FramePresenter.attach` forgets
