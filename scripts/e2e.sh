@@ -7,8 +7,9 @@
 # (Tests/E2E/package.sh). Exits non-zero when a scenario, calibrate or a package check fails or
 # the VM does not boot; it never skips. Results (log, events, frames as PNG) stay in
 # $FLICKD_E2E_OUT (default .build-e2e/e2e-run). flickd under cage, the Wayland kiosk compositor,
-# runs in a boot of its own (Tests/E2E/cage.sh). FLICKD_E2E_ONLY=cage (or scenarios, calibrate,
-# package; several with commas) runs only those parts, while iterating on one.
+# runs in a boot of its own (Tests/E2E/cage.sh), and its linux-dmabuf buffers under Weston's DRM
+# backend in another (Tests/E2E/weston.sh). FLICKD_E2E_ONLY=cage (or scenarios, calibrate,
+# weston, package; several with commas) runs only those parts, while iterating on one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -16,7 +17,7 @@ SCRATCH=${FLICKD_E2E_SCRATCH:-.build-e2e}
 OUT=${FLICKD_E2E_OUT:-$SCRATCH/e2e-run}
 # The release products are built as every release build is (Makefile), so they share .build.
 BUILD=${FLICKD_E2E_BUILD:-.build}
-ONLY=${FLICKD_E2E_ONLY:-scenarios,calibrate,cage,package}
+ONLY=${FLICKD_E2E_ONLY:-scenarios,calibrate,cage,weston,package}
 part() { [[ ",$ONLY," == *",$1,"* ]]; }
 
 scripts/deps.sh
@@ -35,6 +36,19 @@ if part cage; then
   if ((${#cage_missing[@]})); then
     SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
     $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${cage_missing[@]}"
+  fi
+fi
+
+# The Weston scenario's compositor and its GL renderer on vkms: Mesa's llvmpipe through kms_swrast
+# (libgl1-mesa-dri), EGL and GBM.
+if part weston; then
+  weston_missing=()
+  for p in weston libgl1-mesa-dri libegl-mesa0 libgbm1; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || weston_missing+=("$p")
+  done
+  if ((${#weston_missing[@]})); then
+    SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${weston_missing[@]}"
   fi
 fi
 
@@ -73,6 +87,13 @@ if part cage; then
   cage_rc=$?
   [ $cage_rc = 0 ] || echo "e2e: flickd under cage FAILED (exit $cage_rc)" >&2
   [ $rc != 0 ] || rc=$cage_rc
+fi
+# flickd's dma-buf buffers scanned out by Weston (DRM, GL) (Tests/E2E/weston.sh).
+if part weston; then
+  Tests/E2E/vm.sh -t "${FLICKD_E2E_WESTON_TIMEOUT:-300}" "$PWD" Tests/E2E/weston.sh "$OUT"
+  weston_rc=$?
+  [ $weston_rc = 0 ] || echo "e2e: flickd's dma-bufs under Weston FAILED (exit $weston_rc)" >&2
+  [ $rc != 0 ] || rc=$weston_rc
 fi
 set -e
 scenarios=$(date +%s)

@@ -124,6 +124,32 @@ if [ ! -s "$VKMS" ]; then
   rm -rf "$tmp"
 fi
 
+# udmabuf: turns a memfd's pages into a dma-buf (flickd's linux-dmabuf Wayland buffers). Debian
+# builds none (CONFIG_UDMABUF is a bool it leaves off): built here from linux-source with
+# Tests/E2E/udmabuf-6.1.patch (exported symbols only, and the vmap later kernels have, without
+# which vkms cannot show an imported udmabuf).
+UDMABUF="$K/lib/modules/$KVER/extra/udmabuf.ko"
+if [ ! -s "$UDMABUF" ]; then
+  note "building udmabuf for $KVER (once)"
+  need=()
+  [ -d "/usr/src/linux-headers-$KVER" ] || need+=("linux-headers-$KVER")
+  for tool in make gcc patch; do command -v $tool >/dev/null || need+=($tool); done
+  [ ${#need[@]} = 0 ] || install "${need[@]}"
+  version=$(apt-cache show "linux-image-$KVER" | sed -n 's/^Version: //p' | sed -n 1p)
+  series=$(echo "$KVER" | cut -d. -f1-2)
+  tmp=$(mktemp -d)
+  (cd "$tmp" && { apt-get download -q "linux-source-$series=$version" || apt-get download -q "linux-source-$series"; } >/dev/null 2>&1) \
+    || fatal "apt-get download linux-source-$series"
+  dpkg-deb --fsys-tarfile "$tmp"/linux-source-*.deb | tar -x -C "$tmp" --wildcards './usr/src/linux-source-*.tar.xz'
+  tar -xJf "$tmp"/usr/src/linux-source-*.tar.xz -C "$tmp" --wildcards '*/drivers/dma-buf/udmabuf.c'
+  src=$(ls -d "$tmp"/linux-source-*/ | sed -n 1p)
+  patch -s -d "$src" -p1 <"$(cd "$(dirname "$0")" && pwd)/udmabuf-6.1.patch" || fatal "patching udmabuf"
+  mkdir -p "$tmp/udmabuf"; cp "$src/drivers/dma-buf/udmabuf.c" "$tmp/udmabuf/"; echo 'obj-m := udmabuf.o' >"$tmp/udmabuf/Kbuild"
+  make -s -C "/usr/src/linux-headers-$KVER" M="$tmp/udmabuf" modules >&2 || fatal "building udmabuf"
+  strip --strip-debug -o "$UDMABUF" "$tmp/udmabuf/udmabuf.ko"
+  rm -rf "$tmp"
+fi
+
 # ---------------------------------------------------------------- the initramfs
 # PID 1: modules, the host root as a read-only lower layer under a tmpfs, WORKDIR and the
 # control share mounted, vkms loaded; then the command in a chroot, its status written back.
@@ -149,6 +175,7 @@ mkdir -p /new/run/e2e; mount --bind /ctl /new/run/e2e
 workdir=$(cat /ctl/workdir); mkdir -p "/new$workdir"
 mount -t 9p -o $P work "/new$workdir" || { log "no work share"; finish; }
 modprobe vkms enable_writeback=0 enable_overlay=1 || { log "modprobe vkms failed"; finish; }
+modprobe udmabuf || log "modprobe udmabuf failed: no /dev/udmabuf"
 i=0; while [ ! -e /dev/dri/card0 ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 [ -e /dev/dri/card0 ] || { log "vkms made no /dev/dri/card0"; finish; }
 cut -d' ' -f1 /proc/uptime >/ctl/booted
@@ -161,7 +188,7 @@ GUEST
 
 # vkms is left without its writeback connector: flickd takes the first connected connector,
 # and the frame grabber reads the CRTC's framebuffer instead.
-stamp=$( (echo "$INIT"; ls -l "$K/lib/modules/$KVER" "$VKMS"; /bin/busybox 2>&1 | sed -n 1p) | md5sum | cut -c1-10)
+stamp=$( (echo "$INIT"; ls -l "$K/lib/modules/$KVER" "$VKMS" "$UDMABUF"; /bin/busybox 2>&1 | sed -n 1p) | md5sum | cut -c1-10)
 INITRD="$K/initrd-$stamp.gz"
 if [ ! -s "$INITRD" ]; then
   tmp=$(mktemp -d)

@@ -23,7 +23,7 @@ public enum ConfigChanges {
     /// and the state file (`Daemon.init`).
     public static let restartOnly: Set<String> = [
         "display.backend", "display.card", "display.connector", "display.mode", "display.rotation", "display.fbdev", "display.fallback",
-        "display.headless_size", "display.headless_refresh_rate", "display.realtime_priority",
+        "display.headless_size", "display.headless_refresh_rate", "display.realtime_priority", "display.wayland_buffers",
         "input.device", "input.match_name", "input.grab",
         "control.socket", "control.group", "control.mode",
         "state.path",

@@ -128,6 +128,7 @@ enum ConfigSchema {
         k["display.rotation"] = quarterTurn { c, r in c.panelRotation = PanelRotation(rawValue: r) ?? .none }
         k["display.background"] = colour(\.background)
         k["display.fbdev"] = text(\.fbdevDevice)
+        k["display.wayland_buffers"] = choice(["auto": "auto", "shm": "shm"], \.waylandBuffers)
         k["display.headless_size"] = { v, c throws in
             let s = try string(v, "\"WIDTHxHEIGHT\", each from 1 to 16384")
             guard let size = PixelSize(parsing: s) else {

@@ -68,6 +68,9 @@ public struct Configuration: Hashable, Sendable {
     public var fbdevDevice = "/dev/fb0"
     public var headlessSize = PixelSize(width: 1280, height: 800)
     public var headlessRefreshRate = 60.0
+    /// A Wayland window's frame memory: "auto" (dma-bufs where the compositor takes them) or
+    /// "shm" (`WaylandBufferPreference`).
+    public var waylandBuffers = "auto"
     /// The event loop's `SCHED_RR` priority (`LoopPriority`), 0 = an ordinary thread.
     public var realtimePriority: Int32 = 1
 

@@ -17,7 +17,7 @@ extension DisplayOpener {
     ///   - socket: the compositor's socket; nil: `WAYLAND_DISPLAY`'s (libwayland's default).
     func openWayland(size: PixelSize?, socket: String?) throws(Failure) -> Opened {
         do {
-            let output = try WaylandOutput(connection: try WaylandConnection(name: socket), requested: size)
+            let output = try WaylandOutput(connection: try WaylandConnection(name: socket), requested: size, buffers: waylandBuffers)
             return Opened(output: output, description: Self.describe(output), passedOver: [])
         } catch {
             throw Failure(reasons: ["wayland: \(error)"])
@@ -25,11 +25,12 @@ extension DisplayOpener {
     }
 
     /// The window's line for logs and `status`: `wayland /run/user/1000/wayland-0 1920x1080
-    /// fullscreen (scale 1, presentation times)`.
+    /// fullscreen (scale 1, presentation times, dmabuf buffers (udmabuf, LINEAR))`; shared
+    /// memory says why (`shm buffers: the compositor offers no linux-dmabuf …`).
     static func describe(_ output: WaylandOutput) -> String {
         let window = output.isFullscreen ? "fullscreen" : "window"
         let pacing = output.hasPresentationTimes ? "presentation times"
             : "frame callbacks only: no wp_presentation, frames timed when their callback is read"
-        return "wayland \(output.connection.socket) \(output.size) \(window) (scale \(output.scale), \(pacing))"
+        return "wayland \(output.connection.socket) \(output.size) \(window) (scale \(output.scale), \(pacing), \(output.buffersDescription))"
     }
 }

@@ -1,5 +1,6 @@
 import FlickCore
 import FlickDisplay
+import FlickWayland
 
 /// Opens the display backend a `DisplayEndpoint` names; `auto` tries DRM/KMS, then fbdev, then
 /// (with `WAYLAND_DISPLAY` set: a compositor holds the display) a Wayland window, and says why
@@ -30,6 +31,8 @@ public struct DisplayOpener {
     /// The compositor `auto` may take when the display cannot be had directly: the process's
     /// `WAYLAND_DISPLAY` (tests give their own, or nil).
     public var waylandDisplay: String? = Self.environmentWaylandDisplay
+    /// A Wayland window's frame memory (`display.wayland_buffers`).
+    public var waylandBuffers = WaylandBufferPreference.auto
 
     /// What `auto` does without a panel.
     public enum Fallback: String, Hashable, Sendable {
@@ -52,6 +55,7 @@ public struct DisplayOpener {
         headlessSize = configuration.headlessSize
         headlessRefreshRate = configuration.headlessRefreshRate
         fallback = configuration.displayFallback
+        waylandBuffers = WaylandBufferPreference(rawValue: configuration.waylandBuffers) ?? .auto
     }
 
     /// What was opened, and what was passed over on the way.

@@ -30,6 +30,10 @@ public enum FrameGrab {
         public var source: (x: Int, y: Int)
         /// The framebuffer's size (the panel's, or a larger buffer's).
         public var framebufferSize: PixelSize
+        /// Who exported the memory of a framebuffer imported from another device's dma-buf
+        /// (`udmabuf`: a Wayland client's buffer the compositor scans out directly), read from
+        /// the dma-buf's fdinfo; nil for a dumb buffer of the card's own.
+        public var exporter: String? = nil
     }
 
     /// Copies the frame on screen.
@@ -79,7 +83,7 @@ public enum FrameGrab {
             switch LibDRM.copyFramebuffer(card.fd, state.framebuffer, window: window) {
             case .success(let copy):
                 return Frame(card: path, crtc: id, framebuffer: state.framebuffer, pixels: copy.pixels, offset: copy.offset,
-                             source: (window.x0, window.y0), framebufferSize: copy.size)
+                             source: (window.x0, window.y0), framebufferSize: copy.size, exporter: copy.exporter)
             case .failure(let failure): throw DRMError.call(card: path, step: failure.step, cause: failure.cause)
             }
         }
@@ -150,8 +154,11 @@ extension LibDRM {
     /// and a handle (a framebuffer may view a buffer from an offset: flickd's content views
     /// where the driver refuses panning), then `drmModeMapDumbBuffer` and a read-only `mmap`;
     /// the handle is closed after. `offset` is the byte offset of the window's top-left pixel.
+    /// A framebuffer imported from a dma-buf cannot be mapped as a dumb buffer (the kernel
+    /// refuses): it is exported again (`drmPrimeHandleToFD`) and the dma-buf mapped, and its
+    /// exporter named.
     static func copyFramebuffer(_ fd: Int32, _ id: UInt32, window: PixelRect)
-        -> Result<(pixels: PixelBuffer, offset: Int, size: PixelSize), StepFailure> {
+        -> Result<(pixels: PixelBuffer, offset: Int, size: PixelSize, exporter: String?), StepFailure> {
         guard let fb = drmModeGetFB2(fd, id) else { return .failure(StepFailure(step: .getFramebuffer, cause: failure("drmModeGetFB2", fd))) }
         let info = fb.pointee
         drmModeFreeFB2(fb)
@@ -167,18 +174,40 @@ extension LibDRM {
             return .failure(StepFailure(step: .getFramebuffer, cause: failure("drmModeGetFB2", fd, errno: EINVAL)))
         }
         var mapOffset: UInt64 = 0
+        var mapFD = fd
+        var exporter: String?
         let rc = drmModeMapDumbBuffer(fd, handle, &mapOffset)
         if case .failure(let error) = status(rc, "drmModeMapDumbBuffer", fd) {
-            return .failure(StepFailure(step: .mapDumbBuffer, cause: error))
+            var dmabuf: Int32 = -1
+            guard error.errno == EINVAL, drmPrimeHandleToFD(fd, handle, UInt32(DRM_CLOEXEC), &dmabuf) == 0, dmabuf >= 0 else {
+                return .failure(StepFailure(step: .mapDumbBuffer, cause: error))
+            }
+            (mapFD, mapOffset, exporter) = (dmabuf, 0, dmabufExporter(dmabuf))
         }
+        defer { if mapFD != fd { close(mapFD) } }
         let size = offset + pitch * (height - 1) + width * 4
-        let address = mmap(nil, size, PROT_READ, MAP_SHARED, fd, off_t(mapOffset))
+        let address = mmap(nil, size, PROT_READ, MAP_SHARED, mapFD, off_t(mapOffset))
         guard let address, address != MAP_FAILED else { return .failure(StepFailure(step: .mmap, cause: failure("mmap", fd))) }
         defer { munmap(address, size) }
         guard let mapped = PixelBuffer(borrowing: address + offset, width: width, height: height, stride: pitch) else {
             return .failure(StepFailure(step: .mmap, cause: failure("mmap", fd, errno: EINVAL)))
         }
         copy.copy(from: mapped, x: shown.x0, y: shown.y0, width: shown.width, height: shown.height)
-        return .success((copy, offset + shown.y0 * pitch + shown.x0 * 4, PixelSize(width: width, height: height)))
+        return .success((copy, offset + shown.y0 * pitch + shown.x0 * 4, PixelSize(width: width, height: height), exporter))
+    }
+
+    /// The `exp_name` line of a dma-buf's fdinfo (`udmabuf`, `drm`), if any.
+    static func dmabufExporter(_ fd: Int32) -> String? {
+        let info = Glibc.open("/proc/self/fdinfo/\(fd)", O_RDONLY | O_CLOEXEC)
+        guard info >= 0 else { return nil }
+        defer { Glibc.close(info) }
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        let count = bytes.withUnsafeMutableBytes { Glibc.read(info, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        let text = String(decoding: bytes[0..<count], as: UTF8.self)
+        for line in text.split(separator: "\n") where line.hasPrefix("exp_name:") {
+            return String(line.dropFirst("exp_name:".count).filter { $0 != " " && $0 != "\t" })
+        }
+        return nil
     }
 }

@@ -5,8 +5,8 @@ import FlickDisplay
 import FlickSystem
 import Glibc
 
-/// A window on a Wayland compositor as an `Output`: frames composed into shared-memory buffers
-/// (`ShmBuffers`), each commit damaging only what changed (`FrameDamage`), paced by the
+/// A window on a Wayland compositor as an `Output`: frames composed into dma-buf buffers where
+/// the compositor imports them, else shared-memory ones (`WaylandBufferSource`), each commit damaging only what changed (`FrameDamage`), paced by the
 /// compositor's frame callbacks and `wp_presentation` feedback (`FramePacing`), which give the
 /// presenter the presentation times and refresh period DRM's flip events give it.
 ///
@@ -26,6 +26,11 @@ public final class WaylandOutput: Output {
     /// Whether the compositor gives presentation times (`wp_presentation`); without it a frame
     /// is taken as shown when its frame callback is read.
     public let hasPresentationTimes: Bool
+    /// The frames' memory for the display line: `dmabuf buffers (udmabuf, LINEAR)` or
+    /// `shm buffers: WHY`.
+    public var buffersDescription: String { source.description }
+    /// Whether frames go to the compositor as dma-bufs (it imports them: no copy).
+    public var usesDmabuf: Bool { if case .dmabuf = source.kind { true } else { false } }
     /// Called (inside `dispatch(now:)`) when the compositor asks for another size or scale, or
     /// to close the window: the daemon then calls `adoptConfiguredSize()` and lays the content
     /// out again, outside the presenter's call.
@@ -35,12 +40,14 @@ public final class WaylandOutput: Output {
     /// Why the connection broke, once it has.
     public private(set) var failure: WaylandError?
 
-    private let window: WaylandWindow
+    /// The window (its monitors give `physicalSize` and the refresh before presentation).
+    let window: WaylandWindow
     private let compositor: OpaquePointer
     private let shm: OpaquePointer
+    private let source: WaylandBufferSource
     private let presentation: OpaquePointer?
     private let presentationClock = PresentationClock.ID()
-    private var buffers: ShmBuffers?
+    private var buffers: (any WaylandBufferSet)?
     /// The buffer lent for drawing, and the one committed last (the next frame's damage is
     /// what differs from it).
     private var lent: Int?
@@ -70,9 +77,10 @@ public final class WaylandOutput: Output {
     /// - Parameters:
     ///   - connection: the connection (a new one to `WAYLAND_DISPLAY` by default).
     ///   - requested: the window's size in surface pixels; nil: fullscreen.
+    ///   - buffers: dma-bufs where the compositor takes them (`auto`), or shared memory.
     /// - Throws: `WaylandError`: no `wl_compositor`, `xdg_wm_base` or `wl_shm`
     ///   (`WaylandRequirements.output`), or a broken connection.
-    public init(connection: WaylandConnection, requested: PixelSize? = nil) throws(WaylandError) {
+    public init(connection: WaylandConnection, requested: PixelSize? = nil, buffers preference: WaylandBufferPreference = .auto) throws(WaylandError) {
         if let unmet = WaylandRequirements.output.unmet(in: connection.globals, socket: connection.socket) { throw unmet }
         self.connection = connection
         compositor = try connection.bind(flickd_wl_compositor_interface(), version: 4).proxy
@@ -87,6 +95,7 @@ public final class WaylandOutput: Output {
         hasPresentationTimes = presentation != nil
         window = try WaylandWindow(connection: connection, compositor: compositor, requested: requested)
         size = window.bufferSize
+        source = try WaylandBufferSource(connection: connection, shm: shm, preference: preference, size: window.bufferSize)
         refreshPeriod = .nanoseconds(16_666_667)
         refreshPeriod = monitorRefresh ?? refreshPeriod
         window.changed = { [unowned self] in self.sizeChanged?() }
@@ -118,22 +127,6 @@ public final class WaylandOutput: Output {
     /// never come (minimised, another workspace), and that is no lost flip.
     public var flipsCanWaitIndefinitely: Bool { true }
 
-    /// The monitor's millimetres for the window's share of it.
-    public var physicalSize: Size? {
-        guard let monitor = window.monitors.current, let mode = monitor.mode, monitor.millimetres.width > 0,
-              monitor.millimetres.height > 0 else { return nil }
-        // The mode is in buffer pixels of the monitor; the window's buffer at the same scale.
-        let perPixel = Size(width: Double(monitor.millimetres.width) / Double(mode.width),
-                            height: Double(monitor.millimetres.height) / Double(mode.height))
-        let factor = Double(monitor.scale) / Double(max(1, window.scale))
-        return Size(width: perPixel.width * Double(size.width) * factor, height: perPixel.height * Double(size.height) * factor)
-    }
-
-    private var monitorRefresh: Duration? {
-        guard let mHz = window.monitors.current?.refreshMillihertz, mHz > 1000 else { return nil }
-        return .nanoseconds(1_000_000_000_000 / Int64(mHz))
-    }
-
     /// Takes the size and scale the compositor asked for: new buffers from the next frame, and
     /// the frame in flight forgotten (its events are ignored), as `FramePresenter.attach` forgets
     /// it. The caller lays the content out for `size` then (`PipelineBuilder.attach`).
@@ -147,6 +140,7 @@ public final class WaylandOutput: Output {
         refreshPeriod = monitorRefresh ?? refreshPeriod
         if size != old {
             buffers = nil
+            source.drop()
             lastCommitted = nil
         }
         return size != old
@@ -154,7 +148,7 @@ public final class WaylandOutput: Output {
 
     public func snapshot() -> PixelBuffer? {
         guard !isClosed, let buffers, let index = lastCommitted, let copy = PixelBuffer(width: size.width, height: size.height) else { return nil }
-        copy.copy(from: buffers.slots[index].pixels)
+        copy.copy(from: buffers.pixels(index))
         return copy
     }
 
@@ -162,11 +156,18 @@ public final class WaylandOutput: Output {
         guard !isClosed else { throw OutputError.closed }
         if let failure { throw failure }
         guard !pacing.isInFlight else { throw OutputError.flipPending }
-        if buffers?.size != size { buffers = try ShmBuffers(shm: shm, size: size) }
+        // A dma-buf set still being created by the compositor (a new size): a refusal, retried.
+        guard let set = try source.buffers(for: size) else { throw OutputError.flipPending }
+        if set !== buffers {
+            // Another set (a new size, or shared memory after dma-bufs were given up): nothing
+            // in it was committed.
+            buffers = set
+            lastCommitted = nil
+        }
         // All held by the compositor (it has not released two frames): a refusal, retried.
-        guard let buffers, let index = buffers.free(excluding: lastCommitted) else { throw OutputError.flipPending }
+        guard let index = set.free(excluding: lastCommitted) else { throw OutputError.flipPending }
         lent = index
-        return try body(buffers.slots[index].pixels)
+        return try body(set.pixels(index))
     }
 
     public func commit(_ layers: FrameLayers, now: Instant) throws {
@@ -174,10 +175,9 @@ public final class WaylandOutput: Output {
         if let failure { throw failure }
         guard !pacing.isInFlight else { throw OutputError.flipPending }
         guard layers.isComposedOnly else { throw OutputError.unsupported }
-        guard let buffers, let index = lent else { throw OutputError.flipPending }
-        let frame = buffers.slots[index]
-        let damage = FrameDamage.toCommit(frame.pixels, since: lastCommitted.map { buffers.slots[$0].pixels })
-        wl_surface_attach(window.surface, frame.buffer, 0, 0)
+        guard let buffers, let index = lent, let buffer = buffers.buffer(index) else { throw OutputError.flipPending }
+        let damage = FrameDamage.toCommit(buffers.pixels(index), since: lastCommitted.map { buffers.pixels($0) })
+        wl_surface_attach(window.surface, buffer, 0, 0)
         for rect in damage {
             wl_surface_damage_buffer(window.surface, Int32(rect.x0), Int32(rect.y0), Int32(rect.x1 - rect.x0), Int32(rect.y1 - rect.y0))
         }
@@ -204,10 +204,15 @@ public final class WaylandOutput: Output {
         }
         let shown = completed
         completed.removeAll()
-        return shown.map { frame in
+        var events: [OutputEvent] = shown.map { frame in
             if let refresh = frame.refresh { refreshPeriod = refresh }
             return .presented(at: frame.at)
         }
+        if let notice = source.notice {
+            source.notice = nil
+            events.append(.note(notice))
+        }
+        return events
     }
 
     /// Destroys the window and its buffers; the connection closes with its last owner.
@@ -216,6 +221,7 @@ public final class WaylandOutput: Output {
         isClosed = true
         forgetFrame()
         buffers = nil
+        source.close()
         if let presentation { wp_presentation_destroy(presentation) }
         wl_shm_destroy(shm)
         wl_compositor_destroy(compositor)

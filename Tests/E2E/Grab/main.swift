@@ -8,7 +8,9 @@
 //         frame on screen: the part WIDTHxHEIGHT the primary plane shows from (SX, SY) of its
 //         FBWxFBH framebuffer (read from the plane's SRC_X…SRC_H: flickd pans one framebuffer
 //         by them), the pattern's coordinates at its top-left, and where that pixel is in its
-//         buffer (BYTES > 0: a larger buffer, flickd's content scanned out with no copy); with
+//         buffer (BYTES > 0: a larger buffer, flickd's content scanned out with no copy), and
+//         `exported-by NAME` for a framebuffer imported from a dma-buf (`udmabuf`: a Wayland
+//         client's buffer the compositor scans out directly); with
 //         --pixel, `pixel X,Y RRGGBB`; --ppm also writes the frame as a binary PPM (P6),
 //         which a script reads without a PNG decoder (Tests/E2E/board.py)
 //     flickd-e2e-grab active [--card CARD]
@@ -109,7 +111,7 @@ if let ppm = options["ppm"], !writePPM(frame.pixels, to: ppm) {
 }
 let corner = CoordinatePattern.decode(frame.pixels[0, 0])
 print("fb \(frame.framebuffer) \(frame.pixels.size) source \(frame.source.x),\(frame.source.y) of \(frame.framebufferSize)"
-      + " top-left \(corner.x),\(corner.y) offset \(frame.offset)")
+      + " top-left \(corner.x),\(corner.y) offset \(frame.offset)" + (frame.exporter.map { " exported-by \($0)" } ?? ""))
 if let text = options["pixel"] {
     guard let (x, y) = pair(text), x >= 0, y >= 0, x < Double(frame.pixels.width), y < Double(frame.pixels.height) else {
         fail("--pixel X,Y inside \(frame.pixels.size)", code: 2)

@@ -10,7 +10,7 @@ import Glibc
 ///
 /// Three, because the compositor may hold two at once (the one it shows and the one it is
 /// about to); a frame is drawn into one it holds neither of.
-final class ShmBuffers {
+final class ShmBuffers: WaylandBufferSet {
     /// One buffer of the pool.
     struct Slot {
         var buffer: OpaquePointer
@@ -70,13 +70,14 @@ final class ShmBuffers {
         munmap(memory, length)
     }
 
-    /// A buffer the compositor does not hold, other than `excluding` (the frame last committed,
-    /// which the next frame is compared with), if any.
+    func pixels(_ index: Int) -> PixelBuffer { slots[index].pixels }
+
+    func buffer(_ index: Int) -> OpaquePointer? { slots[index].buffer }
+
     func free(excluding: Int?) -> Int? {
         slots.indices.first { !slots[$0].held && $0 != excluding }
     }
 
-    /// Marks a buffer attached: the compositor holds it until it releases it.
     func attach(_ index: Int) {
         slots[index].held = true
     }
