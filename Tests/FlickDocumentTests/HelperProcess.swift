@@ -8,8 +8,8 @@ import Testing
 /// plays flickd. Killed at the latest when the test drops it.
 final class HelperProcess {
     let pid: pid_t
-    /// The test's end of the socket pair.
-    let socket: Int32
+    /// The test's end of the socket pair (-1 once `hangUp` closed it).
+    private(set) var socket: Int32
     private var status: Int32?
     private var buffer: [UInt8] = []
 
@@ -21,7 +21,8 @@ final class HelperProcess {
 
     /// Starts the helper on `documents` (paths opened read-only here, as flickd opens them) with
     /// the layout flags `arguments` (`--page-width` and the rest).
-    init(documents: [String], arguments: [String], program: String = HelperProcess.binary()) throws {
+    /// `withSocketFlag: false` gives the helper `arguments` alone (the documents still at 4, …).
+    init(documents: [String], arguments: [String], program: String = HelperProcess.binary(), withSocketFlag: Bool = true) throws {
         guard FileManager.default.isExecutableFile(atPath: program) else {
             throw TestFailure("\(program) is missing: build it first (swift build --build-tests)")
         }
@@ -46,7 +47,7 @@ final class HelperProcess {
         for (i, fd) in sources.enumerated() { posix_spawn_file_actions_adddup2(&actions, fd, Int32(3 + i)) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         let names = documents.enumerated().flatMap { ["--document", "\($0.offset + 4):\(URL(fileURLWithPath: $0.element).lastPathComponent)"] }
-        let argv = [program, "--socket", "3"] + names + arguments
+        let argv = [program] + (withSocketFlag ? ["--socket", "3"] + names : []) + arguments
         var cArguments = argv.map { strdup($0) } + [nil]
         var cEnvironment = [strdup("LANG=C.UTF-8"), nil]
         defer { for p in cArguments + cEnvironment { free(p) } }
@@ -62,7 +63,13 @@ final class HelperProcess {
             var s: Int32 = 0
             waitpid(pid, &s, 0)
         }
-        close(socket)
+        if socket >= 0 { close(socket) }
+    }
+
+    /// Closes the test's end, as flickd does when it drops the helper.
+    func hangUp() {
+        if socket >= 0 { close(socket) }
+        socket = -1
     }
 
     /// The next line the helper writes (without its newline), and a file passed with it.

@@ -44,7 +44,7 @@ final class PDFPages: PageSource {
     /// poppler's refusal as a `documentError` reason.
     private static func refusal(_ failure: UnsafeMutablePointer<GError>?, name: String) -> DocumentError {
         defer { if let failure { g_error_free(failure) } }
-        let said = failure.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "poppler refused it"
+        let said = failure.flatMap { $0.pointee.message.map { String(cString: $0).trimmingBlanksAndNewlines() } } ?? "poppler refused it"
         guard let failure, failure.pointee.domain == poppler_error_quark() else {
             return DocumentError(file: name, reason: .notADocument, detail: "is not a PDF poppler can read: \(said)")
         }

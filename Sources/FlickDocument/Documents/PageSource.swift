@@ -25,3 +25,12 @@ public enum PageSources {
         }
     }
 }
+
+extension String {
+    /// Without the blanks and line ends the libraries' messages end with (libxml2's `\n`).
+    func trimmingBlanksAndNewlines() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[first...last])
+    }
+}

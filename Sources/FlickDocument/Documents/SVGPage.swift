@@ -62,9 +62,9 @@ final class SVGPage: PageSource {
     /// librsvg's refusal: over its limits is `tooComplex`, anything else `notADocument`.
     private static func refusal(_ failure: UnsafeMutablePointer<GError>?, name: String, when: String) -> DocumentError {
         defer { if let failure { g_error_free(failure) } }
-        let said = failure.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "librsvg refused it"
+        let said = failure.flatMap { $0.pointee.message.map { String(cString: $0).trimmingBlanksAndNewlines() } } ?? "librsvg refused it"
         let words = said.lowercased()
-        if words.contains("limit") || words.contains("too many") || words.contains("loop") || words.contains("amplification") {
+        if words.contains("limit") || words.contains("exceeded") || words.contains("too many") || words.contains("loop") || words.contains("amplification") {
             return DocumentError(file: name, reason: .tooComplex, detail: "is over librsvg's limits: \(said)")
         }
         return DocumentError(file: name, reason: .notADocument, detail: "\(when): \(said)")
