@@ -123,7 +123,7 @@ let package = Package(
         // fuzz target and the benchmark drive the same code. It parses untrusted files, so it links
         // only what drawing needs: no FlickDisplay (pixman's compositor, DRM), no daemon.
         .target(name: "FlickDocument", dependencies: ["FlickCore", "FlickSystem", "FlickControl", "CPoppler", "CRsvg", "CCairo",
-                                                      "CFontconfig", "CSeccomp", "CMemfd"]),
+                                                      "CFontconfig", "CSeccomp", "CMemfd", "CMalloc"]),
         // flickd-render: started by flickd with a socket and the documents' descriptors; sandboxed.
         .executableTarget(name: "flickd-render", dependencies: ["FlickDocument"],
                           linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"], .when(configuration: .release))]),
