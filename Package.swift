@@ -23,6 +23,8 @@ let package = Package(
         .executable(name: "flickd", targets: ["flickd"]),
         .executable(name: "flickctl", targets: ["flickctl"]),
         .executable(name: "scroll-demo", targets: ["scroll-demo"]),
+        // The document helper flickd starts to parse and draw PDFs and SVGs (docs/documents.md).
+        .executable(name: "flickd-render", targets: ["flickd-render"]),
     ],
     dependencies: [
         // RealModule: exp/log/pow for the physics without importing Glibc into FlickCore.
@@ -56,6 +58,13 @@ let package = Package(
         // so the generated files are committed and scripts/test.sh checks they are current).
         systemLibrary("CWayland", pkgConfig: "wayland-client", apt: "libwayland-dev"),
         .target(name: "CWaylandProtocols", dependencies: ["CWayland"]),
+        // The document helper's libraries (flickd-render only; flickd links none of them, and the
+        // helper is under the GPL's terms because of poppler: README, "Licences").
+        systemLibrary("CPoppler", pkgConfig: "poppler-glib", apt: "libpoppler-glib-dev"),
+        systemLibrary("CRsvg", pkgConfig: "librsvg-2.0", apt: "librsvg2-dev"),
+        systemLibrary("CCairo", pkgConfig: "cairo", apt: "libcairo2-dev"),
+        systemLibrary("CFontconfig", pkgConfig: "fontconfig", apt: "libfontconfig-dev"),
+        systemLibrary("CSeccomp", pkgConfig: "libseccomp", apt: "libseccomp-dev"),
 
         // Pure Swift, no I/O, no clock: geometry, touch frames, gestures, scroll physics.
         .target(
@@ -106,6 +115,15 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"], .when(configuration: .release))]
         ),
 
+        // The document helper (docs/documents.md): everything it does but main, so the tests, the
+        // fuzz target and the benchmark drive the same code. It parses untrusted files, so it links
+        // only what drawing needs: no FlickDisplay (pixman's compositor, DRM), no daemon.
+        .target(name: "FlickDocument", dependencies: ["FlickCore", "FlickSystem", "FlickControl", "CPoppler", "CRsvg", "CCairo",
+                                                      "CFontconfig", "CSeccomp", "CMemfd"]),
+        // flickd-render: started by flickd with a socket and the documents' descriptors; sandboxed.
+        .executableTarget(name: "flickd-render", dependencies: ["FlickDocument"],
+                          linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"], .when(configuration: .release))]),
+
         // Plays a scripted flick through the model and prints the delegate events.
         .executableTarget(name: "scroll-demo", dependencies: ["FlickCore"]),
 
@@ -129,6 +147,13 @@ let package = Package(
         // (a test never sleeps to let something happen).
         .target(name: "FlickTestSupport", dependencies: ["FlickCore"], path: "Tests/Support"),
 
+        // Documents made on the spot with cairo (PDFs) or as text (SVGs, hand-built PDFs) for the
+        // document helper's tests, fuzz seeds and benchmark.
+        .target(name: "FlickDocumentSamples", dependencies: ["CCairo"], path: "Tests/DocumentSamples"),
+        // Installs flickd-render's seccomp filter through the same function and then makes the
+        // forbidden call named on its command line: the sandbox test expects it killed (SIGSYS).
+        .executableTarget(name: "flickd-render-sandbox-check", dependencies: ["FlickDocument"], path: "Tests/SandboxCheck"),
+
         .testTarget(
             name: "FlickCoreTests",
             dependencies: ["FlickCore", "FlickTestSupport", .product(name: "RealModule", package: "swift-numerics")]
@@ -137,6 +162,9 @@ let package = Package(
         .testTarget(name: "FlickDisplayTests", dependencies: ["FlickDisplay", "FlickCore", "FlickSystem", "FlickTestSupport", "CMemfd"]),
         .testTarget(name: "FlickWaylandTests", dependencies: ["FlickWayland", "FlickDisplay", "FlickCore", "FlickSystem", "FlickTestSupport"]),
         .testTarget(name: "FlickDaemonTests", dependencies: ["FlickDaemon", "FlickWayland", "FlickControl", "FlickCore", "FlickSystem", "FlickTestSupport", "CMemfd"]),
+        // flickd-render's library and the built helper as a child process over a socket pair.
+        .testTarget(name: "FlickDocumentTests", dependencies: ["FlickDocument", "FlickDocumentSamples", "FlickDisplay", "FlickControl", "FlickCore",
+                                                              "FlickSystem", "FlickTestSupport", "CCairo", "CPoppler", "CRsvg"]),
         // The real flickd binary as a child process: headless, evemu input, its own config,
         // socket and state; also the systemd unit and the install script.
         .testTarget(name: "flickdTests", dependencies: ["FlickControl", "FlickInput", "FlickDisplay", "FlickCore", "FlickTestSupport",

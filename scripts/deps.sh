@@ -8,6 +8,9 @@ PKGS=(pkg-config libevdev-dev libdrm-dev libpixman-1-dev libspng-dev libturbojpe
 PKGS+=(libwayland-dev wayland-protocols weston)
 # The content-provider examples the tests run against the daemon (examples/provider/).
 PKGS+=(python3 libcairo2-dev)
+# flickd-render, the document helper (docs/documents.md): poppler for PDFs, librsvg for SVGs, cairo
+# to draw (and, in the tests, to write the PDFs and SVGs they render), fontconfig, libseccomp.
+PKGS+=(libpoppler-glib-dev librsvg2-dev libfontconfig-dev libseccomp-dev)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
