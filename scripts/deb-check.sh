@@ -27,6 +27,7 @@ expected="/etc/flickd/flickd.toml
 /usr/bin/flickd
 /usr/lib/sysusers.d/flickd.conf
 /usr/lib/tmpfiles.d/flickd.conf
+/usr/libexec/flickd/flickd-render
 /usr/share/bash-completion/completions/flickctl
 /usr/share/bash-completion/completions/flickd
 /usr/share/doc/flickd/README.md

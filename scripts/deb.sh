@@ -19,7 +19,7 @@ scripts/deps.sh
 # scratch path scripts/e2e.sh built in when FLICKD_E2E_BUILD names one, so CI (the e2e run, then
 # this) builds the release binaries once.
 scratch=${FLICKD_E2E_BUILD:-.build}
-for product in flickd flickctl generate-manual; do
+for product in flickd flickctl flickd-render generate-manual; do
   swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product "$product"
 done
 build=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)
@@ -57,7 +57,7 @@ install -m 0644 packaging/deb/lintian-overrides "$root/usr/share/lintian/overrid
 # for the unit and the postinst's sysusers and tmpfiles.
 install -d -m 0755 "$root/DEBIAN"
 printf 'Source: flickd\n\nPackage: flickd\nArchitecture: any\n' >"$work/debian/control"
-shlibs=$(cd "$work" && dpkg-shlibdeps -O debian/flickd/usr/bin/flickd debian/flickd/usr/bin/flickctl)
+shlibs=$(cd "$work" && dpkg-shlibdeps -O debian/flickd/usr/bin/flickd debian/flickd/usr/bin/flickctl debian/flickd/usr/libexec/flickd/flickd-render)
 depends="${shlibs#shlibs:Depends=}, systemd"
 
 for script in postinst prerm postrm; do install -m 0755 "packaging/deb/$script" "$root/DEBIAN/$script"; done

@@ -42,6 +42,13 @@ for bin in flickd flickctl; do
   install -m 0755 "$build/$bin" "$DESTDIR$PREFIX/bin/$bin"
   "$STRIP" --remove-section=.comment --remove-section=.note --strip-unneeded "$DESTDIR$PREFIX/bin/$bin"
 done
+# The document helper flickd starts (docs/documents.md): no command of a person's, so in
+# libexec, where flickd looks for it after its own folder.
+if [ -x "$build/flickd-render" ]; then
+  install -d "$DESTDIR$PREFIX/libexec/flickd"
+  install -m 0755 "$build/flickd-render" "$DESTDIR$PREFIX/libexec/flickd/flickd-render"
+  "$STRIP" --remove-section=.comment --remove-section=.note --strip-unneeded "$DESTDIR$PREFIX/libexec/flickd/flickd-render"
+fi
 # Made from the binaries and config/flickd.toml at each install, so they say what is installed.
 pages=$(mktemp -d)
 trap 'rm -rf "$pages"' EXIT

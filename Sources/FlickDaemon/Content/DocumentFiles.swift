@@ -54,14 +54,16 @@ enum DocumentFiles {
         }
     }
 
-    /// The path of `flickd-render`: beside the running executable (`/usr/bin` for the package,
-    /// `.build/debug` for the tests and benchmarks).
+    /// The path of `flickd-render`: beside the running executable (`.build/debug` for the tests
+    /// and benchmarks), else in `../libexec/flickd` from its folder (the package's
+    /// `/usr/libexec/flickd`: not a command of a person's).
     static var helperPath: String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0 else { return "/usr/bin/flickd-render" }
-        let executable = String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return parentDirectory(of: executable) + "/flickd-render"
+        guard n > 0 else { return "/usr/libexec/flickd/flickd-render" }
+        let folder = parentDirectory(of: String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        let beside = folder + "/flickd-render"
+        return access(beside, X_OK) == 0 ? beside : parentDirectory(of: folder) + "/libexec/flickd/flickd-render"
     }
 }
 

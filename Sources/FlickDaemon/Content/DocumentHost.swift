@@ -137,6 +137,8 @@ final class DocumentHost {
     func refused(reason: String, message: String, at t: Instant) {
         logger.error("document \(path): \(message)", metadata: ["REASON": "\(reason)"])
         handle(.refused(reason: reason, message: message), at: t)
+        // It exits 65 after a documentError; one that lingers is killed.
+        if process != nil { killDue = t + Self.exitGrace }
     }
 
     /// `status.document`.
@@ -171,7 +173,7 @@ final class DocumentHost {
                     caller = nil
                 }
             case let .restartScheduled(delay, attempt):
-                logger.warning("flickd-render restarting in \(delay.inSeconds.brief) s",
+                logger.warning("flickd-render restarting in \(Int((delay / .milliseconds(1)).rounded())) ms",
                                metadata: ["ATTEMPT": "\(attempt)", "RESTARTS_ALLOWED": "\(machine.maxRestarts)"])
             case let .giveUp(reason, message):
                 logger.error("document \(path) not shown: \(message)", metadata: ["REASON": "\(reason)"])

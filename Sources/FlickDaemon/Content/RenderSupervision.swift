@@ -17,7 +17,8 @@ import FlickCore
 /// - `start` (a document to show, or new arguments): any → starting (a helper running is
 ///   killed; the count starts again).
 /// - `provided`: starting → showing.
-/// - `refused` (`documentError`, a layout not flickd's): starting, showing → failed.
+/// - `refused` (`documentError`, a layout not flickd's): starting, showing → failed (the helper
+///   exits by itself; `DocumentHost` kills it if it lingers).
 /// - `exited` (the current helper's): starting, showing → waiting while the restarts in a row
 ///   are fewer than `maxRestarts`, else → failed; in failed (the refused helper going) and idle,
 ///   nothing. A helper that served for `resetAfter` starts the count again.
@@ -136,7 +137,7 @@ struct RenderSupervision {
             state = .showing
             servingSince = t
         case (.starting, .refused(let reason, let message)), (.showing, .refused(let reason, let message)):
-            killRunning()
+            // It exits 65 by itself (`DocumentHost` kills it if it lingers): its exit is in failed.
             fail(reason, message, &actions)
         case (.starting, .exited(let exited, let how)), (.showing, .exited(let exited, let how)):
             guard exited == pid else { break }   // a helper killed before this one
@@ -163,7 +164,9 @@ struct RenderSupervision {
             if let since = servingSince, t >= since + resetAfter { restarts = 0 }
         case (.waiting, .timer):
             if let due, t >= due { begin(at: t, &actions) }
-        case (.idle, .exited), (.failed, .exited), (.idle, .timer), (.failed, .timer):
+        case (.failed, .exited(let exited, _)):
+            if exited == pid { pid = nil }
+        case (.idle, .exited), (.idle, .timer), (.failed, .timer):
             break
         default:
             invalid = true
