@@ -13,6 +13,7 @@ all:
 	scripts/deps.sh
 	swift build -c release --static-swift-stdlib --product flickd
 	swift build -c release --static-swift-stdlib --product flickctl
+	swift build -c release --static-swift-stdlib --product flickd-render
 	swift build -c release --static-swift-stdlib --product generate-manual
 
 run:

@@ -23,6 +23,10 @@ let package = Package(
         .executable(name: "flickd", targets: ["flickd"]),
         .executable(name: "flickctl", targets: ["flickctl"]),
         .executable(name: "scroll-demo", targets: ["scroll-demo"]),
+        // The document helper's library and its sample documents, for the fuzz package (Fuzz/),
+        // whose `document` target feeds the helper's input path and seeds from the samples.
+        .library(name: "FlickDocument", targets: ["FlickDocument"]),
+        .library(name: "FlickDocumentSamples", targets: ["FlickDocumentSamples"]),
         // The document helper flickd starts to parse and draw PDFs and SVGs (docs/documents.md).
         .executable(name: "flickd-render", targets: ["flickd-render"]),
     ],
@@ -119,7 +123,7 @@ let package = Package(
         // fuzz target and the benchmark drive the same code. It parses untrusted files, so it links
         // only what drawing needs: no FlickDisplay (pixman's compositor, DRM), no daemon.
         .target(name: "FlickDocument", dependencies: ["FlickCore", "FlickSystem", "FlickControl", "CPoppler", "CRsvg", "CCairo",
-                                                      "CFontconfig", "CSeccomp", "CMemfd"]),
+                                                      "CFontconfig", "CSeccomp", "CMemfd", "CMalloc"]),
         // flickd-render: started by flickd with a socket and the documents' descriptors; sandboxed.
         .executableTarget(name: "flickd-render", dependencies: ["FlickDocument"],
                           linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"], .when(configuration: .release))]),
@@ -129,9 +133,10 @@ let package = Package(
 
         // Release-mode measurements: `swift run -c release flickd-bench` (BENCHMARKS.md). CPixman
         // deliberately: the compose benchmark's peer is pixman called directly, not through FlickDisplay.
-        // CMemfd: section 11's content providers make and seal their pools.
+        // CMemfd: section 11's content providers make and seal their pools. FlickDocument and its
+        // samples: section 15 draws a generated menu in process and through flickd-render.
         .executableTarget(name: "flickd-bench", dependencies: ["FlickCore", "FlickSystem", "FlickInput", "FlickDisplay", "FlickDaemon", "FlickControl", "CPixman", "FlickTestSupport",
-                                                               "CMemfd"],
+                                                               "CMemfd", "FlickDocument", "FlickDocumentSamples"],
                           path: "Benchmarks/flickd-bench"),
 
         // The end-to-end test on a real kernel (Tests/E2E): a uinput touchscreen playing gestures,

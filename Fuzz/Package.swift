@@ -22,6 +22,8 @@ let package = Package(
                 .product(name: "FlickControl", package: flickd),
                 .product(name: "FlickDaemon", package: flickd),
                 .product(name: "FlickDisplay", package: flickd),
+                .product(name: "FlickDocument", package: flickd),
+                .product(name: "FlickDocumentSamples", package: flickd),
             ]
         ),
         // `flickd-fuzz TARGET [libFuzzer flags] [CORPUS…]` and `flickd-fuzz seeds DIR`; libFuzzer's

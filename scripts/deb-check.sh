@@ -25,9 +25,9 @@ expected="/etc/flickd/flickd.toml
 /lib/systemd/system/flickd.service
 /usr/bin/flickctl
 /usr/bin/flickd
+/usr/bin/flickd-render
 /usr/lib/sysusers.d/flickd.conf
 /usr/lib/tmpfiles.d/flickd.conf
-/usr/libexec/flickd/flickd-render
 /usr/share/bash-completion/completions/flickctl
 /usr/share/bash-completion/completions/flickd
 /usr/share/doc/flickd/README.md
@@ -38,6 +38,7 @@ expected="/etc/flickd/flickd.toml
 /usr/share/lintian/overrides/flickd
 /usr/share/man/man1/flickctl.1.gz
 /usr/share/man/man5/flickd.toml.5.gz
+/usr/share/man/man8/flickd-render.8.gz
 /usr/share/man/man8/flickd.8.gz
 /usr/share/zsh/vendor-completions/_flickctl
 /usr/share/zsh/vendor-completions/_flickd"
@@ -46,7 +47,8 @@ files=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { sub(/^\./, "", $6); print $6 }' |
 
 version=$(dpkg-deb -f "$deb" Version)
 depends=$(dpkg-deb -f "$deb" Depends)
-for lib in libc6 libevdev2 libdrm2 libpixman-1-0 libspng0 libturbojpeg0 libjpeg62-turbo libexpat1 libwayland-client0 libsystemd0 systemd; do
+for lib in libc6 libevdev2 libdrm2 libpixman-1-0 libspng0 libturbojpeg0 libjpeg62-turbo libexpat1 libwayland-client0 libsystemd0 systemd \
+           libpoppler-glib8 librsvg2-2 libcairo2 libfontconfig1 libseccomp2; do
   [[ ", $depends," = *", $lib "* || ", $depends," = *", $lib,"* ]] || fail "Depends lacks $lib: $depends"
 done
 

@@ -57,7 +57,8 @@ install -m 0644 packaging/deb/lintian-overrides "$root/usr/share/lintian/overrid
 # for the unit and the postinst's sysusers and tmpfiles.
 install -d -m 0755 "$root/DEBIAN"
 printf 'Source: flickd\n\nPackage: flickd\nArchitecture: any\n' >"$work/debian/control"
-shlibs=$(cd "$work" && dpkg-shlibdeps -O debian/flickd/usr/bin/flickd debian/flickd/usr/bin/flickctl debian/flickd/usr/libexec/flickd/flickd-render)
+# flickd-render adds poppler-glib, librsvg, cairo, fontconfig, GLib and libseccomp.
+shlibs=$(cd "$work" && dpkg-shlibdeps -O debian/flickd/usr/bin/flickd debian/flickd/usr/bin/flickctl debian/flickd/usr/bin/flickd-render)
 depends="${shlibs#shlibs:Depends=}, systemd"
 
 for script in postinst prerm postrm; do install -m 0755 "packaging/deb/$script" "$root/DEBIAN/$script"; done
@@ -78,7 +79,8 @@ Description: touch scrolling and zooming for Linux kiosk panels
  flicks and pinches, and moves the content with UIScrollView's physics
  (momentum, rubber band, bounce, paging, zoom) straight onto the display
  through DRM/KMS or fbdev, with no X, Wayland or browser. Apps on the board
- steer it and hear its events over a local socket (flickctl).
+ steer it and hear its events over a local socket (flickctl). PDFs and SVGs
+ are drawn by flickd-render, a sandboxed helper it starts.
  .
  It runs as a systemd service (Type=notify, watchdog, sandboxed) as its own
  user, is tuned by /etc/flickd/flickd.toml (flickd.toml(5)) and logs each

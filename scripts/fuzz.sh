@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes flickd's parsers with libFuzzer (RELIABILITY.md, "Fuzzing").
 #
-#   scripts/fuzz.sh [SECONDS] [TARGET…]   run each target (default: all six) for SECONDS (60)
+#   scripts/fuzz.sh [SECONDS] [TARGET…]   run each target (default: all seven) for SECONDS (60)
 #   FLICKD_FUZZ_RUNS=N scripts/fuzz.sh 0 evemu
 #                                         stop after N executions instead (SECONDS 0: no time bound)
 #   FLICKD_FUZZ_SEED=S                    libFuzzer's seed (with RUNS: the same inputs every run)
@@ -15,7 +15,8 @@
 # (ControlRequest.decode + ControlCommand), evdev (TouchDecoder on raw event triples), dzi
 # (DZIDescriptor.parse, or DZISource.decodeTile on a tile file: the first byte chooses), provider
 # (a content provider's lines and steps: ControlRequest.decode + ControlCommand, then TileProvider
-# and TileStore over a sealed memfd pool, drawn by frames).
+# and TileStore over a sealed memfd pool, drawn by frames), document (a PDF or SVG through
+# flickd-render's input path: poppler or librsvg, DocumentLayout, the first line, tiles drawn).
 # Builds the Fuzz/ package (outside the main package graph: it links only with libFuzzer) in
 # release mode with libFuzzer and AddressSanitizer into .build-fuzz/ (FLICKD_FUZZ_SANITIZE=none
 # drops ASan for speed). Each target starts from its committed seeds (Fuzz/Corpus/TARGET) and the
@@ -26,7 +27,7 @@ cd "$(dirname "$0")/.."
 start=$(date +%s)
 SCRATCH=${FLICKD_FUZZ_SCRATCH:-$PWD/.build-fuzz}
 SANITIZE=${FLICKD_FUZZ_SANITIZE:-address}
-all=(evemu config control evdev dzi provider)
+all=(evemu config control evdev dzi provider document)
 
 seconds=60
 if [ $# -gt 0 ] && [ "$1" != seeds ]; then seconds=$1; shift; fi
@@ -93,7 +94,7 @@ fuzz() {
   return $status
 }
 
-declare -A max_len=([evemu]=8192 [config]=8192 [control]=4096 [evdev]=4096 [dzi]=32768 [provider]=4096)
+declare -A max_len=([evemu]=8192 [config]=8192 [control]=4096 [evdev]=4096 [dzi]=32768 [provider]=4096 [document]=65536)
 for t in "${targets[@]}"; do
   corpus=$SCRATCH/corpus/$t artifacts=$SCRATCH/crashes/$t
   mkdir -p "$corpus" "$artifacts" Fuzz/Regressions/$t

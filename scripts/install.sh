@@ -4,8 +4,8 @@
 # completions and the docs. `make install` builds in release mode and calls this; `make deb`
 # (scripts/deb.sh) stages the package with it.
 #
-#   scripts/install.sh [BUILD_DIR]        (default .build/release; it holds flickd, flickctl and
-#                                          generate-manual, as `make all` leaves it)
+#   scripts/install.sh [BUILD_DIR]        (default .build/release; it holds flickd, flickctl,
+#                                          flickd-render and generate-manual, as `make all` leaves it)
 #
 # Variables (as for `make install`):
 #   DESTDIR     staging root for packaging; nothing inside the files refers to it (default: none)
@@ -26,7 +26,7 @@ STRIP=${STRIP:-strip}
 DESTDIR=${DESTDIR:-}
 # Debian's zsh reads vendor-completions under /usr; zsh built from source, site-functions.
 if [ "$PREFIX" = /usr ]; then zshdir=$PREFIX/share/zsh/vendor-completions; else zshdir=$PREFIX/share/zsh/site-functions; fi
-for bin in flickd flickctl; do
+for bin in flickd flickctl flickd-render; do
   [ -x "$build/$bin" ] || { echo "install: $build/$bin is missing: build first (make all)" >&2; exit 1; }
 done
 
@@ -38,22 +38,18 @@ install -d "$DESTDIR$PREFIX/bin" "$DESTDIR$UNITDIR" "$DESTDIR$SYSCONFDIR/flickd"
 # Symbols are half of flickd's size (most of them the static Swift runtime's). A stripped
 # binary's backtrace shows addresses: the build folder keeps the unstripped binaries to
 # symbolize them (and for a debugger). The options are Debian's (dh_strip).
-for bin in flickd flickctl; do
+# flickd-render, the document helper flickd starts, goes beside flickd: flickd runs it from there.
+for bin in flickd flickctl flickd-render; do
   install -m 0755 "$build/$bin" "$DESTDIR$PREFIX/bin/$bin"
   "$STRIP" --remove-section=.comment --remove-section=.note --strip-unneeded "$DESTDIR$PREFIX/bin/$bin"
 done
-# The document helper flickd starts (docs/documents.md): no command of a person's, so in
-# libexec, where flickd looks for it after its own folder.
-if [ -x "$build/flickd-render" ]; then
-  install -d "$DESTDIR$PREFIX/libexec/flickd"
-  install -m 0755 "$build/flickd-render" "$DESTDIR$PREFIX/libexec/flickd/flickd-render"
-  "$STRIP" --remove-section=.comment --remove-section=.note --strip-unneeded "$DESTDIR$PREFIX/libexec/flickd/flickd-render"
-fi
 # Made from the binaries and config/flickd.toml at each install, so they say what is installed.
 pages=$(mktemp -d)
 trap 'rm -rf "$pages"' EXIT
 scripts/man.sh "$build" "$pages"
-for page in flickctl.1 flickd.toml.5 flickd.8; do
+# flickd-render's page is written by hand: it has no options for a person to run it with.
+cp man/flickd-render.8 "$pages/flickd-render.8"
+for page in flickctl.1 flickd.toml.5 flickd.8 flickd-render.8; do
   gzip -9n -c "$pages/$page" >"$DESTDIR$MANDIR/man${page##*.}/$page.gz"
   chmod 0644 "$DESTDIR$MANDIR/man${page##*.}/$page.gz"
 done

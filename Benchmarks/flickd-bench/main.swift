@@ -13,6 +13,7 @@
 //     .build/release/flickd-bench --scanout   # section 14 alone (DRM calls per panned frame, modelled)
 //     .build/release/flickd-bench --provider-flood [--pairs N]   # section 11's attack (d) alone (scripts/provider-flood.sh)
 //     .build/release/flickd-bench --write-map FILE.png|FOLDER [--side N]   # the generated map, PNG or DZI
+//     .build/release/flickd-bench --documents [--quick]   # section 16 alone (flickd-render's tiles per second)
 
 import FlickCore
 import FlickDisplay
@@ -123,6 +124,7 @@ alone("--scanout", ScanOutBench.title) {
     ScanOutBench.report(content: Content(image: pattern))
 }
 alone("--pyramid", PyramidBench.title) { PyramidBench.report(quick: quick) }
+alone("--documents", DocumentBench.title) { DocumentBench.report(quick: quick, arguments: arguments) }
 
 // 1. Gesture + model cost per evdev event.
 section("1. gesture + model per evdev event (TouchDecoder → GestureRecognizer → ScrollView, virtual clock)")
@@ -251,6 +253,9 @@ CostBench.report(quick: quick)
 
 section(ScanOutBench.title)
 ScanOutBench.report(content: Content(image: bigPattern))
+
+section(DocumentBench.title)
+DocumentBench.report(quick: quick, arguments: arguments)
 
 section("summary")
 for line in Verdicts.lines { print(line) }

@@ -39,13 +39,14 @@ public enum SampleSVG {
         return text + "]>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"100\"><text y=\"20\">&lol9;</text></svg>\n"
     }
 
-    /// Billion laughs with `<use>`: each group uses the one below ten times (10⁹ rectangles).
-    public static func useLaughs() -> String {
+    /// Billion laughs with `<use>`: each group uses the one below ten times (10⁹ rectangles at
+    /// nine levels; fewer levels stay under librsvg's limit, for a fuzz seed).
+    public static func useLaughs(levels: Int = 9) -> String {
         var text = "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"100\" height=\"100\">\n"
         text += "<defs><rect id=\"g0\" width=\"1\" height=\"1\"/>\n"
-        for level in 1...9 {
+        for level in 1...max(1, levels) {
             text += "<g id=\"g\(level)\">" + String(repeating: "<use xlink:href=\"#g\(level - 1)\"/>", count: 10) + "</g>\n"
         }
-        return text + "</defs><use xlink:href=\"#g9\"/></svg>\n"
+        return text + "</defs><use xlink:href=\"#g\(max(1, levels))\"/></svg>\n"
     }
 }

@@ -1,5 +1,6 @@
 import FlickDocumentSamples
 import Foundation
+import Glibc
 import Testing
 
 /// Every kind of bad document, each made in the test, given to the built helper as flickd gives
@@ -72,6 +73,19 @@ import Testing
     @Test func billionLaughsAreTooComplex() throws {
         #expect(try refusal("laughs.svg", Array(SampleSVG.entityLaughs().utf8))["reason"] as? String == "tooComplex")
         #expect(try refusal("uses.svg", Array(SampleSVG.useLaughs().utf8))["reason"] as? String == "tooComplex")
+    }
+
+    @Test func aFileOverAQuarterOfTheMemoryLimitIsOutOfMemory() throws {
+        let scratch = try Scratch()
+        let path = try scratch.write("huge.pdf", Array("%PDF-1.4\n".utf8))
+        // 60 MB without writing them: a sparse file, refused by its size before it is read.
+        #expect(truncate(path, 60 << 20) == 0)
+        let helper = try HelperProcess(documents: [path], arguments: ["--page-width", "1280", "--memory-mb", "200"])
+        let line = try helper.line().text
+        #expect(try helper.exit() == 65)
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        #expect(object?["reason"] as? String == "outOfMemory", "\(line)")
+        #expect((object?["message"] as? String)?.contains("content.render_memory_mb") == true)
     }
 
     @Test func anSVGThatIsNotXMLIsNotADocument() throws {

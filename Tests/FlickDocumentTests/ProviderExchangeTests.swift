@@ -121,6 +121,13 @@ import Testing
         }
         #expect(late[5] == false)
         #expect(late[3] == true && late[4] == true)
+        // Three at once with two slots: flickd never does it; the third is answered undrawn at
+        // once, before the two it could draw.
+        session.helper.send([Session.request(6, tiles[0], slot: 0), Session.request(7, tiles[1], slot: 1),
+                             Session.request(8, tiles[2], slot: 0)].joined(separator: "\n"))
+        let over = try session.answer(), then = try session.answer(), last = try session.answer()
+        #expect(over.request == 8 && !over.drawn)
+        #expect(then.request == 6 && then.drawn && last.request == 7 && last.drawn)
         session.helper.hangUp()
         #expect(try session.helper.exit() == 0)
     }

@@ -85,6 +85,23 @@ import Testing
         }
     }
 
+    /// flickd-render links poppler (GPL): the README and the package say the helper as shipped is
+    /// under the GPL's terms while flickd stays MIT (issue 38).
+    @Test func theDocumentHelpersLicencesAreSaid() throws {
+        let readme = try Self.read("README.md")
+        let section = try #require(readme.range(of: "\n### Licences of the document helper\n"))
+        let rest = readme[section.upperBound...]
+        for name in ["poppler", "librsvg", "cairo", "libseccomp", "GPL-2.0-or-later", "stays MIT"] {
+            #expect(rest.contains(name), "\(name) missing from the README's note on flickd-render")
+        }
+        let header = try #require(Self.paragraphs(try Self.read("packaging/deb/copyright")).first)
+        let comment = try #require(Self.field("Comment", in: header))
+        for name in ["flickd-render", "poppler", "librsvg", "cairo", "libseccomp", "GNU General Public License", "/usr/share/common-licenses/GPL-2"] {
+            #expect(comment.contains(name), "\(name) missing from the copyright's comment")
+        }
+        #expect(try Self.read("man/flickd-render.8").contains("GNU GPL"))
+    }
+
     @Test func theReadmeNamesTheLicence() throws {
         let readme = try Self.read("README.md")
         let section = try #require(readme.range(of: "\n## Licence\n"))

@@ -16,6 +16,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// A content provider's lines and steps through `ControlRequest.decode`, `ControlCommand.init`
     /// and a real `TileProvider` and `TileStore` over a sealed memfd pool, drawn by frames.
     case provider
+    /// A document file through flickd-render's input path: `DocumentKind.sniff`, poppler or
+    /// librsvg (`PageSources.open`), `Document` (the layout), the `provide` or `documentError`
+    /// line, and a few tiles drawn.
+    case document
 
     /// Runs one input. A contract broken is a crash (`FuzzCheck`), so libFuzzer keeps the input.
     public func run(_ bytes: UnsafeRawBufferPointer) {
@@ -26,6 +30,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .evdev: EvdevTarget.run(bytes)
         case .dzi: DZITarget.run(bytes)
         case .provider: ProviderTarget.run(bytes)
+        case .document: DocumentTarget.run(bytes)
         }
     }
 
@@ -38,6 +43,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .evdev: EvdevTarget.seeds()
         case .dzi: DZITarget.seeds()
         case .provider: ProviderTarget.seeds()
+        case .document: DocumentTarget.seeds()
         }
     }
 }

@@ -1,4 +1,5 @@
 import CFontconfig
+import CMalloc
 import CSeccomp
 import FlickSystem
 import Glibc
@@ -14,6 +15,9 @@ public enum Sandbox {
     /// descriptor in use + 16: flickd passes the documents from 4 up), and `PR_SET_NO_NEW_PRIVS`.
     /// - Throws: `SystemError` naming the call that failed.
     public static func limit(memoryMB: Int, highestDescriptor: Int32) throws(SystemError) {
+        // One malloc arena for every thread: glibc reserves 64 MiB of address space for each
+        // further arena, so librsvg's drawing threads would spend RLIMIT_AS on reservations.
+        _ = mallopt(M_ARENA_MAX, 1)
         let bytes = rlim_t(memoryMB) << 20
         var memory = rlimit(rlim_cur: bytes, rlim_max: bytes)
         try retrying("setrlimit(RLIMIT_AS)", "\(memoryMB) MiB") { setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &memory) }

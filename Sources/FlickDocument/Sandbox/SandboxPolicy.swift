@@ -21,6 +21,8 @@ public enum SandboxPolicy {
         // The provider exchange on the socket flickd passed, and the documents' descriptors.
         "read", "pread64", "readv", "write", "writev", "recvfrom", "recvmsg", "sendto", "sendmsg", "poll", "ppoll",
         "close", "lseek", "fstat", "newfstatat", "statx", "fcntl", "dup", "getdents64", "readlink", "readlinkat",
+        // GLib's logging asks whether stderr is the journal's socket.
+        "getpeername",
         "access", "faccessat", "faccessat2",
         // Memory: allocation, the pool's mapping, fonts mapped by FreeType.
         "mmap", "munmap", "mremap", "mprotect", "madvise", "brk",
@@ -45,6 +47,9 @@ public enum SandboxPolicy {
                           conditions: [scmp_arg_cmp(arg: 2, op: SCMP_CMP_MASKED_EQ, datum_a: UInt64(O_ACCMODE), datum_b: UInt64(O_RDWR))]))
         rules.append(Rule(call: "openat", action: errno(EACCES),
                           conditions: [scmp_arg_cmp(arg: 2, op: SCMP_CMP_MASKED_EQ, datum_a: UInt64(O_CREAT), datum_b: UInt64(O_CREAT))]))
+        // GLib asks whether stderr is a terminal (isatty: ioctl TCGETS) before it writes a
+        // warning: "no" without killing; every other ioctl kills.
+        rules.append(Rule(call: "ioctl", action: errno(ENOTTY), conditions: [scmp_arg_cmp(arg: 1, op: SCMP_CMP_EQ, datum_a: 0x5401, datum_b: 0)]))
         // Threads but never processes: clone only with CLONE_THREAD; clone3 (whose flags libseccomp
         // cannot see) says ENOSYS, so glibc falls back to clone.
         let thread: UInt64 = 0x0001_0000  // CLONE_THREAD (sched.h, hidden from Swift without _GNU_SOURCE)
