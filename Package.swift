@@ -173,7 +173,7 @@ let package = Package(
         // The real flickd binary as a child process: headless, evemu input, its own config,
         // socket and state; also the systemd unit and the install script.
         .testTarget(name: "flickdTests", dependencies: ["FlickControl", "FlickInput", "FlickDisplay", "FlickCore", "FlickTestSupport",
-                                                  "CMemfd"]),
+                                                  "CMemfd", "FlickDocumentSamples"]),
     ],
     swiftLanguageModes: [.v6]
 )

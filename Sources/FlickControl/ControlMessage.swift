@@ -250,6 +250,8 @@ public struct ControlStatus: Codable, Hashable, Sendable {
     public var building: ControlPyramidStatus?
     /// The content provider, while one is connected.
     public var provider: ControlProviderStatus?
+    /// The document flickd-render draws, while the content is one (docs/documents.md).
+    public var document: ControlDocumentStatus?
     /// The panel's power: `on`, `dim` or `off` (absent without `[power]`).
     public var power: String?
     /// What display power said once at start (dimming skipped without a backlight).

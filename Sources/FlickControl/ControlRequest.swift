@@ -42,6 +42,13 @@ public struct ControlRequest: Codable, Hashable, Sendable {
     public var drawn: Bool?
     /// For `display`: `on`, `off` or `dim`.
     public var state: String?
+    /// For `provide` from flickd-render only: the document's files and pages (docs/documents.md).
+    public var document: ControlDocumentDeclaration?
+    /// For `documentError` (flickd-render only): the file, why (`notADocument`, `encrypted`, …)
+    /// and what a person reads; `page` is the page it is about, 1-based, if any.
+    public var file: String?
+    public var reason: String?
+    public var message: String?
 
     /// Creates a request.
     public init(id: Int? = nil, cmd: String, x: Double? = nil, y: Double? = nil, width: Double? = nil,
@@ -112,6 +119,9 @@ public enum ControlCommand: Hashable, Sendable {
     /// Makes this connection the content provider: the app draws the content on request into
     /// the pool passed with the request (docs/protocol.md, "Content providers").
     case provide(Provide)
+    /// flickd-render cannot show its document (docs/documents.md); taken only on its own
+    /// connection.
+    case documentError(ControlDocumentFailure)
     /// The provider's answer to a `tileRequest`: drawn into its slot, or not.
     case tile(request: Int, drawn: Bool)
     /// The provider's content changed in this rectangle (unscaled content pixels).
@@ -141,6 +151,8 @@ public enum ControlCommand: Hashable, Sendable {
         public var background: UInt32?
         /// The provider's name (`provider` when none is given).
         public var name: String
+        /// The document flickd-render laid out (docs/documents.md); taken only on its own connection.
+        public var document: ControlDocumentDeclaration?
 
         /// The sizes a provider may declare (those of a Deep Zoom grid).
         public static let sides = 1...(1 << 24)
@@ -224,6 +236,8 @@ public enum ControlCommand: Hashable, Sendable {
         case "invalidate":
             self = .invalidate(x: try need(r.x, "x"), y: try need(r.y, "y"), width: try size(r.width, "width"),
                                height: try size(r.height, "height"))
+        case "documentError":
+            self = .documentError(try ControlDocumentFailure(r))
         case "display":
             guard let text = r.state else { throw .missingField(command: r.cmd, field: "state") }
             guard let state = DisplayState(rawValue: text) else {
@@ -283,7 +297,7 @@ extension ControlCommand {
                        tileSize: try whole(r.tileSize, "tileSize", Provide.tileSizes, default: 256),
                        slots: try whole(r.slots, "slots", Provide.slotCounts),
                        detail: detail, opaque: r.opaque ?? true,
-                       background: background, name: name)
+                       background: background, name: name, document: r.document)
     }
 }
 

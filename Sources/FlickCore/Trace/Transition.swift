@@ -28,6 +28,8 @@ public struct Transition: Hashable, Sendable, CustomStringConvertible {
         case power
         /// `PointerPhase`: a touchpad scrolling or pinching the view.
         case pointer
+        /// `RenderSupervision`: the document helper started, watched and restarted.
+        case render
     }
 
     /// Which machine stepped.

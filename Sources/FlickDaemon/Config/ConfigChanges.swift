@@ -33,6 +33,7 @@ public enum ConfigChanges {
     /// Keys read when content is loaded (`ContentLoader`): a reload keeps what is shown.
     public static let atNextContent: Set<String> = [
         "content.page_direction", "content.pixel_budget", "content.cache_directory",
+        "content.page_gap_px", "content.document_width_px", "content.document_max_pages", "content.render_memory_mb",
     ]
 
     /// When a change of `key` takes effect.

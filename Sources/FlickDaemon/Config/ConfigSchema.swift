@@ -211,6 +211,12 @@ enum ConfigSchema {
             }
             c.watchSettle = .nanoseconds(Int64((d * 1e6).rounded()))
         }
+        // [content]: documents (PDF, SVG) drawn by flickd-render (docs/documents.md)
+        k["content.page_gap_px"] = wholeNumber(\.pageGap, 0...4096, "px")
+        k["content.document_width_px"] = wholeNumber(\.documentWidth, 0...16384, "px (0: the screen's width)")
+        k["content.document_max_pages"] = wholeNumber(\.documentMaxPages, 1...100_000, "pages")
+        k["content.render_restarts"] = wholeNumber(\.renderRestarts, 0...100, "restarts")
+        k["content.render_memory_mb"] = wholeNumber(\.renderMemoryMegabytes, 64...16384, "MiB")
         // [kiosk]
         k["kiosk.idle_reset_seconds"] = { v, c throws in
             let d = try number(v, "seconds from 0 (off) to 86400")
@@ -373,6 +379,16 @@ enum ConfigSchema {
             out.append(d)
         }
         return out
+    }
+
+    /// A whole number in `range`, `unit` said in the error.
+    static func wholeNumber(_ key: WritableKeyPath<Configuration, Int> & Sendable, _ range: ClosedRange<Int>,
+                            _ unit: String) -> Reader {
+        { v, c throws in
+            let expected = "a whole number from \(range.lowerBound) to \(range.upperBound), in \(unit)"
+            guard let n = v.int, range.contains(n) else { throw ValueProblem(expected: expected, found: show(v)) }
+            c[keyPath: key] = n
+        }
     }
 
     static func bool(_ key: WritableKeyPath<Configuration, Bool> & Sendable) -> Reader {

@@ -87,6 +87,13 @@ public struct Configuration: Hashable, Sendable {
     public var loadDirectories: [String] = []
     /// How long a content provider's tile may take before its request is given up.
     public var providerTimeout: Duration = .milliseconds(1000)
+    /// Documents (docs/documents.md): the gap between pages, a page's width at zoom 1 (0: the
+    /// screen's), the most pages, the helper's restarts in a row and its memory limit.
+    public var pageGap = 16
+    public var documentWidth = 0
+    public var documentMaxPages = 2000
+    public var renderRestarts = 3
+    public var renderMemoryMegabytes = 512
 
     /// `[kiosk]`: attract mode after this long without a touch (0: off); the scroll-to-top
     /// strip is `gestures.scrollToTopStripHeight`.

@@ -52,6 +52,13 @@ public enum ContentCheck {
 
     /// What `path` is and what showing it takes.
     static func what(_ path: String, configuration: Configuration) throws -> String {
+        if let files = try DocumentFiles.documents(at: path) {
+            try DocumentFiles.checkReadable(files)
+            let helper = DocumentFiles.helperPath
+            let runs = access(helper, X_OK) == 0 ? "drawn by \(helper)" : "to be drawn by \(helper), which is missing"
+            let what = files.count == 1 ? "a document" : "a folder of \(files.count) documents"
+            return "\(what), readable, \(runs) (what it holds is checked when it is shown)"
+        }
         var info = stat()
         _ = stat(path, &info)
         if info.st_mode & S_IFMT == S_IFDIR {

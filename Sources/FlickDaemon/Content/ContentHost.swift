@@ -68,6 +68,10 @@ public final class ContentHost: PassiveComponent {
     /// (`content.show_progress`), and when to look at the build's percent next.
     var progress: ProgressBar?
     var progressDue: Instant?
+    /// The document flickd-render draws (ContentHost+Documents.swift), and the one `start` found,
+    /// to start once the control socket can take the helper's connection.
+    var documents: DocumentHost?
+    var nextDocument: (path: String, files: [String])?
     /// How often the bar follows the build: a visitor sees it move, the loop wakes once a second.
     static let progressInterval = Duration.seconds(1)
 
@@ -142,6 +146,11 @@ public final class ContentHost: PassiveComponent {
                     _ = bar.draw(0)
                     progress = bar
                 }
+            case .document(let files):
+                // The helper starts once the control socket can take its connection (`attach`).
+                nextDocument = (path, files)
+                loaded = try placeholder(view: view, reason: "until flickd-render has laid out \(path)")
+                shownSignature = signature
             }
         } catch where pinnedPath == nil && self.loaded == nil {
             logger.report(.error, "content: ", error)
@@ -163,6 +172,10 @@ public final class ContentHost: PassiveComponent {
             buildPyramid(of: pending.image, into: pending.cacheDirectory)
             if progress != nil { progressDue = clock() + Self.progressInterval }
         }
+        if let pending = nextDocument {
+            nextDocument = nil
+            startDocument(pending.path, files: pending.files)
+        }
     }
 
     /// The view's saved position, if it was saved for what shows now (said in the journal; at
@@ -180,17 +193,21 @@ public final class ContentHost: PassiveComponent {
     // MARK: The loop's side
 
     /// Readable when the pyramid being built is done, or the content changed on disk.
-    public var fileDescriptors: [Descriptor] { [building?.fileDescriptor, watch?.fileDescriptor].compactMap { $0 } }
+    public var fileDescriptors: [Descriptor] {
+        [building?.fileDescriptor, watch?.fileDescriptor].compactMap { $0 } + (documents?.fileDescriptors ?? [])
+    }
 
     /// When a content provider's session must next be seen to, or changed content has settled.
     public var nextDeadline: Instant? {
-        [providers.nextDeadline, progressDue, watch?.nextDeadline].compactMap { $0 }.min()
+        [providers.nextDeadline, progressDue, watch?.nextDeadline, documents?.nextDeadline(provider: helperSession?.provider)]
+            .compactMap { $0 }.min()
     }
 
     /// Does what is due at `t`: a provider's requests let go or its session ended (the
     /// configured content back), a pyramid built shown.
     public func dispatch(now t: Instant) {
         providers.dispatch(now: t)
+        documents?.dispatch(now: t, provider: helperSession?.provider)
         if let due = progressDue, due <= t, let build = building {
             progressDue = t + Self.progressInterval
             if progress?.draw(build.percent) == true { screen?.contentChanged(at: t) }
@@ -232,6 +249,7 @@ public final class ContentHost: PassiveComponent {
             try? show(path: next.contentPath, configuration: next, origin: .configured)
         } else {
             refresh(because: "changed on disk since it was shown (reload)")
+            relayDocument()
         }
         rewatch()
     }
@@ -254,7 +272,13 @@ public final class ContentHost: PassiveComponent {
     /// - Throws: why not, as the reply says it.
     public func provide(_ declared: ControlCommand.Provide, pool: Int32?,
                         caller: ControlServer.Caller) throws(ControlError) -> ControlProviderStatus {
-        try providers.provide(declared, pool: pool, caller: caller)
+        if declared.document != nil || documents?.isHelper(caller) == true {
+            return try provideDocument(declared, pool: pool, caller: caller)
+        }
+        let status = try providers.provide(declared, pool: pool, caller: caller)
+        // An app's content took the place of the document's.
+        stopDocument()
+        return status
     }
 
     /// `tile`: the provider's answer to one of its requests.
@@ -274,6 +298,11 @@ public final class ContentHost: PassiveComponent {
 
     /// A connection went: if it was the provider's, its content goes at the next `dispatch(now:)`.
     public func disconnected(_ caller: ControlServer.Caller) {
+        if let documents, documents.isHelper(caller) {
+            providers.release(caller)
+            documents.disconnected(at: clock())
+            return
+        }
         providers.disconnected(caller)
     }
 
@@ -292,7 +321,7 @@ public final class ContentHost: PassiveComponent {
 
     /// The placeholder, named for `status`, said in the journal with why it shows. A splash that
     /// cannot be shown is said, and black stands in for it.
-    private func placeholder(view: PixelSize, reason: String) throws -> ContentLoader.Loaded {
+    func placeholder(view: PixelSize, reason: String) throws -> ContentLoader.Loaded {
         let chosen = configuration.placeholder
         do {
             let content = try chosen.content(view: view, configuration: configuration, workers: tileWorkers)
@@ -329,7 +358,21 @@ public final class ContentHost: PassiveComponent {
                 if origin == .load { loadPending = image }
                 buildPyramid(of: image, into: cacheDirectory)
                 return
+            case .document(let files):
+                // What shows stays until the helper provides (or the fallback, if it cannot).
+                startDocument(path, files: files)
+                wanted = Self.isFile(path) ? path : nil
+                shownSignature = signature
+                refusedSignature = nil
+                contentError = nil
+                if origin == .load {
+                    self.loaded = (path, configuration.contentPath)
+                    chosen?()
+                }
+                rewatch()
+                return
             }
+            stopDocument()
             let pages = shownPages
             try present(loaded.content, name: loaded.name)
             if let keeping {
@@ -358,7 +401,7 @@ public final class ContentHost: PassiveComponent {
 
     /// Shows `content` from its home position (ending a content provider's session: its
     /// content is no longer what shows).
-    private func present(_ content: Content, name: String) throws {
+    func present(_ content: Content, name: String) throws {
         providers.contentReplaced()
         try screen?.present(content, at: clock())
         self.name = name
@@ -369,14 +412,21 @@ public final class ContentHost: PassiveComponent {
     /// The provider's content, named (its size is valid: `provide` checked it), where the view
     /// was when the same provider was last shown (the daemon restarted, the app reconnected).
     private func presentProvided(_ content: Content, name: String) {
+        // A document's helper started again: the view stays where it was.
+        let document = documents.map { $0.path == name } ?? false
+        let keeping = document && name == self.name ? screen?.position : nil
         do {
             try present(content, name: name)
-            // The app's content is its own to change: nothing on disk is watched for it.
-            wanted = nil
-            shownSignature = nil
+            if !document {
+                // The app's content is its own to change: nothing on disk is watched for it.
+                wanted = nil
+                shownSignature = nil
+                rewatch()
+            }
             contentError = nil
-            rewatch()
-            if let saved = savedPosition(for: name) {
+            if let keeping {
+                screen?.restore(offset: keeping.offset, zoomScale: keeping.zoomScale, at: clock())
+            } else if let saved = savedPosition(for: name) {
                 screen?.restore(offset: saved.offset, zoomScale: saved.zoomScale, at: clock())
             }
         } catch {

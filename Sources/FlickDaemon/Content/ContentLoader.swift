@@ -4,7 +4,7 @@ import Glibc
 
 /// Loads what the panel shows: a PNG/JPEG file (an image too big to decode whole is shown from
 /// a pyramid built once in the cache folder), a Deep Zoom pyramid, a folder of images as pages,
-/// or — when no path is configured — a test pattern, so a fresh install shows something that
+/// a PDF or SVG or a folder of them (only found here: `flickd-render` draws them), or — when no path is configured — a test pattern, so a fresh install shows something that
 /// proves it scrolls.
 public enum ContentLoader {
     /// Content and a name for `status` and logs.
@@ -56,6 +56,9 @@ public enum ContentLoader {
         /// `image` needs its pyramid built into `cacheDirectory` (`PyramidBuilder.build`), then
         /// `prepare` again.
         case pyramid(image: String, cacheDirectory: String)
+        /// A PDF or SVG, or a folder of them (`DocumentFiles`): drawn by `flickd-render`, which
+        /// the daemon starts (docs/documents.md); `files` in page order.
+        case document(files: [String])
     }
 
     /// Loads `path` (empty: the test pattern) for a view of `view` pixels, building an image's
@@ -76,6 +79,9 @@ public enum ContentLoader {
                 throw ContentError(path: image, reason: .corrupt(detail: "its pyramid was built but cannot be found"))
             }
             return loaded
+        case .document(let files):
+            throw ContentError(path: files.first ?? path, reason: .notAllowed(
+                "a document is drawn by flickd-render, which the daemon starts: replays and the bring-up tools show images only"))
         }
     }
 
@@ -98,6 +104,10 @@ public enum ContentLoader {
         if path.isEmpty || waiting != nil {
             return .ready(Loaded(content: try testPattern(view: view, configuration: configuration, workers: workers),
                                  name: "test pattern" + (waiting ?? "")))
+        }
+        if let files = try DocumentFiles.documents(at: path) {
+            try DocumentFiles.checkReadable(files)
+            return .document(files: files)
         }
         var info = stat()
         if stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {

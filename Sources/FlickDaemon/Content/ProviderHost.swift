@@ -101,7 +101,10 @@ final class ProviderHost {
     }
 
     /// `provide`: checks the declaration and the pool, then shows the app's content.
-    func provide(_ declared: ControlCommand.Provide, pool fd: Int32?, caller: ControlServer.Caller) throws(ControlError) -> ControlProviderStatus {
+    /// - Parameter document: for flickd-render's connection, the document's name (its content
+    ///   path) and its pages: shown under that name, with those pages, and sent no touches.
+    func provide(_ declared: ControlCommand.Provide, pool fd: Int32?, caller: ControlServer.Caller,
+                 document: (name: String, pages: [Content.Page])? = nil) throws(ControlError) -> ControlProviderStatus {
         if let session {
             throw .failed(session.caller == caller ? "this connection already provides the content"
                           : "another provider (\(session.name)) is connected")
@@ -134,12 +137,12 @@ final class ProviderHost {
             throw .failed("\(error)")
         }
         provider.send = { [weak link] message in link?.send(message, to: caller) }
-        link?.subscribe(caller, to: Self.touchEvents)
-        let name = "provider \(declared.name)"
+        if document == nil { link?.subscribe(caller, to: Self.touchEvents) }
+        let name = document?.name ?? "provider \(declared.name)"
         // Showing may draw a frame at once: its requests wait until the reply is out.
         provider.isPaused = true
         starting = clock()
-        show(Content(tiles: store), name)
+        show(Content(tiles: store, pages: document?.pages), name)
         // After `show`: showing ends any session, and this one has just begun.
         session = Session(caller: caller, name: declared.name, provider: provider, store: store)
         let levels = source.grid.maxLevel + 1
@@ -170,6 +173,15 @@ final class ProviderHost {
     func disconnected(_ caller: ControlServer.Caller) {
         guard session?.caller == caller else { return }
         ending = (clock(), caller)
+    }
+
+    /// flickd-render's connection went: its session ends at once, its content stays on screen
+    /// (the tiles drawn already) until the helper started again provides, or the fallback shows.
+    func release(_ caller: ControlServer.Caller) {
+        guard let session, session.caller == caller else { return }
+        session.provider.stop()
+        self.session = nil
+        if ending?.caller == caller { ending = nil }
     }
 
     /// Other content is shown (`load`, a reload, a pyramid built): the provider no longer is.

@@ -257,6 +257,29 @@ public final class ControlServer {
         }
     }
 
+    /// Takes `socket` (a connected stream socket the daemon made: flickd-render's end of its
+    /// socket pair) as a client, answered as any other; it is never evicted to make room.
+    /// - Returns: its caller, whose commands the handler may trust as the daemon's own.
+    /// - Throws: `SystemError` when it cannot be watched.
+    public func adopt(_ socket: Descriptor) throws(SystemError) -> Caller {
+        let fd = socket.rawValue
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        accepted += 1
+        let client = Client(socket: socket, serial: accepted)
+        client.proven = true
+        client.source = try loop.addIO(client.socket, events: .readable, context: "flickd-render") { [unowned self, unowned client] events in
+            self.handle(client, events: events)
+        }
+        clients[fd] = client
+        return Caller(id: client.serial)
+    }
+
+    /// Closes an adopted connection (its helper was killed): its end comes through `onDisconnect`.
+    public func disconnect(_ caller: Caller) {
+        guard let client = clients.values.first(where: { $0.serial == caller.id }) else { return }
+        drop(client, broke: false)
+    }
+
     /// Closes the oldest client that has not sent a well-formed request, after reading what it
     /// may have sent meanwhile (its request then gets answered and it stays).
     /// - Returns: whether a place is free now.

@@ -134,6 +134,10 @@ public final class CommandHandler {
             guard let content else { throw .failed("content providers are not available") }
             try content.invalidate(x: x, y: y, width: width, height: height, caller: caller)
             return .reply(id: id)
+        case .documentError(let failure):
+            guard let content else { throw .unknownCommand("documentError") }
+            try content.documentError(failure, caller: caller)
+            return .reply(id: id)
         case .display(let state):
             try display(state, at: now)
             return .reply(id: id)
@@ -191,6 +195,7 @@ public final class CommandHandler {
         status.powerNote = pipeline.power?.startNote
         status.building = content?.pyramidBuilding
         status.provider = content?.providerStatus
+        status.document = content?.documentStatus
         status.contentError = content?.contentError
         status.loop = context?.loopScheduling
         let drm = DRMCallCounts.now

@@ -31,6 +31,12 @@ public final class Content {
         public var source: String?
         /// The page's rectangle in content pixels.
         public var frame: Rect
+
+        /// A page showing `source` (if it came from a file) at `frame`.
+        public init(source: String?, frame: Rect) {
+            self.source = source
+            self.frame = frame
+        }
     }
 
     /// How tiled content keeps and makes its tiles.

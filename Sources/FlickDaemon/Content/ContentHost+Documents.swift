@@ -1,0 +1,119 @@
+import FlickControl
+import FlickCore
+import FlickDisplay
+import FlickSystem
+import Glibc
+import Logging
+
+/// Documents as content (docs/documents.md): a PDF or SVG, or a folder of them, drawn by
+/// `flickd-render` as a content provider on a connection of the daemon's own.
+extension ContentHost {
+    /// Starts showing the document at `path` (its `files` in page order): its helper is started,
+    /// and its content shows once the helper provides. A document showing is replaced.
+    func startDocument(_ path: String, files: [String]) {
+        let view = screen?.viewPixels ?? PixelSize(width: 1, height: 1)
+        let arguments = RenderArguments(configuration: configuration, view: view)
+        if let documents, documents.path == path, documents.files == files {
+            documents.start(arguments: arguments, maxRestarts: configuration.renderRestarts, at: clock())
+            return
+        }
+        stopDocument()
+        let hooks = DocumentHost.Hooks(
+            adopt: { [unowned self] socket in
+                guard let server = self.link as? ControlServer else {
+                    throw SystemError(call: "adopt", context: "flickd-render (no control socket)", errno: ENOTCONN)
+                }
+                return try server.adopt(socket)
+            },
+            disconnect: { [unowned self] caller in (self.link as? ControlServer)?.disconnect(caller) },
+            giveUp: { [unowned self] why in self.showFallback(instead: path, because: why) })
+        let host = DocumentHost(path: path, files: files, arguments: arguments, maxRestarts: configuration.renderRestarts,
+                                hooks: hooks, logger: logger)
+        documents = host
+        host.start(arguments: arguments, maxRestarts: configuration.renderRestarts, at: clock())
+    }
+
+    /// The document no longer shows: its helper is killed.
+    func stopDocument() {
+        guard let documents else { return }
+        if let caller = documents.caller { providers.release(caller) }
+        documents.stop(at: clock())
+        self.documents = nil
+    }
+
+    /// After a reload: the helper is started again if its arguments changed (the layout, the
+    /// tiles or its limits), so the document is laid out anew.
+    func relayDocument() {
+        guard let documents, let screen else { return }
+        let arguments = RenderArguments(configuration: configuration, view: screen.viewPixels)
+        guard arguments != documents.arguments else { return }
+        logger.notice("content: \(documents.path) is laid out again (its layout's settings changed): flickd-render restarts")
+        documents.start(arguments: arguments, maxRestarts: configuration.renderRestarts, at: clock())
+    }
+
+    /// The serving session, when it is the helper's.
+    var helperSession: ProviderHost.Session? {
+        guard let caller = documents?.caller, let session = providers.session, session.caller == caller else { return nil }
+        return session
+    }
+
+    /// `status.document`, while a document is the content.
+    public var documentStatus: ControlDocumentStatus? { documents?.status }
+
+    /// The helper's `provide`: its document laid out as flickd lays it out, its page rects the
+    /// content's pages.
+    /// - Throws: a `document` declared by any other connection; a helper's `provide` without one,
+    ///   or whose size is not flickd's layout (a bug: the document is not shown).
+    func provideDocument(_ declared: ControlCommand.Provide, pool: Int32?,
+                         caller: ControlServer.Caller) throws(ControlError) -> ControlProviderStatus {
+        guard let documents, documents.isHelper(caller) else {
+            throw .badField(command: "provide", field: "document", expected: "none: only flickd-render's own connection declares a document")
+        }
+        guard let document = declared.document else {
+            throw .missingField(command: "provide", field: "document")
+        }
+        let arguments = documents.arguments
+        let layout: DocumentLayout
+        do {
+            let sizes = try document.pageSizes(limit: arguments.maxPages)
+            layout = try DocumentLayout(pages: sizes.map { DocumentPageSize(width: $0.width, height: $0.height) },
+                                        direction: arguments.direction == .vertical ? .vertical : .horizontal,
+                                        pageWidth: arguments.pageWidth,
+                                        cell: arguments.cell.map { DocumentLayout.PixelSize(width: $0.width, height: $0.height) },
+                                        gap: arguments.gap, maxPages: arguments.maxPages)
+        } catch {
+            let message = "flickd-render's pages cannot be laid out by flickd: \(error)"
+            documents.refused(reason: "layoutMismatch", message: message, at: clock())
+            throw .failed(message)
+        }
+        guard layout.size.width == declared.width, layout.size.height == declared.height else {
+            let message = "flickd-render declared \(declared.width)x\(declared.height), flickd lays the same pages out as \(layout.size) (a bug)"
+            documents.refused(reason: "layoutMismatch", message: message, at: clock())
+            throw .failed(message)
+        }
+        let pages = layout.pages.map { Content.Page(source: nil, frame: $0) }
+        let status = try providers.provide(declared, pool: pool, caller: caller, document: (documents.path, pages))
+        documents.provided(pages: pages.count, at: clock())
+        return status
+    }
+
+    /// `documentError`: the helper cannot show its document. Only its own connection may say it.
+    /// - Throws: `unknownCommand` for any other connection, as before documents.
+    public func documentError(_ failure: ControlDocumentFailure, caller: ControlServer.Caller) throws(ControlError) {
+        guard let documents, documents.isHelper(caller) else { throw .unknownCommand("documentError") }
+        documents.refused(reason: failure.reason, message: failure.message, at: clock())
+    }
+
+    /// The fallback (the placeholder) instead of the document at `path`, which will not show.
+    private func showFallback(instead path: String, because why: String) {
+        contentError = "\(path): \(why)"
+        if let caller = documents?.caller { providers.release(caller) }
+        guard let screen else { return }
+        do {
+            let fallback = try placeholder(view: screen.viewPixels, reason: "instead of \(path), which cannot be shown")
+            try present(fallback.content, name: fallback.name)
+        } catch {
+            logger.report(.error, "content: the fallback cannot be shown: ", error)
+        }
+    }
+}

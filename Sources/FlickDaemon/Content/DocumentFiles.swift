@@ -1,0 +1,116 @@
+import FlickDisplay
+import FoundationEssentials
+import Glibc
+
+/// Which content is a document (a PDF or an SVG, drawn by `flickd-render`), and the helper's
+/// arguments for it (docs/documents.md).
+///
+/// A folder goes to the helper when every page in it is a document (several PDFs then show one
+/// after another, in file-name order, as a folder's images do). A folder mixing documents and
+/// images is refused, naming its first document: the helper draws only documents and the image
+/// pages only images, and one content cannot be both.
+enum DocumentFiles {
+    /// The extensions drawn by the helper.
+    static let extensions = [".pdf", ".svg"]
+    /// The extensions of a folder's image pages (`Content.load(directory:)`).
+    static let imageExtensions = [".png", ".jpg", ".jpeg"]
+    /// The most documents one folder may hold: each is a descriptor in the helper.
+    static let maxFiles = 256
+
+    /// Whether `path` names a document by its extension.
+    static func isDocument(_ path: String) -> Bool {
+        let lower = path.lowercased()
+        return extensions.contains { lower.hasSuffix($0) }
+    }
+
+    /// The documents `path` shows, in page order: the file itself, or a folder's documents;
+    /// nil for other content (an image, a folder of images, a pyramid).
+    /// - Throws: `ContentError` for a folder mixing documents and images, or holding too many.
+    static func documents(at path: String) throws -> [String]? {
+        if isDocument(path) { return [path] }
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR,
+              let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return nil }
+        let pages = names.filter { !$0.hasPrefix(".") }.sorted()
+        let documents = pages.filter(isDocument)
+        guard let first = documents.first else { return nil }
+        if let image = pages.first(where: { name in imageExtensions.contains { name.lowercased().hasSuffix($0) } }) {
+            throw ContentError(path: path, reason: .notAllowed(
+                "the folder mixes documents (\(first), drawn by flickd-render) and images (\(image)): put them in folders of their own"))
+        }
+        guard documents.count <= maxFiles else {
+            throw ContentError(path: path, reason: .notAllowed("\(documents.count) documents; at most \(maxFiles) in one folder"))
+        }
+        let folder = path.hasSuffix("/") ? path : path + "/"
+        return documents.map { folder + $0 }
+    }
+
+    /// Checks each document exists and can be read (`flickd check-config`, and before the helper
+    /// is started): what it holds is the helper's to judge.
+    /// - Throws: `ContentError` naming the file.
+    static func checkReadable(_ files: [String]) throws {
+        for file in files where access(file, R_OK) != 0 {
+            throw ContentError(path: file, reason: .unreadable(.current("access", file)))
+        }
+    }
+
+    /// The path of `flickd-render`: beside the running executable (`.build/debug` for the tests
+    /// and benchmarks), else in `../libexec/flickd` from its folder (the package's
+    /// `/usr/libexec/flickd`: not a command of a person's).
+    static var helperPath: String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard n > 0 else { return "/usr/libexec/flickd/flickd-render" }
+        let folder = parentDirectory(of: String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        let beside = folder + "/flickd-render"
+        return access(beside, X_OK) == 0 ? beside : parentDirectory(of: folder) + "/libexec/flickd/flickd-render"
+    }
+}
+
+/// The helper's arguments besides its files (docs/documents.md, "Starting the helper"): what
+/// the layout and the tiles depend on. A reload that changes them starts the helper again.
+struct RenderArguments: Hashable, Sendable {
+    var pageWidth: Int
+    /// The screen's size when paging is on.
+    var cell: PixelSize?
+    var gap: Int
+    var direction: PageDirection
+    var background: Color
+    var detailMax: Int
+    var tileSize = 256
+    var slots = 16
+    var maxPages: Int
+    var memoryMegabytes: Int
+
+    /// The arguments `configuration` gives for a screen of `view` pixels.
+    init(configuration c: Configuration, view: PixelSize) {
+        pageWidth = c.documentWidth > 0 ? c.documentWidth : view.width
+        cell = c.paging ? view : nil
+        gap = c.pageGap
+        direction = c.pageDirection
+        background = c.background
+        detailMax = Self.detail(forMaximumZoom: c.maximumZoomScale)
+        maxPages = c.documentMaxPages
+        memoryMegabytes = c.renderMemoryMegabytes
+    }
+
+    /// min(3, ceil(log2(zoom))), at least 0: the levels above zoom 1 that keep text sharp.
+    static func detail(forMaximumZoom zoom: Double) -> Int {
+        guard zoom.isFinite, zoom > 1 else { return 0 }
+        return min(3, max(0, Int(log2(zoom).rounded(.up))))
+    }
+
+    /// The command line after the executable, for documents named `names` (fds 4, 5, …).
+    func line(names: [String]) -> [String] {
+        var line = ["--socket", "3"]
+        for (i, name) in names.enumerated() { line += ["--document", "\(4 + i):\(name)"] }
+        line += ["--page-width", "\(pageWidth)"]
+        if let cell { line += ["--cell", "\(cell.width)x\(cell.height)"] }
+        let hex = String(background.pixel & 0xFF_FFFF, radix: 16)
+        line += ["--gap", "\(gap)", "--direction", direction.rawValue,
+                 "--background", "#" + String(repeating: "0", count: 6 - hex.count) + hex,
+                 "--detail-max", "\(detailMax)", "--tile-size", "\(tileSize)", "--slots", "\(slots)",
+                 "--max-pages", "\(maxPages)", "--memory-mb", "\(memoryMegabytes)"]
+        return line
+    }
+}
