@@ -35,18 +35,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The desktop shell with its panel, animations and blanking off (the kiosk shell of Weston 10
-# shows no window without a seat, and headless Weston has none: docs/wayland.md).
-cat > "$dir/weston.ini" <<'INI'
-[core]
-idle-time=0
-[shell]
-startup-animation=none
-animation=none
-close-animation=none
-focus-animation=none
-panel-position=none
-INI
+# Weston's kiosk-like desktop shell (Tests/E2E/weston.ini), copied where nobody can read it.
+cp Tests/E2E/weston.ini "$dir/"
 as_user=()
 if [ "$(id -u)" -eq 0 ]; then
   chown nobody:nogroup "$runtime"

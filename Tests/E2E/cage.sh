@@ -29,13 +29,7 @@ CAGE_LOG=$RUN/cage.log
 CONFIG=$HOME_/flickd.toml
 
 source "$(dirname "$0")/common.sh"   # sleep, say, pass, fail, is
-abort() {
-  fail "$*"
-  say "cannot go on; cage's and flickd's logs:"
-  tail -n 20 "$CAGE_LOG" 2>/dev/null | sed 's/^/    /'
-  tail -n 40 "$LOG" 2>/dev/null | sed 's/^/    /'
-  exit 1
-}
+abort() { abort_showing "$CAGE_LOG" cage "$@"; }
 keep() { for f in "$LOG" "$CAGE_LOG" "$EVENTS" "$RUN/seatd.log"; do [ -f "$f" ] && cp "$f" "$OUT/"; done; }
 trap keep EXIT
 

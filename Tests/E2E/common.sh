@@ -11,6 +11,17 @@ say() { local t=$(( (${EPOCHREALTIME/./} - T0) / 100000 )); printf '[%4d.%d] %s\
 failed=()
 pass() { say "PASS $*"; }
 fail() { say "FAIL $*"; failed+=("$*"); }
+# Fails with the reason, shows the ends of the compositor's log ($1, named $2) and flickd's ($LOG),
+# and stops: a Wayland scenario that cannot go on.
+abort_showing() {
+  local log=$1 name=$2
+  shift 2
+  fail "$*"
+  say "cannot go on; $name's and flickd's logs:"
+  tail -n 20 "$log" 2>/dev/null | sed 's/^/    /'
+  tail -n 40 "$LOG" 2>/dev/null | sed 's/^/    /'
+  exit 1
+}
 # awk does the arithmetic: `is 'x > 3' x=5` succeeds when the condition holds.
 is() {
   local cond=$1 a args=()

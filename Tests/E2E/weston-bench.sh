@@ -18,18 +18,8 @@ cp "$OUT"/bin/flickd "$OUT"/bin/flickctl "$BIN"/
 SOCK=$RUN/control.sock
 source "$(dirname "$0")/common.sh"   # sleep, say
 
-cat >"$RUN/weston.ini" <<INI
-[core]
-idle-time=0
-[shell]
-startup-animation=none
-animation=none
-close-animation=none
-focus-animation=none
-panel-position=none
-INI
 env -i PATH=/usr/bin:/bin XDG_RUNTIME_DIR="$RUN/xdg" weston --backend=drm-backend.so --tty=2 --continue-without-input \
-  --shell=desktop-shell.so --config="$RUN/weston.ini" --socket=wayland-bench --log="$RUN/weston.log" >/dev/null 2>&1 &
+  --shell=desktop-shell.so --config="$(dirname "$0")/weston.ini" --socket=wayland-bench --log="$RUN/weston.log" >/dev/null 2>&1 &
 WESTON=$!
 for ((i = 0; i < 400; i++)); do [ -S "$RUN/xdg/wayland-bench" ] && break; sleep 0.3; done
 [ -S "$RUN/xdg/wayland-bench" ] || { say "weston did not start"; tail "$RUN/weston.log"; exit 1; }

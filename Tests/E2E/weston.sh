@@ -29,13 +29,7 @@ LOG=$RUN/flickd.log
 WESTON_LOG=$RUN/weston.log
 
 source "$(dirname "$0")/common.sh"   # sleep, say, pass, fail, is
-abort() {
-  fail "$*"
-  say "cannot go on; Weston's and flickd's logs:"
-  tail -n 20 "$WESTON_LOG" 2>/dev/null | sed 's/^/    /'
-  tail -n 40 "$LOG" 2>/dev/null | sed 's/^/    /'
-  exit 1
-}
+abort() { abort_showing "$WESTON_LOG" Weston "$@"; }
 keep() { for f in "$LOG" "$WESTON_LOG"; do [ -f "$f" ] && cp "$f" "$OUT/weston-$(basename "$f")"; done; }
 trap keep EXIT
 source "$(dirname "$0")/daemon.sh"   # ctl, status, grab
@@ -43,19 +37,8 @@ source "$(dirname "$0")/daemon.sh"   # ctl, status, grab
 # ---------------------------------------------------------------- setup
 say "kernel $(uname -r); $(ls /dev/dri | tr '\n' ' '); $(ls -l /dev/udmabuf 2>&1)"
 [ -c /dev/udmabuf ] || abort "no /dev/udmabuf: vm.sh builds and loads the patched module"
-cat >"$RUN/weston.ini" <<INI
-[core]
-idle-time=0
-[shell]
-startup-animation=none
-animation=none
-close-animation=none
-focus-animation=none
-panel-position=none
-background-color=0xff000000
-INI
 env -i PATH=/usr/bin:/bin XDG_RUNTIME_DIR="$RUN/xdg" weston --backend=drm-backend.so --tty=2 --continue-without-input \
-  --shell=desktop-shell.so --config="$RUN/weston.ini" --socket=wayland-e2e --logger-scopes=log,drm-backend \
+  --shell=desktop-shell.so --config="$(dirname "$0")/weston.ini" --socket=wayland-e2e --logger-scopes=log,drm-backend \
   --log="$WESTON_LOG" >/dev/null 2>&1 &
 WESTON=$!
 within 120
