@@ -75,6 +75,24 @@ import Testing
         #expect(try daemon.terminate() == 0)
     }
 
+    @Test func aReloadThatChangesThePageWidthLaysTheDocumentOutAgainInANewHelper() throws {
+        let dir = try folder(pages: 3)
+        let daemon = try daemon(dir, content: dir + "/menu.pdf")
+        let client = try daemon.client()
+        let before = try waitShowing(daemon, client, "the menu shown")
+        #expect(before.contentSize == [800, 3 * 1131 + 2 * 16])
+        let config = FlickdProcess.config(directory: dir, extra: "[content]\npage_direction = \"vertical\"\ndocument_width_px = 400\n",
+                                          placeholder: "black")
+        try config.write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        // round(841.89 × 400 / 595.28) = 566 px high pages, drawn by a helper started for them.
+        let after = try waitShowing(daemon, client, "the menu laid out 400 px wide") { $0.contentSize == [400, 3 * 566 + 2 * 16] }
+        #expect(after.document?.pid != nil && after.document?.pid != before.document?.pid)
+        #expect(after.pageCount == 3 && after.document?.state == "showing")
+        #expect(daemon.stderr.contains("is laid out again"))
+        #expect(try daemon.terminate() == 0)
+    }
+
     @Test func killingTheHelperMidFlickMissesNoFrameAndItsContentReturnsWhereTheViewWas() throws {
         let dir = try folder(pages: 10)
         try Recordings.flicks(at: [4]).write(toFile: dir + "/flick.event", atomically: true, encoding: .utf8)

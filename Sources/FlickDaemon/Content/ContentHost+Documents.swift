@@ -41,13 +41,14 @@ extension ContentHost {
         self.documents = nil
     }
 
-    /// After a reload: the helper is started again if its arguments changed (the layout, the
-    /// tiles or its limits), so the document is laid out anew.
+    /// After a reload or on another panel (a monitor, a window resized): the helper is started
+    /// again if its arguments changed (the layout, the tiles or its limits), so the document is
+    /// laid out anew.
     func relayDocument() {
         guard let documents, let screen else { return }
         let arguments = RenderArguments(configuration: configuration, view: screen.viewPixels)
         guard arguments != documents.arguments else { return }
-        logger.notice("content: \(documents.path) is laid out again (its layout's settings changed): flickd-render restarts")
+        logger.notice("content: \(documents.path) is laid out again (the panel's size or the layout's settings changed): flickd-render restarts")
         documents.start(arguments: arguments, maxRestarts: configuration.renderRestarts, at: clock())
     }
 

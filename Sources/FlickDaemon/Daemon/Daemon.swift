@@ -187,7 +187,10 @@ public final class Daemon: PipelineSink, CommandContext {
         switch notice {
         case .display: logger.error("\(notice)")
         case .attractMode: logger.info("\(notice)")
-        case .output: logger.notice("\(notice)")
+        case .output:
+            logger.notice("\(notice)")
+            // A document laid out for the old panel's size (its width, paging's cells) is laid out again.
+            content.relayDocument()
         case .tile, .reducedPage: logger.warning("\(notice)")
         case let .power(state, _, _):
             metrics?.powerState = state
