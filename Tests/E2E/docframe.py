@@ -56,27 +56,23 @@ def expected(screen, offset, cell, paper, pages, background):
     rows = []
     for sy in range(screen[1]):
         cy = sy + offset[1]
+        py = cy - top
         row = bytearray()
         sx = 0
         while sx < screen[0]:
-            cx = sx + offset[0]
-            i = cx // cell[0]
-            x0 = i * cell[0] + left
-            # The run of screen pixels inside cell i: background, then paper, then background.
+            # The run of screen pixels inside cell i: background, paper, background.
+            i = (sx + offset[0]) // cell[0]
             cell_end = min(screen[0], (i + 1) * cell[0] - offset[0])
-            page = pages[i] if 0 <= i < len(pages) and 0 <= cy < cell[1] else None
-            py = cy - top
-            if page is None or not 0 <= py < paper[1]:
-                row += background * (cell_end - sx)
-                sx = cell_end
-                continue
-            paper_start = max(sx, x0 - offset[0])
-            paper_end = min(cell_end, x0 + paper[0] - offset[0])
-            row += background * max(0, paper_start - sx)
+            paper_start = paper_end = cell_end
+            if 0 <= i < len(pages) and 0 <= py < paper[1]:
+                x0 = i * cell[0] + left - offset[0]
+                paper_start = min(cell_end, max(sx, x0))
+                paper_end = max(paper_start, min(cell_end, x0 + paper[0]))
+            row += background * (paper_start - sx)
             if paper_end > paper_start:
-                px = paper_start + offset[0] - x0
-                row += page[(py * paper[0] + px) * 3:(py * paper[0] + px + paper_end - paper_start) * 3]
-            row += background * max(0, cell_end - max(paper_end, paper_start))
+                at = (py * paper[0] + paper_start - x0) * 3
+                row += pages[i][at:at + (paper_end - paper_start) * 3]
+            row += background * (cell_end - paper_end)
             sx = cell_end
         rows.append(bytes(row))
     return rows
@@ -141,7 +137,7 @@ def main():
         print(f"  page {other} in its place: {100 * o / n:.1f} % of the sampled pixels off, mean {m:.1f}")
         if o <= ALLOWED * n:
             verdict = False
-            print(f"  page {other} matches as well: the pages are not told apart")
+            print(f"  page {other} matches too: the pages are not told apart here")
     sys.exit(0 if verdict else 1)
 
 
