@@ -87,7 +87,7 @@ done
 set +e
 rc=0
 if part scenarios; then
-  # Scenario 15, the PDF menu, takes about 150 s of the limit (its own run: 151 s in the machine).
+  # Scenarios 1-14 took about 400 s in the machine; 15, the PDF menu, 55 s more (130 s on a busy host).
   Tests/E2E/vm.sh -t "${FLICKD_E2E_TIMEOUT:-780}" "$PWD" Tests/E2E/scenarios.sh "$OUT"
   rc=$?
 fi
