@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tests/E2E/scenarios.sh OUT — the end-to-end scenarios, run as root inside the VM (vm.sh) by
+# Tests/E2E/scenarios.sh OUT [15] — the end-to-end scenarios, run as root inside the VM (vm.sh) by
 # scripts/e2e.sh. OUT holds the staged binaries (bin/), the content (content.png), and gets
 # the results: flickd's log, the event stream, the notify messages, and a PNG per checked frame.
 #
@@ -13,7 +13,9 @@
 # examples/provider/timetable.py drawing a departures board with a live clock (10), with display
 # power (11), with its monitor forced off, then unplugged and replugged (12), and on a content
 # file copied over in place while it shows (13), and twice to count the DRM calls of a panned
-# frame, panning one framebuffer and, as before, a framebuffer per frame (14).
+# frame, panning one framebuffer and, as before, a framebuffer per frame (14), and last on a PDF
+# menu drawn by its helper flickd-render, turned by a flick and by `flickctl page` (15,
+# Tests/E2E/document.sh; `scenarios.sh OUT 15` runs it alone).
 set -uo pipefail
 
 OUT=$(realpath "$1")
@@ -75,6 +77,26 @@ while True:
 ' "$NOTIFY" "$RUN/notify.log" &
 for ((i = 0; i < 100; i++)); do [ -S "$NOTIFY" ] && break; sleep 0.1; done
 [ -S "$NOTIFY" ] || abort "no notify socket (python3)"
+
+# The end of the run: the verdict, and flickd's log when something failed.
+finish() {
+  echo
+  if [ ${#failed[@]} = 0 ]; then
+    say "all $1 passed"
+    exit 0
+  fi
+  say "${#failed[@]} failure(s):"
+  printf '  %s\n' "${failed[@]}"
+  say "flickd's log:"
+  sed 's/^/    /' "$LOG" 2>/dev/null | tail -n 60
+  exit 1
+}
+source "$(dirname "$0")/document.sh"   # scenario 15, document_scenario
+# `scenarios.sh OUT 15` runs scenario 15 alone (FLICKD_E2E_ONLY=document scripts/e2e.sh).
+if [ "${2:-}" = 15 ]; then
+  document_scenario
+  finish "of scenario 15"
+fi
 
 # ---------------------------------------------------------------- 1. start: finds vkms and the touchscreen
 say "1. flickd --display auto --input auto"
@@ -803,13 +825,7 @@ pan_calls() {
 }
 pan_calls
 
-echo
-if [ ${#failed[@]} = 0 ]; then
-  say "all 14 scenarios passed"
-  exit 0
-fi
-say "${#failed[@]} failure(s):"
-printf '  %s\n' "${failed[@]}"
-say "flickd's log:"
-sed 's/^/    /' "$LOG" | tail -n 60
-exit 1
+# ---------------------------------------------------------------- 15. a PDF menu (Tests/E2E/document.sh)
+document_scenario
+
+finish "15 scenarios"
