@@ -50,6 +50,14 @@ import Testing
         return try PNGCodec.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: path))), path: path, pixelBudget: 1 << 22)
     }
 
+    /// Waits until the frame on screen shows a page (over 20 shades), snapshotting it as `name`:
+    /// the tiles the status counts as drawn reach the screen at the next frame, not at once.
+    private func waitForPage(_ daemon: FlickdProcess, _ client: ControlClient, name: String) throws {
+        try daemon.waitUntil("a page drawn on screen (\(name))", timeout: 20) {
+            (try? snapshot(daemon, client, name: name)).map { shades($0) > 20 } ?? false
+        }
+    }
+
     /// How many colours a frame has (every other pixel): a page's text is antialiased, black is one.
     private func shades(_ frame: PixelBuffer) -> Int {
         var seen = Set<UInt32>()
@@ -67,7 +75,7 @@ import Testing
         #expect(s.pageCount == 3 && s.page == 0)
         #expect(s.document?.files == ["menu.pdf"] && s.document?.pages == 3 && s.document?.restarts == 0)
         #expect(s.content == dir + "/menu.pdf")
-        #expect(shades(try snapshot(daemon, client, name: "page0.png")) > 20)
+        try waitForPage(daemon, client, name: "page0.png")
         #expect(try client.call(ControlRequest(cmd: "page", page: 2, animated: false)).ok == true)
         let on2 = try waitShowing(daemon, client, "page 2 drawn") { $0.page == 2 }
         #expect(on2.offset[1] == Double(2 * 1131 + 2 * 16))
@@ -121,7 +129,7 @@ import Testing
         let log = daemon.stderr
         #expect(log.contains("flickd-render ended") && log.contains("signal 9 (SIGKILL)"))
         #expect(log.contains("flickd-render restarting in 250 ms"))
-        #expect(shades(try snapshot(daemon, client, name: "back.png")) > 20)
+        try waitForPage(daemon, client, name: "back.png")
         #expect(try daemon.terminate() == 0)
     }
 
