@@ -44,14 +44,7 @@ public enum RenderHelper {
         }
         let document: Document
         do {
-            // A file is held twice while parsed (its bytes and the parser's copy): at most a
-            // quarter of the address space each.
-            let limit = (options.memoryMB << 20) / 4
-            var files: [(name: String, bytes: [UInt8])] = []
-            for file in options.documents {
-                files.append((file.name, try DocumentBytes.read(fd: file.fd, name: file.name, limit: limit)))
-            }
-            document = try Document(files: files, options: options)
+            document = try Document(descriptors: options)
         } catch {
             send(HelperMessages.documentError(error), on: options.socket)
             return .dataError

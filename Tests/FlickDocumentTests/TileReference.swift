@@ -44,6 +44,9 @@ enum DirectPage {
     case pdf(bytes: [UInt8], index: Int)
     /// The SVG `bytes`, drawn with librsvg.
     case svg(bytes: [UInt8])
+    /// An image already in a cairo surface (cairo's own PNG reader, or `SampleImages`' JPEG
+    /// decoded apart from the helper's code), painted with its edges padded, as the helper does.
+    case image(surface: OpaquePointer)
 
     /// The window `tile` shows of the page whose paper is `paper` (content px) and whose size is
     /// `points`: a surface of the tile's size, white, the page drawn at the tile's scale moved by
@@ -90,6 +93,10 @@ enum DirectPage {
             rsvg_handle_set_dpi(handle, 96)
             var viewport = RsvgRectangle(x: 0, y: 0, width: points.width, height: points.height)
             guard rsvg_handle_render_document(handle, cr, &viewport, nil) != 0 else { throw TestFailure("librsvg could not draw the sample") }
+        case let .image(surface):
+            cairo_set_source_surface(cr, surface, 0, 0)
+            cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
+            cairo_paint(cr)
         }
     }
 }

@@ -50,6 +50,14 @@ import Testing
         return try PNGCodec.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: path))), path: path, pixelBudget: 1 << 22)
     }
 
+    /// Waits until the frame on screen shows a page (over 20 shades), snapshotting it as `name`:
+    /// the tiles the status counts as drawn reach the screen at the next frame, not at once.
+    private func waitForPage(_ daemon: FlickdProcess, _ client: ControlClient, name: String) throws {
+        try daemon.waitUntil("a page drawn on screen (\(name))", timeout: 20) {
+            (try? snapshot(daemon, client, name: name)).map { shades($0) > 20 } ?? false
+        }
+    }
+
     /// How many colours a frame has (every other pixel): a page's text is antialiased, black is one.
     private func shades(_ frame: PixelBuffer) -> Int {
         var seen = Set<UInt32>()
@@ -67,7 +75,7 @@ import Testing
         #expect(s.pageCount == 3 && s.page == 0)
         #expect(s.document?.files == ["menu.pdf"] && s.document?.pages == 3 && s.document?.restarts == 0)
         #expect(s.content == dir + "/menu.pdf")
-        #expect(shades(try snapshot(daemon, client, name: "page0.png")) > 20)
+        try waitForPage(daemon, client, name: "page0.png")
         #expect(try client.call(ControlRequest(cmd: "page", page: 2, animated: false)).ok == true)
         let on2 = try waitShowing(daemon, client, "page 2 drawn") { $0.page == 2 }
         #expect(on2.offset[1] == Double(2 * 1131 + 2 * 16))
@@ -121,7 +129,7 @@ import Testing
         let log = daemon.stderr
         #expect(log.contains("flickd-render ended") && log.contains("signal 9 (SIGKILL)"))
         #expect(log.contains("flickd-render restarting in 250 ms"))
-        #expect(shades(try snapshot(daemon, client, name: "back.png")) > 20)
+        try waitForPage(daemon, client, name: "back.png")
         #expect(try daemon.terminate() == 0)
     }
 
@@ -193,7 +201,7 @@ import Testing
         #expect(try daemon.terminate() == 0)
     }
 
-    @Test func aFolderOfPDFsShowsThemOneAfterAnotherAndAMixedFolderIsRefused() throws {
+    @Test func aFolderOfPDFsShowsThemOneAfterAnotherAndAnImageAmongThemIsAPageToo() throws {
         let dir = try FlickdProcess.makeDirectory()
         let docs = dir + "/docs"
         try FileManager.default.createDirectory(atPath: docs, withIntermediateDirectories: true)
@@ -205,10 +213,37 @@ import Testing
         #expect(s.document?.files == ["a.pdf", "b.pdf"] && s.pageCount == 3)
         #expect(try daemon.terminate() == 0)
 
+        // A PNG among the PDFs (issue 38: "a folder may hold them among its pages"): the helper
+        // draws it too, a page 800 px wide, 800 high (64 × 64 px counted as points), after the PDFs.
         try #require(SamplePNG.writeRed(to: docs + "/c.png", width: 64, height: 64))
         try "[content]\npath = \"\(docs)\"\n".write(toFile: dir + "/c.toml", atomically: true, encoding: .utf8)
         let check = try runBuilt("flickd", ["check-config", dir + "/c.toml"])
-        #expect(check.status != 0)
-        #expect((check.out + check.err).contains("mixes documents (a.pdf"))
+        #expect(check.status == 0, "\(check.out)\(check.err)")
+        #expect((check.out + check.err).contains("a folder of 2 documents and 1 image"))
+        let mixed = try self.daemon(dir, content: docs)
+        let mixedClient = try mixed.client()
+        let m = try waitShowing(mixed, mixedClient, "the mixed folder shown")
+        #expect(m.document?.files == ["a.pdf", "b.pdf", "c.png"] && m.pageCount == 4)
+        let height: Double = 3 * 1131 + 3 * 16 + 800
+        #expect(m.contentSize == [800, height])
+        #expect(try mixedClient.call(ControlRequest(cmd: "page", page: 3, animated: false)).ok == true)
+        let on3 = try waitShowing(mixed, mixedClient, "the PNG page drawn") { $0.page == 3 }
+        #expect(on3.offset[1] == Double(3 * 1131 + 3 * 16))
+        // The 800 × 480 screen lies wholly inside the red page (32 px from its edges left out:
+        // the scroll indicators may show there), once the tiles drawn for it reach the screen.
+        var red = 0, seen = 0, centre: UInt32 = 0
+        defer { if red != seen || seen == 0 { Issue.record("\(red) of \(seen) pixels red; the centre \(String(centre, radix: 16))") } }
+        try mixed.waitUntil("the PNG page's red on screen", timeout: 20) {
+            guard let frame = try? snapshot(mixed, mixedClient, name: "png.png") else { return false }
+            (red, seen, centre) = (0, 0, frame[400, 240] & 0xFF_FFFF)
+            for y in stride(from: 32, to: frame.height - 32, by: 4) {
+                for x in stride(from: 32, to: frame.width - 32, by: 4) {
+                    seen += 1
+                    if frame[x, y] & 0xFF_FFFF == 0xFF_0000 { red += 1 }
+                }
+            }
+            return red == seen && seen > 0
+        }
+        #expect(try mixed.terminate() == 0)
     }
 }

@@ -4,8 +4,9 @@ import FlickDocumentSamples
 import Foundation
 
 /// A document file's untrusted bytes through flickd-render's input path (docs/documents.md):
-/// `DocumentKind.sniff`, then poppler (a PDF, from its bytes) or librsvg (an SVG, default limits,
-/// no base file) behind `PageSources.open`, `Document` (every page's size, `DocumentLayout`), the
+/// `DocumentKind.sniff`, then poppler (a PDF, from its bytes), librsvg (an SVG, default limits,
+/// no base file) or a PNG/JPEG page (its header read, gdk-pixbuf decoding it when a tile is drawn,
+/// at most 4 MiB of pixels under the 16 MiB `memoryMB` here) behind `PageSources.open`, `Document` (every page's size, `DocumentLayout`), the
 /// line the helper would send first, and tiles drawn at three scales.
 ///
 /// The layout is small (pages 96 px wide, at most 200 of them) so an input costs its parsing,
@@ -23,6 +24,8 @@ enum DocumentTarget {
         options.gap = 4
         options.maxPages = 200
         options.detailMax = 2
+        // An image page may decode a quarter of it: an input costs its parsing, not its pixels.
+        options.memoryMB = 16
         return options
     }
 

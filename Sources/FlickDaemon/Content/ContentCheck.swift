@@ -56,7 +56,8 @@ public enum ContentCheck {
             try DocumentFiles.checkReadable(files)
             let helper = DocumentFiles.helperPath
             let runs = access(helper, X_OK) == 0 ? "drawn by \(helper)" : "to be drawn by \(helper), which is missing"
-            let what = files.count == 1 ? "a document" : "a folder of \(files.count) documents"
+            let images = files.filter(DocumentFiles.isImage).count
+            let what = files.count == 1 ? "a document" : "a folder of \(files.count - images) documents" + (images > 0 ? " and \(images) image\(images == 1 ? "" : "s")" : "")
             return "\(what), readable, \(runs) (what it holds is checked when it is shown)"
         }
         var info = stat()

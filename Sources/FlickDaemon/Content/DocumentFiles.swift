@@ -5,16 +5,16 @@ import Glibc
 /// Which content is a document (a PDF or an SVG, drawn by `flickd-render`), and the helper's
 /// arguments for it (docs/documents.md).
 ///
-/// A folder goes to the helper when every page in it is a document (several PDFs then show one
-/// after another, in file-name order, as a folder's images do). A folder mixing documents and
-/// images is refused, naming its first document: the helper draws only documents and the image
-/// pages only images, and one content cannot be both.
+/// A folder goes to the helper when it holds at least one document: then all its pages, the
+/// documents and the PNG/JPEG images among them, in file-name order (as a folder's images), are
+/// the helper's, since one content has one provider. A folder of images alone stays with
+/// flickd's own `PageFolderSource`.
 enum DocumentFiles {
     /// The extensions drawn by the helper.
     static let extensions = [".pdf", ".svg"]
     /// The extensions of a folder's image pages (`Content.load(directory:)`).
     static let imageExtensions = [".png", ".jpg", ".jpeg"]
-    /// The most documents one folder may hold: each is a descriptor in the helper.
+    /// The most files one folder given to the helper may hold: each is a descriptor there.
     static let maxFiles = 256
 
     /// Whether `path` names a document by its extension.
@@ -23,26 +23,29 @@ enum DocumentFiles {
         return extensions.contains { lower.hasSuffix($0) }
     }
 
-    /// The documents `path` shows, in page order: the file itself, or a folder's documents;
-    /// nil for other content (an image, a folder of images, a pyramid).
-    /// - Throws: `ContentError` for a folder mixing documents and images, or holding too many.
+    /// Whether `path` names a PNG or JPEG image by its extension.
+    static func isImage(_ path: String) -> Bool {
+        let lower = path.lowercased()
+        return imageExtensions.contains { lower.hasSuffix($0) }
+    }
+
+    /// The files the helper shows for `path`, in page order: the document itself, or a folder's
+    /// documents and images when it holds a document; nil for other content (an image, a folder
+    /// of images alone, a pyramid).
+    /// - Throws: `ContentError` for a folder holding too many files.
     static func documents(at path: String) throws -> [String]? {
         if isDocument(path) { return [path] }
         var info = stat()
         guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR,
               let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return nil }
-        let pages = names.filter { !$0.hasPrefix(".") }.sorted()
-        let documents = pages.filter(isDocument)
-        guard let first = documents.first else { return nil }
-        if let image = pages.first(where: { name in imageExtensions.contains { name.lowercased().hasSuffix($0) } }) {
-            throw ContentError(path: path, reason: .notAllowed(
-                "the folder mixes documents (\(first), drawn by flickd-render) and images (\(image)): put them in folders of their own"))
-        }
-        guard documents.count <= maxFiles else {
-            throw ContentError(path: path, reason: .notAllowed("\(documents.count) documents; at most \(maxFiles) in one folder"))
+        let pages = names.filter { !$0.hasPrefix(".") && (isDocument($0) || isImage($0)) }.sorted()
+        guard pages.contains(where: isDocument) else { return nil }
+        guard pages.count <= maxFiles else {
+            throw ContentError(path: path, reason: .notAllowed("\(pages.count) documents and images; at most \(maxFiles) in one folder "
+                                                               + "that holds a PDF or an SVG"))
         }
         let folder = path.hasSuffix("/") ? path : path + "/"
-        return documents.map { folder + $0 }
+        return pages.map { folder + $0 }
     }
 
     /// Checks each document exists and can be read (`flickd check-config`, and before the helper

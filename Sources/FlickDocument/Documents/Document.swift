@@ -11,21 +11,43 @@ public final class Document {
     /// Each page's size in points, in page order.
     public let pageSizes: [DocumentPageSize]
 
-    /// Opens `files` (their bytes, read from the descriptors flickd passed) and lays them out.
+    /// Opens `files` (their bytes in memory: the tests, the fuzz target, the benchmark) and lays
+    /// them out.
     /// - Parameters:
     ///   - files: each file's name and bytes, in page order.
     ///   - options: the layout's settings (page width, cell, gap, direction, most pages).
     /// - Throws: `DocumentError` naming the file (and page) at fault.
-    public init(files: [(name: String, bytes: [UInt8])], options: RenderOptions) throws(DocumentError) {
+    public convenience init(files: [(name: String, bytes: [UInt8])], options: RenderOptions) throws(DocumentError) {
+        try self.init(names: files.map(\.name), options: options) { index, images, limit throws(DocumentError) in
+            try PageSources.open(files[index].bytes, name: files[index].name, images: images, limit: limit)
+        }
+    }
+
+    /// Opens the files flickd passed (`options.documents`: descriptors, read from offset 0) and
+    /// lays them out. A file (or an image's decoded pixels) may take at most a quarter of
+    /// `--memory-mb`: it is held twice while parsed (its bytes and the parser's copy).
+    /// - Throws: `DocumentError` naming the file (and page) at fault.
+    public convenience init(descriptors options: RenderOptions) throws(DocumentError) {
+        try self.init(names: options.documents.map(\.name), options: options) { index, images, limit throws(DocumentError) in
+            try PageSources.open(fd: options.documents[index].fd, name: options.documents[index].name, images: images, limit: limit)
+        }
+    }
+
+    /// Opens file `index` of `names` with `open` (given the shared image cache and the most bytes
+    /// a file may take), in order, and lays their pages out.
+    init(names: [String], options: RenderOptions,
+         open: (Int, DecodedImages, Int) throws(DocumentError) -> any PageSource) throws(DocumentError) {
         var pages: [(source: any PageSource, index: Int)] = [], sizes: [DocumentPageSize] = []
         var owners: [(name: String, first: Int)] = []
-        for file in files {
-            let source = try PageSources.open(file.bytes, name: file.name)
-            owners.append((file.name, sizes.count))
+        let images = DecodedImages()
+        let limit = (options.memoryMB << 20) / 4
+        for (i, name) in names.enumerated() {
+            let source = try open(i, images, limit)
+            owners.append((name, sizes.count))
             // The count before the layout: a 10 000-page file is refused before its pages are laid out.
             guard sizes.count + source.pageSizes.count <= options.maxPages else {
                 let error = DocumentLayoutError.tooManyPages(count: sizes.count + source.pageSizes.count, maximum: options.maxPages)
-                throw DocumentError(file: file.name, reason: .tooManyPages, detail: error.message(page: ""))
+                throw DocumentError(file: name, reason: .tooManyPages, detail: error.message(page: ""))
             }
             for index in source.pageSizes.indices { pages.append((source, index)) }
             sizes += source.pageSizes
@@ -36,12 +58,12 @@ public final class Document {
         } catch {
             // Name the file and its own page, as a person looking at that file counts.
             let owner = error.page.flatMap { page in owners.last { $0.first < page } }
-            let name = owner?.name ?? files.last?.name ?? "document"
+            let name = owner?.name ?? names.last ?? "document"
             let local = error.page.map { $0 - (owner?.first ?? 0) }
             throw DocumentError(file: name, page: local, reason: DocumentError.reason(for: error),
                                 detail: error.message(page: local.map { "page \($0)" } ?? ""))
         }
-        self.files = files.map(\.name)
+        self.files = names
         self.pages = pages
         self.pageSizes = sizes
     }

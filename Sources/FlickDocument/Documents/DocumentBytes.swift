@@ -68,14 +68,7 @@ public enum DocumentBytes {
     /// - Throws: `DocumentError` (`unsupported` for a file over `limit`, `truncated` when it
     ///   cannot be read: the descriptor names no regular file, or the read fails).
     public static func read(fd: Int32, name: String, limit: Int) throws(DocumentError) -> [UInt8] {
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            throw DocumentError(file: name, reason: .truncated, detail: "cannot be read: \(SystemError.current("fstat", name).message)")
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw DocumentError(file: name, reason: .notADocument, detail: "is not a regular file")
-        }
-        let size = Int(info.st_size)
+        let size = try size(fd: fd, name: name)
         guard size <= limit else {
             throw DocumentError(file: name, reason: .outOfMemory,
                                 detail: "is \(size) bytes; at most \(limit) fit in the helper's memory (content.render_memory_mb)")
@@ -95,5 +88,18 @@ public enum DocumentBytes {
             done += got
         }
         return bytes
+    }
+
+    /// The size of the regular file behind `fd`.
+    /// - Throws: `DocumentError` (`truncated` when `fstat` fails, `notADocument` for no regular file).
+    static func size(fd: Int32, name: String) throws(DocumentError) -> Int {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            throw DocumentError(file: name, reason: .truncated, detail: "cannot be read: \(SystemError.current("fstat", name).message)")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw DocumentError(file: name, reason: .notADocument, detail: "is not a regular file")
+        }
+        return Int(info.st_size)
     }
 }

@@ -5,7 +5,7 @@ import FlickCore
 public struct DocumentError: FlickError, Hashable, Sendable {
     /// The `reason` field's words.
     public enum Reason: String, Hashable, Sendable, CaseIterable {
-        /// Neither a PDF nor an SVG by its first bytes, or its parser refuses it.
+        /// Neither a PDF, an SVG, a PNG nor a JPEG by its first bytes, or its parser refuses it.
         case notADocument
         /// A PDF that needs a password.
         case encrypted
