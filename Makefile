@@ -37,6 +37,7 @@ e2e:
 
 bench:
 	swift build -c release --static-swift-stdlib --product flickd
+	swift build -c release --static-swift-stdlib --product flickd-render
 	swift build -c release --static-swift-stdlib --product flickd-bench
 	.build/release/flickd-bench $(BENCH_ARGS)
 

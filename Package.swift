@@ -172,8 +172,10 @@ let package = Package(
                                                               "FlickSystem", "FlickTestSupport", "CCairo", "CPoppler", "CRsvg"]),
         // The real flickd binary as a child process: headless, evemu input, its own config,
         // socket and state; also the systemd unit and the install script.
+        // CPoppler and CCairo: a document's frame at zoom 4 is compared with its page drawn by
+        // poppler at scale 4 (DocumentZoomDaemonTests); the daemon itself links neither.
         .testTarget(name: "flickdTests", dependencies: ["FlickControl", "FlickInput", "FlickDisplay", "FlickCore", "FlickTestSupport",
-                                                  "CMemfd", "FlickDocumentSamples"]),
+                                                  "CMemfd", "FlickDocumentSamples", "CPoppler", "CCairo"]),
     ],
     swiftLanguageModes: [.v6]
 )

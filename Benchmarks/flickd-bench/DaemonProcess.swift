@@ -17,15 +17,17 @@ final class DaemonProcess {
     private let notifyFD: Int32
     private var exited = false
 
-    /// Starts `binary run --display headless:1920x1080 --input auto` with `content`, if any;
-    /// `config` is appended to its config file (tables of keys beyond the socket and state).
-    init(binary: String, directory: String, tag: String, content: String?, config extra: String = "") throws {
+    /// Starts `binary run --display DISPLAY --input auto` with `content`, if any; `config` is
+    /// appended to its config file (tables of keys beyond the socket and state); `placeholder` is
+    /// what shows where no content is (or until a document is drawn).
+    init(binary: String, directory: String, tag: String, content: String?, config extra: String = "",
+         display: String = "headless:1920x1080", placeholder: String = "test-pattern") throws {
         let config = "\(directory)/\(tag).toml"
         socketPath = "\(directory)/\(tag).sock"
         // The benchmarks scroll over the test pattern where they name no content (a kiosk's
         // default placeholder, black, is one still screen), and measure a provider that goes
         // being cleaned up at once (the grace would keep its last frame, and its pool, on purpose).
-        let contentKeys = "placeholder = \"test-pattern\"\nprovider_grace_s = 0\n"
+        let contentKeys = "placeholder = \"\(placeholder)\"\nprovider_grace_s = 0\n"
         let extra = extra.contains("[content]\n") ? extra.replacingOccurrences(of: "[content]\n", with: "[content]\n" + contentKeys)
             : extra + "\n[content]\n" + contentKeys
         let toml = """
@@ -43,7 +45,7 @@ final class DaemonProcess {
         notifyFD = try Self.datagramSocket(boundTo: notifyPath)
         logPath = "\(directory)/\(tag).log"
 
-        var args = [binary, "run", "--display", "headless:1920x1080", "--input", "auto", "--config", config]
+        var args = [binary, "run", "--display", display, "--input", "auto", "--config", config]
         if let content { args += ["--content", content] }
         var env = ProcessInfo.processInfo.environment
         // A child of a systemd service must not talk to the journal or the bench's own manager.

@@ -14,6 +14,7 @@
 //     .build/release/flickd-bench --provider-flood [--pairs N]   # section 11's attack (d) alone (scripts/provider-flood.sh)
 //     .build/release/flickd-bench --write-map FILE.png|FOLDER [--side N]   # the generated map, PNG or DZI
 //     .build/release/flickd-bench --documents [--quick]   # section 16 alone (flickd-render's tiles per second)
+//     .build/release/flickd-bench --document-start [--quick]   # item 18 alone (a PDF in the daemon: first frame, RSS)
 
 import FlickCore
 import FlickDisplay
@@ -125,6 +126,9 @@ alone("--scanout", ScanOutBench.title) {
 }
 alone("--pyramid", PyramidBench.title) { PyramidBench.report(quick: quick) }
 alone("--documents", DocumentBench.title) { DocumentBench.report(quick: quick, arguments: arguments) }
+alone("--document-start", DocumentStartBench.title) {
+    DocumentStartBench.report(quick: quick, flickd: DaemonBench.locateFlickd(arguments: arguments))
+}
 
 // 1. Gesture + model cost per evdev event.
 section("1. gesture + model per evdev event (TouchDecoder → GestureRecognizer → ScrollView, virtual clock)")
@@ -256,6 +260,9 @@ ScanOutBench.report(content: Content(image: bigPattern))
 
 section(DocumentBench.title)
 DocumentBench.report(quick: quick, arguments: arguments)
+
+section(DocumentStartBench.title)
+DocumentStartBench.report(quick: quick, flickd: flickd)
 
 section("summary")
 for line in Verdicts.lines { print(line) }

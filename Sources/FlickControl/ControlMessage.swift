@@ -175,11 +175,15 @@ public struct ControlTileStatus: Codable, Hashable, Sendable {
     public var frames: Int
     /// See `frames`.
     public var framesFromCoarser: Int
+    /// Of the `frames`, those where some part of the view had nothing to draw (neither its tile
+    /// nor a coarser one: the background showed), as before a new content's first tiles arrive.
+    public var framesWithHoles: Int?
 
     /// Creates a tile status.
     public init(levels: Int, tileSize: Int, cacheBytes: Int, cacheBudgetBytes: Int, cached: Int, pending: Int,
-                failed: Int, frames: Int, framesFromCoarser: Int, bandBytes: Int? = nil) {
+                failed: Int, frames: Int, framesFromCoarser: Int, bandBytes: Int? = nil, framesWithHoles: Int? = nil) {
         self.bandBytes = bandBytes
+        self.framesWithHoles = framesWithHoles
         self.levels = levels
         self.tileSize = tileSize
         self.cacheBytes = cacheBytes

@@ -210,7 +210,8 @@ public final class CommandHandler {
                                              cached: tiles.cache.count, pending: tiles.pendingCount,
                                              failed: tiles.failed.count, frames: tiles.frames,
                                              framesFromCoarser: tiles.framesFromCoarser,
-                                             bandBytes: pipeline.presenter.composer.bandBytes)
+                                             bandBytes: pipeline.presenter.composer.bandBytes,
+                                             framesWithHoles: tiles.framesWithHoles)
         }
         return status
     }
