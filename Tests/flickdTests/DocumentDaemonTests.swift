@@ -101,6 +101,25 @@ import Testing
         #expect(try daemon.terminate() == 0)
     }
 
+    @Test func loadShowsADocumentInsideTheLoadDirectoriesAndRefusesOneOutside() throws {
+        let dir = try folder(pages: 2)
+        try FileManager.default.createDirectory(atPath: dir + "/allowed", withIntermediateDirectories: true)
+        try #require(SamplePDF.write(to: dir + "/allowed/menu.pdf", pages: Array(repeating: Self.a4, count: 3)))
+        let config = FlickdProcess.config(directory: dir, extra: "[content]\npage_direction = \"vertical\"\nload_directories = [\"\(dir)/allowed\"]\n",
+                                          placeholder: "black")
+        try config.write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
+        let daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless"])
+        try daemon.waitUntilReady()
+        let client = try daemon.client()
+        let outside = try client.call(ControlRequest(cmd: "load", path: dir + "/menu.pdf"))
+        #expect(outside.ok == false)
+        #expect(try client.call(ControlRequest(cmd: "load", path: dir + "/allowed/menu.pdf")).ok == true)
+        let s = try waitShowing(daemon, client, "the loaded menu shown")
+        #expect(s.document?.files == ["menu.pdf"] && s.pageCount == 3 && s.content == dir + "/allowed/menu.pdf")
+        try waitForPage(daemon, client, name: "loaded.png")
+        #expect(try daemon.terminate() == 0)
+    }
+
     @Test func killingTheHelperMidFlickMissesNoFrameAndItsContentReturnsWhereTheViewWas() throws {
         let dir = try folder(pages: 10)
         try Recordings.flicks(at: [4]).write(toFile: dir + "/flick.event", atomically: true, encoding: .utf8)
