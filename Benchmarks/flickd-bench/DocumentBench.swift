@@ -16,7 +16,7 @@ import Glibc
 ///   answers — under its seccomp filter.
 /// The two zooms alternate sample by sample (A B A B); the ratio is the median of paired ratios.
 enum DocumentBench {
-    static let title = "16. documents: flickd-render's tiles per second, a 10-page A4 menu (PDF), 256-px tiles, zoom 1 and zoom 4"
+    static let title = "17. documents: flickd-render's tiles per second, a 10-page A4 menu (PDF), 256-px tiles, zoom 1 and zoom 4"
 
     struct Tile { var scale: Double; var x: Double; var y: Double }
 

@@ -13,7 +13,7 @@
 //     .build/release/flickd-bench --scanout   # section 14 alone (DRM calls per panned frame, modelled)
 //     .build/release/flickd-bench --provider-flood [--pairs N]   # section 11's attack (d) alone (scripts/provider-flood.sh)
 //     .build/release/flickd-bench --write-map FILE.png|FOLDER [--side N]   # the generated map, PNG or DZI
-//     .build/release/flickd-bench --documents [--quick]   # section 16 alone (flickd-render's tiles per second)
+//     .build/release/flickd-bench --documents [--quick]   # section 17 alone (flickd-render's tiles per second)
 //     .build/release/flickd-bench --document-start [--quick]   # item 18 alone (a PDF in the daemon: first frame, RSS)
 
 import FlickCore
