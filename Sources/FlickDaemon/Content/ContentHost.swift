@@ -340,6 +340,19 @@ public final class ContentHost: PassiveComponent {
         case load, configured, refreshed
     }
 
+    /// `path` (its file's `signature`) is what shows now, or will once its helper provides: the
+    /// file watched, no error kept, and `load`'s choice remembered (the state saves it).
+    private func noteShown(_ path: String, signature: ContentIdentity.Signature?, origin: Origin, configuration: Configuration) {
+        wanted = Self.isFile(path) ? path : nil
+        shownSignature = signature
+        refusedSignature = nil
+        contentError = nil
+        if origin == .load {
+            self.loaded = (path, configuration.contentPath)
+            chosen?()
+        }
+    }
+
     /// Loads content and shows it: content that changed on disk where the view was (clamped
     /// into it, on the same page), other content from its home position. On a problem the
     /// content on screen stays, and the problem is logged and thrown (and kept for `status`,
@@ -361,14 +374,7 @@ public final class ContentHost: PassiveComponent {
             case .document(let files):
                 // What shows stays until the helper provides (or the fallback, if it cannot).
                 startDocument(path, files: files)
-                wanted = Self.isFile(path) ? path : nil
-                shownSignature = signature
-                refusedSignature = nil
-                contentError = nil
-                if origin == .load {
-                    self.loaded = (path, configuration.contentPath)
-                    chosen?()
-                }
+                noteShown(path, signature: signature, origin: origin, configuration: configuration)
                 rewatch()
                 return
             }
@@ -379,14 +385,7 @@ public final class ContentHost: PassiveComponent {
                 let kept = Self.position(keeping, from: pages, onto: loaded.content.pages)
                 screen.restore(offset: kept.offset, zoomScale: kept.zoomScale, at: clock())
             }
-            wanted = Self.isFile(path) ? path : nil
-            shownSignature = signature
-            refusedSignature = nil
-            contentError = nil
-            if origin == .load {
-                self.loaded = (path, configuration.contentPath)
-                chosen?()
-            }
+            noteShown(path, signature: signature, origin: origin, configuration: configuration)
             logger.info("content loaded: \(loaded.name), \(loaded.content.summary)")
         } catch {
             logger.report(.error, "content rejected, keeping \(name ?? "no content"): ", error)
