@@ -4,6 +4,7 @@ import CRsvg
 import FlickCore
 import FlickDisplay
 import FlickDocument
+import FlickDocumentSamples
 import Testing
 
 /// A tile flickd would ask for: its key, scale, and the part of its level it covers.
@@ -53,21 +54,12 @@ enum DirectPage {
     /// whole pixels (the paper's corner at the level's pixel `paper × scale`, an integer in these
     /// tests) so its pixel grid is the level's. Pixels in XRGB8888, rows `width × 4` bytes apart.
     func window(_ tile: AskedTile, paper: Rect, points: DocumentPageSize) throws -> [UInt32] {
-        let width = tile.rect.width, height = tile.rect.height
-        var pixels = [UInt32](repeating: 0, count: width * height)
-        try pixels.withUnsafeMutableBytes { raw in
-            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                  let surface = cairo_image_surface_create_for_data(base, CAIRO_FORMAT_RGB24, Int32(width), Int32(height), Int32(width * 4)),
-                  let cr = cairo_create(surface) else { throw TestFailure("no surface") }
-            defer { cairo_surface_destroy(surface) }
-            defer { cairo_destroy(cr) }
-            cairo_set_source_rgb(cr, 1, 1, 1)
-            cairo_paint(cr)
+        let pixels = try WhiteCanvas.pixels(width: tile.rect.width, height: tile.rect.height) { cr in
             cairo_translate(cr, paper.origin.x * tile.scale - Double(tile.rect.x0), paper.origin.y * tile.scale - Double(tile.rect.y0))
             cairo_scale(cr, tile.scale * paper.size.width / points.width, tile.scale * paper.size.height / points.height)
             try draw(on: cr, points: points)
-            cairo_surface_flush(surface)
         }
+        guard let pixels else { throw TestFailure("no surface") }
         return pixels
     }
 

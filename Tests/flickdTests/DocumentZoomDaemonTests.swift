@@ -73,16 +73,7 @@ import Testing
     /// What the view shows at zoom 4 drawn by poppler itself: the page on white at `scale` times
     /// its zoom-1 size, moved by the view's offset (XRGB8888).
     private func popplerWindow(pdf: [UInt8], scale: Double) throws -> [UInt32] {
-        let width = Self.view.width, height = Self.view.height
-        var pixels = [UInt32](repeating: 0, count: width * height)
-        try pixels.withUnsafeMutableBytes { raw in
-            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                  let surface = cairo_image_surface_create_for_data(base, CAIRO_FORMAT_RGB24, Int32(width), Int32(height), Int32(width * 4)),
-                  let cr = cairo_create(surface) else { throw TestFailure("no surface") }
-            defer { cairo_surface_destroy(surface) }
-            defer { cairo_destroy(cr) }
-            cairo_set_source_rgb(cr, 1, 1, 1)
-            cairo_paint(cr)
+        let pixels = try WhiteCanvas.pixels(width: Self.view.width, height: Self.view.height) { cr in
             cairo_translate(cr, -Double(Self.offset.x), -Double(Self.offset.y))
             cairo_scale(cr, scale * Self.paper.width / Self.a4.width, scale * Self.paper.height / Self.a4.height)
             let data = pdf.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
@@ -92,8 +83,8 @@ import Testing
             guard let page = poppler_document_get_page(document, 0) else { throw TestFailure("no page 0") }
             defer { g_object_unref(UnsafeMutableRawPointer(page)) }
             poppler_page_render(page, cr)
-            cairo_surface_flush(surface)
         }
+        guard let pixels else { throw TestFailure("no surface") }
         return pixels
     }
 
