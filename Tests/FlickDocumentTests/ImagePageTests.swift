@@ -76,6 +76,14 @@ struct ImagePageTests {
         #expect(error?.reason == .outOfMemory && error?.message.contains("20000 × 20000 pixels") == true, "\(String(describing: error))")
     }
 
+    @Test(arguments: [(0x7FFF_FFFF, 0x7FFF_FFFF), (0x656E_6473, 0x7472_6561), (1, 0x7FFF_FFFF), (40_000, 1)] as [(UInt32, UInt32)])
+    func anImageWhoseHeaderSaysSidesPastWhatCairoDrawsIsRefusedNotOverflowed(width: UInt32, height: UInt32) throws {
+        // Found by the document fuzzer: the width times the height passed Int.max before the sides were checked.
+        let header = SampleImages.pngHeader(width: width, height: height)
+        let error = #expect(throws: DocumentError.self) { try Document(files: [("huge.png", header)], options: TileComparisonTests.options()) }
+        #expect(error?.reason == .outOfMemory && error?.message.contains("\(width) × \(height) pixels") == true, "\(String(describing: error))")
+    }
+
     @Test func decodedPagesStayWithinTheirBudgetLeastRecentlyDrawnFirstOut() throws {
         let scratch = try Scratch()
         try SampleImages.writePNG(to: scratch.file("p.png"), width: 100, height: 100)

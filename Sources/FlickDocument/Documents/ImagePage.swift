@@ -29,8 +29,9 @@ final class ImagePage: PageSource {
             throw DocumentError(file: name, reason: .outOfMemory,
                                 detail: "is \(file.size) bytes; at most \(limit) fit in the helper's memory (content.render_memory_mb)")
         }
-        // Width and height are each below 2^32 (PNG) or 2^16 (JPEG): the product does not overflow.
-        guard header.width * header.height * 4 <= limit, header.width <= 32767, header.height <= 32767 else {
+        // A PNG header may say up to 2^31 - 1 a side, whose product overflows: the sides are
+        // bounded first (32767² × 4 fits an Int), and only then multiplied.
+        guard header.width <= 32767, header.height <= 32767, header.width * header.height * 4 <= limit else {
             throw DocumentError(file: name, reason: .outOfMemory,
                                 detail: "is a \(kind) of \(header.width) × \(header.height) pixels; decoded it would pass the \(limit) bytes "
                                     + "a page may take (a quarter of content.render_memory_mb; cairo draws at most 32767 pixels a side)")
