@@ -82,6 +82,12 @@ public struct ControlProviderStatus: Codable, Hashable, Sendable {
     public var cancelled: Int?
     /// `invalidate`s received.
     public var invalidations: Int?
+    /// Where answered tiles were copied: over the old pixels of the tile itself (nothing else
+    /// read them), into the kept buffer of a tile that went, or into a buffer mapped for it (the
+    /// kernel clears and faults it in, and unmaps one later: what `TileCache` avoids).
+    public var tilesOverwritten: Int?
+    public var tilesIntoKeptBuffers: Int?
+    public var tilesIntoNewBuffers: Int?
     /// The mean time from a request to its answer over the last 64 answers, in milliseconds.
     public var latencyMs: Double?
     /// From a request to the frame showing its tile presented, median and 99th percentile of

@@ -171,6 +171,9 @@ struct FlickCtl: ParsableCommand {
             print("content provider \(p.name): connected, \(p.pending ?? 0) tiles pending, \(p.drawn ?? 0) drawn, "
                   + "mean latency \(latency), \(p.timeouts ?? 0) timed out, \(p.cancelled ?? 0) cancelled, "
                   + "\(p.invalidations ?? 0) invalidations")
+            if let over = p.tilesOverwritten, let kept = p.tilesIntoKeptBuffers, let new = p.tilesIntoNewBuffers {
+                print("answered tiles copied over their old pixels \(over), into kept buffers \(kept), into new buffers \(new)")
+            }
         }
     }
 

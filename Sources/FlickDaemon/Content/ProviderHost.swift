@@ -92,6 +92,10 @@ final class ProviderHost {
         var status = ControlProviderStatus(name: session.name, connected: true, pending: p.pendingCount, drawn: p.drawn,
                                            timeouts: p.timeouts, cancelled: p.cancelled,
                                            invalidations: session.store.invalidations, latencyMs: p.meanLatencyMs)
+        let cache = session.store.cache
+        status.tilesOverwritten = cache.overwrites
+        status.tilesIntoKeptBuffers = cache.reuses
+        status.tilesIntoNewBuffers = cache.misses
         let presented = session.store.presentLatencies.map { Double($0.nanoseconds) / 1e6 }.sorted()
         if !presented.isEmpty {
             status.presentedP50Ms = presented[presented.count / 2]

@@ -192,6 +192,10 @@ final class ScanOutBand {
     func plan(x: Int, y: Int, view: PixelSize, resting: Point?, store: TileStore) {
         // A band the worker finished since the last frame serves this one, not only the next.
         _ = takeFinished()
+        // A frame from the bands draws no tiles through the compositor, which begins the cache's
+        // frames: without this, every tile used since the last composed frame counted as this
+        // frame's, which eviction may not take.
+        store.cache.beginFrame()
         let viewRect = PixelRect(x0: x, y0: y, x1: x + view.width, y1: y + view.height)
         store.renewStale(in: viewRect)
         redrawChanged(store: store)

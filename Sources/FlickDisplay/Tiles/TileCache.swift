@@ -7,12 +7,28 @@
 ///
 /// The buffers of tiles that go are kept for the next tile of their size (`reusableBuffer`), so
 /// an app redrawing its tiles costs no mapping, page faults and unmapping per tile; the kept
-/// buffers count in the budget (`freeBytes`), so the cache never holds more than before.
+/// buffers count in the budget (`freeBytes`), beyond it by at most `spareBytes`.
+///
+/// A buffer something else still reads when its tile goes (a band's worker copying it, a frame)
+/// cannot be written yet: it is **retired**, and free once they let it go (looked at when a
+/// frame begins and when no free buffer is left).
+/// Without that, an app redrawing tiles a band's worker was reading got a fresh mapping for
+/// each, and the old buffer was unmapped when the worker let go (issue 36 part 4: one answer in
+/// six under attack (d) of BENCHMARKS.md section 11).
+///
+/// A kept buffer's states: retired (someone else reads it) → free (`reusableBuffer` may hand
+/// it out) → a tile's again; or let go (unmapped) when the budget and spare have no room.
 public final class TileCache {
     /// The most bytes of decoded tiles kept, pinned ones included (less what a scan-out band
-    /// takes of `content.cache_mb`), and of buffers kept for reuse.
+    /// takes of `content.cache_mb`), and of buffers kept for reuse (beyond it by `spareBytes`).
     public internal(set) var budgetBytes: Int {
-        didSet { free.trim(toBytes: budgetBytes - usedBytes) }
+        didSet { trimKept() }
+    }
+    /// Bytes of buffers kept for reuse (free and retired) allowed beyond the budget. An app's
+    /// store sets its pool's size: a cache at its budget with every tile drawn this frame then
+    /// still has buffers for the tiles the app redraws, instead of mapping one for each.
+    public var spareBytes = 0 {
+        didSet { trimKept() }
     }
     /// Bytes held now.
     public private(set) var usedBytes = 0
@@ -24,11 +40,17 @@ public final class TileCache {
     public private(set) var reuses = 0
     /// Tiles' own buffers handed out by `overwritableBuffer` so far.
     public private(set) var overwrites = 0
-    /// Bytes of buffers kept for reuse: with `usedBytes`, within the budget (unless the tiles
-    /// of one frame overrun it: then none are kept).
+    /// Times `reusableBuffer` had none (its caller mapped a new buffer) so far.
+    public private(set) var misses = 0
+    /// Bytes of buffers kept for reuse: with `usedBytes` and `retiredBytes`, within the budget
+    /// and `spareBytes` (unless the tiles of one frame overrun it: then none are kept).
     public var freeBytes: Int { free.bytes }
+    /// Bytes of retired buffers: kept for reuse once no one else reads them.
+    public private(set) var retiredBytes = 0
     private var entries: [TileKey: Entry] = [:]
     private var free = TileFreeList()
+    /// Buffers of tiles that went while something else still read them, oldest first.
+    private var retired: [PixelBuffer] = []
     /// The frame being drawn, counted up by `beginFrame()`; an entry's last use is one of these.
     private var frame: UInt64 = 1
 
@@ -46,8 +68,27 @@ public final class TileCache {
     /// Tiles held.
     public var count: Int { entries.count }
 
-    /// Starts a frame: what is drawn from here on counts as used by it.
-    public func beginFrame() { frame &+= 1 }
+    /// Starts a frame: what is drawn from here on counts as used by it. Retired buffers no one
+    /// else reads any more are free from now on.
+    public func beginFrame() {
+        frame &+= 1
+        reclaimRetired()
+    }
+
+    /// Frees the retired buffers no one else reads any more.
+    private func reclaimRetired() {
+        var index = 0
+        // Tested in place: a copy of the reference would itself make it shared.
+        while index < retired.count {
+            guard isKnownUniquelyReferenced(&retired[index]) else {
+                index += 1
+                continue
+            }
+            let buffer = retired.remove(at: index)
+            retiredBytes -= Self.bytes(of: buffer)
+            free.put(buffer)
+        }
+    }
 
     /// The tile, if held, marked as used by the current frame.
     public func tile(_ key: TileKey) -> PixelBuffer? {
@@ -63,15 +104,19 @@ public final class TileCache {
     /// Holds a tile, then evicts the least recently used unpinned tiles not drawn in the
     /// current frame until the cache is within its budget again (or nothing more may go).
     public func insert(_ key: TileKey, _ buffer: PixelBuffer, pinned: Bool = false) {
-        // The same buffer again (`overwritableBuffer`) is held by the caller too, so `remove`
-        // neither keeps it for reuse nor returns it.
-        if entries[key] != nil { remove(key) }
+        // The same buffer again (`overwritableBuffer`, its new pixels) is forgotten as the
+        // tile's, not kept for reuse or retired: it is the tile's again below.
+        switch entries[key].map({ $0.buffer === buffer }) {
+        case true?: forget(key)
+        case false?: remove(key)
+        case nil: break
+        }
         let bytes = Self.bytes(of: buffer)
         entries[key] = Entry(buffer: buffer, lastUse: frame, pinned: pinned)
         usedBytes += bytes
         if pinned { pinnedBytes += bytes }
         evictOverBudget()
-        free.trim(toBytes: budgetBytes - usedBytes)
+        trimKept()
     }
 
     /// A buffer of `width` × `height` pixels in `format` whose pixels are about to be written
@@ -81,19 +126,26 @@ public final class TileCache {
     /// are an old tile's.
     public func reusableBuffer(width: Int, height: Int, format: PixelFormat) -> PixelBuffer? {
         let shape = TileFreeList.Shape(width: width, height: height, format: format)
-        if let buffer = free.take(shape) {
+        var kept = free.take(shape)
+        if kept == nil {
+            reclaimRetired()
+            kept = free.take(shape)
+        }
+        if let buffer = kept {
             reuses += 1
             return buffer
         }
+        misses += 1
         // Even a tile replacing one of its size needs room for both until it arrives: the
         // old one is drawn until then, and its buffer is kept for the next tile after that.
         guard let bytes = shape.bytes else { return nil }
-        free.trim(toBytes: budgetBytes - usedBytes - bytes)
+        trimKept(making: bytes)
         guard usedBytes + bytes > budgetBytes else { return nil }
         for victim in evictionOrder() {
             guard usedBytes + bytes > budgetBytes else { break }
             evictions += 1
             guard let buffer = remove(victim, keeping: false), shape.fits(buffer) else { continue }
+            misses -= 1
             reuses += 1
             return buffer
         }
@@ -140,6 +192,8 @@ public final class TileCache {
     /// buffers kept for reuse.
     public func removeUnpinned() {
         for key in entries.filter({ !$0.value.pinned }).map(\.key) { remove(key, keeping: false) }
+        retired.removeAll()
+        retiredBytes = 0
         free.trim(toBytes: 0)
     }
 
@@ -157,21 +211,49 @@ public final class TileCache {
         }
     }
 
-    /// Forgets a tile; its buffer is kept for reuse when the budget has room for it beside the
-    /// tiles (`keeping`), or returned to the caller when no one else holds it (`keeping: false`).
+    /// Forgets a tile; its buffer is kept for reuse when the budget and spare have room for it
+    /// beside the tiles (`keeping`; retired while someone else reads it), or returned to the
+    /// caller when no one else holds it (`keeping: false`; else retired).
     @discardableResult
     private func remove(_ key: TileKey, keeping: Bool = true) -> PixelBuffer? {
-        guard var entry = entries.removeValue(forKey: key) else { return nil }
+        guard var entry = forget(key) else { return nil }
         let bytes = Self.bytes(of: entry.buffer)
-        usedBytes -= bytes
-        if entry.pinned { pinnedBytes -= bytes }
-        // A buffer a frame or a band's worker still reads is not written again: it goes when they let it go.
-        guard isKnownUniquelyReferenced(&entry.buffer), entry.buffer.ownsPixels else { return nil }
+        guard entry.buffer.ownsPixels else { return nil }
+        let room = budgetBytes + spareBytes - usedBytes - free.bytes - retiredBytes
+        // A buffer a frame or a band's worker still reads is not written again: it is retired
+        // until they let it go (or goes with them when there is no room to keep it).
+        guard isKnownUniquelyReferenced(&entry.buffer) else {
+            if bytes <= room {
+                retired.append(entry.buffer)
+                retiredBytes += bytes
+            }
+            return nil
+        }
         if keeping {
-            if usedBytes + free.bytes + bytes <= budgetBytes { free.put(entry.buffer) }
+            if bytes <= room { free.put(entry.buffer) }
             return nil
         }
         return entry.buffer
+    }
+
+    /// Forgets a tile, its buffer with it.
+    @discardableResult
+    private func forget(_ key: TileKey) -> Entry? {
+        guard let entry = entries.removeValue(forKey: key) else { return nil }
+        let bytes = Self.bytes(of: entry.buffer)
+        usedBytes -= bytes
+        if entry.pinned { pinnedBytes -= bytes }
+        return entry
+    }
+
+    /// Lets kept buffers go (retired ones first: they cannot be handed out yet) until the tiles
+    /// and the kept buffers, and `making` bytes more, are within the budget and the spare.
+    private func trimKept(making extra: Int = 0) {
+        let room = budgetBytes + spareBytes - usedBytes - extra
+        while retiredBytes + free.bytes > max(0, room), !retired.isEmpty {
+            retiredBytes -= Self.bytes(of: retired.removeFirst())
+        }
+        free.trim(toBytes: room)
     }
 
     /// What a tile costs: its rows as allocated.

@@ -83,10 +83,14 @@ public final class TileStore {
         self.source = source
         cache = TileCache(budgetBytes: cacheBytes)
         self.fetcher = fetcher
-        // An app's answered tiles are copied over their old pixels, else into the buffers of tiles that went.
-        (fetcher as? TileProvider)?.reusableBuffer = { [cache] key, width, height, format in
-            cache.overwritableBuffer(key, width: width, height: height, format: format)
-                ?? cache.reusableBuffer(width: width, height: height, format: format)
+        // An app's answered tiles are copied over their old pixels, else into the buffers of
+        // tiles that went, of which up to its pool's size may be kept beyond the budget.
+        if let provider = fetcher as? TileProvider {
+            cache.spareBytes = provider.pool.slots * provider.pool.slotBytes
+            provider.reusableBuffer = { [cache] key, width, height, format in
+                cache.overwritableBuffer(key, width: width, height: height, format: format)
+                    ?? cache.reusableBuffer(width: width, height: height, format: format)
+            }
         }
         let grid = source.grid
         var level = source.lowestLevel, pixels = grid.levelSize(level).area
