@@ -77,10 +77,12 @@ final class AppPool {
             p.send = { [unowned self] in self.sent.append($0) }
         }
 
-        func frame(_ x: Double, _ y: Double, zoom: Double = 1) throws {
-            let state = RenderState(boundsSize: output.size.size, contentOffset: Point(x: x, y: y), zoomScale: zoom,
+        /// A frame with the view's corner at (`x`, `y`), during a motion to `resting` when given.
+        func frame(_ x: Double, _ y: Double, zoom: Double = 1, resting: Point? = nil) throws {
+            var state = RenderState(boundsSize: output.size.size, contentOffset: Point(x: x, y: y), zoomScale: zoom,
                                     contentSize: Content(tiles: store).size,
                                     indicatorOpacity: 0, background: Color(rgb: 0x000000))
+            state.restingOffset = resting
             try composer.commit(state, now: now)
             now = try #require(output.nextDeadline)
             _ = try output.dispatch(now: now)
@@ -441,6 +443,35 @@ final class AppPool {
         // stale until shown (or until no band holds them); none in the view is.
         let view = PixelRect(x0: 300, y0: 1000, x1: 620, y1: 1200)
         #expect(rig.store.stale.allSatisfy { grid.contentRect($0).intersection(view).isEmpty && $0.row == 8 })
+    }
+
+    @Test func staleTilesAheadOfAMotionAreAskedForWhenTheyShowNotEveryFrameBefore() throws {
+        let rig = try Rig(panel: panel, content: content)
+        let grid = rig.store.source.grid
+        // A flick from y 1000 to 2000: the bands ahead are drawn, every tile they need answered.
+        let rest = Point(x: 300, y: 2000)
+        for y in stride(from: 1000.0, through: 1400, by: 50) {
+            try rig.frame(300, y, resting: rest)
+            try rig.answerAll()
+            _ = try rig.composer.finishBandFill()
+            try rig.answerAll()
+        }
+        let ahead = Set(rig.requests.map(\.key)).filter { grid.tileRect($0).y0 >= 1700 }
+        #expect(!ahead.isEmpty && ahead.allSatisfy { rig.store.cache.contains($0) }, "the tiles ahead were asked for and are in memory")
+        // The app redraws everything: only the tiles the view shows are asked for again, frame
+        // after frame, none of those ahead (they are when they show).
+        let inMemory = Set(rig.store.cache.keys)
+        rig.store.invalidate(PixelRect(x0: 0, y0: 0, x1: content.width, y1: content.height))
+        let before = rig.requests.count
+        for y in stride(from: 1450.0, through: 1600, by: 50) {
+            try rig.frame(300, y, resting: rest)
+            _ = try rig.composer.finishBandFill()
+        }
+        let asked = rig.requests.dropFirst(before)
+        let shown = PixelRect(x0: 300, y0: 1450, x1: 620, y1: 1800)
+        let staleAhead = asked.map(\.key).filter { inMemory.contains($0) && grid.tileRect($0).intersection(shown).isEmpty }
+        #expect(asked.contains { !grid.tileRect($0.key).intersection(shown).isEmpty }, "the view's stale tiles are asked for")
+        #expect(staleAhead.isEmpty, "stale tiles outside the view asked for: \(staleAhead)")
     }
 
     @Test func anAppRedrawingPartOfTheBandsRedrawsOnlyItsNewTilesAndTheFrameEqualsTheContent() throws {

@@ -374,6 +374,11 @@ public final class TileStore {
     /// The tiles, all in memory, or `nil` (and the missing ones asked for) if any is not; `ahead`
     /// is asked for after them either way, and stale ones showing in `visible` before it.
     func tilesInMemory(_ keys: [TileKey], then ahead: [TileKey] = [], renewing visible: PixelRect? = nil) -> [PixelBuffer]? {
+        // Ahead of a motion, only tiles not in memory, as a composed frame's prefetch: a stale
+        // one there is asked for again when it shows (`renewStale`). Else an app redrawing all
+        // its tiles would be asked each frame for every tile ahead, to be redrawn again before
+        // it is seen.
+        let ahead = ahead.filter { !cache.contains($0) }
         // Without workers, made now (`tile(_:)`), as a frame's tiles are.
         let found = keys.map { fetcher == nil ? tile($0) : cache.tile($0) }
         // Stale tiles are drawn (their new pixels will redraw the band), and those on screen
