@@ -24,6 +24,11 @@ enum ProviderHostileBench {
         var asked = 0, answered = 0
         /// The daemon's event-loop thread: on a CPU, and runnable but waiting for one, % of the window.
         var loopCPU = Double.nan, loopWaiting = Double.nan
+        /// Tiles the provider answered drawn a second (`status.provider.drawn`), when one is connected.
+        var tilesPerSecond = Double.nan
+        /// The loop thread's CPU time per tile answered, µs: the cost of the work, where the
+        /// share of a CPU also follows how many tiles the app draws (how fast it answers).
+        var loopMicrosecondsPerTile: Double { tilesPerSecond > 0 ? loopCPU * 1e4 / tilesPerSecond : .nan }
     }
 
     /// The daemon, its client, and what the attacks share.
@@ -94,6 +99,10 @@ enum ProviderHostileBench {
             (result.loopCPU, result.loopWaiting) = (shares.loopCPU, shares.loopWaiting)
             result.asked = poller.asked - asked
             result.answered = poller.answered - answered
+            let drawn = samples.compactMap { s in s.status.provider?.drawn.map { (at: s.at, drawn: $0) } }
+            if let first = drawn.first, let last = drawn.last, last.at > first.at {
+                result.tilesPerSecond = Double(last.drawn - first.drawn) / (Double(last.at - first.at) / 1e9)
+            }
             return result
         }
     }
@@ -152,9 +161,16 @@ enum ProviderHostileBench {
                   + "of each 1 s window, median)")
             print("  paired ratios attack/calm: median ×\(fmt(ratios.median, 3)) (×\(fmt(ratios.min, 3))–\(fmt(ratios.max, 3)), "
                   + "n \(ratios.samples.count))")
-            func median(_ w: [Window], _ k: KeyPath<Window, Double>) -> String { fmt(Stats(samples: w.map { $0[keyPath: k] }).median) }
+            func median(_ w: [Window], _ k: KeyPath<Window, Double>) -> String {
+                fmt(Stats(samples: w.map { $0[keyPath: k] }.filter(\.isFinite)).median)
+            }
             print("  the daemon's event-loop thread, calm → attack (medians): on a CPU \(median(calm, \.loopCPU)) → "
                   + "\(median(stormy, \.loopCPU)) %, waiting for a CPU \(median(calm, \.loopWaiting)) → \(median(stormy, \.loopWaiting)) %")
+            if stormy.contains(where: { $0.tilesPerSecond > 0 }) {
+                print("  tiles the provider drew, calm → attack (medians): \(median(calm, \.tilesPerSecond)) → "
+                      + "\(median(stormy, \.tilesPerSecond)) a second; the loop thread's CPU per tile in the attack: "
+                      + "\(median(stormy, \.loopMicrosecondsPerTile)) µs")
+            }
             for line in attack.figures { print("  \(line)") }
             print("  daemon RSS \(before.rss) KiB before, at most \(rssAttacked) KiB at the end of an attack window, \(after.rss) KiB after; "
                   + "open files \(before.files) → \(after.files)")
@@ -493,7 +509,9 @@ final class InvalidationFlood: ProviderAttack {
         lines.append("\(sent) invalidations sent in \(fmt(attackSeconds, 1)) s of attack (\(fmt(Double(sent) / max(attackSeconds, 1e-9), 0))/s), "
                      + "\(counted) counted by the daemon; tiles drawn \(status?.drawn ?? 0) (\(p.drawn) answered), cancelled "
                      + "\(status?.cancelled ?? 0), timed out \(status?.timeouts ?? 0); error answers \(errors.values.reduce(0, +)); "
-                     + "request → presented p50 \(fmt(status?.presentedP50Ms ?? .nan)) ms, p99 \(fmt(status?.presentedP99Ms ?? .nan)) ms")
+                     + "request → presented p50 \(fmt(status?.presentedP50Ms ?? .nan)) ms, p99 \(fmt(status?.presentedP99Ms ?? .nan)) ms; "
+                     + "answered tiles copied over their old pixels \(status?.tilesOverwritten ?? 0), into kept buffers "
+                     + "\(status?.tilesIntoKeptBuffers ?? 0), into new buffers \(status?.tilesIntoNewBuffers ?? 0)")
         p.stop()
         provider = nil
     }
