@@ -101,6 +101,13 @@ enum DocumentTarget {
         out.append(("external-references.svg", Array(SampleSVG.externalReferences().utf8)))
         out.append(("entity-laughs.svg", Array(SampleSVG.entityLaughs().utf8)))
         out.append(("use-laughs.svg", Array(SampleSVG.useLaughs(levels: 4).utf8)))
+        // Image pages: a whole PNG, and a JPEG of only its frame header (40 × 30, three components).
+        let photo = folder + "/photo.png"
+        if SamplePNG.writeRed(to: photo, width: 40, height: 30), let data = FileManager.default.contents(atPath: photo) {
+            out.append(("photo.png", Array(data)))
+        }
+        out.append(("frame-header.jpg", [0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x11, 0x08, 0x00, 0x1E, 0x00, 0x28, 0x03,
+                                         0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01, 0xFF, 0xD9]))
         return out
     }
 }
