@@ -125,17 +125,17 @@ public final class TileCache {
     /// than after); `nil` when there is none to reuse (the caller maps a new one). Its pixels
     /// are an old tile's.
     public func reusableBuffer(width: Int, height: Int, format: PixelFormat) -> PixelBuffer? {
-        let shape = TileFreeList.Shape(width: width, height: height, format: format)
-        var kept = free.take(shape)
-        if kept == nil {
-            reclaimRetired()
-            kept = free.take(shape)
-        }
-        if let buffer = kept {
-            reuses += 1
-            return buffer
-        }
-        misses += 1
+        let found = keptOrEvicted(TileFreeList.Shape(width: width, height: height, format: format))
+        if found == nil { misses += 1 } else { reuses += 1 }
+        return found
+    }
+
+    /// `reusableBuffer`'s search: a free buffer of `shape` (a retired one let go counts), else
+    /// the buffer of the tile evicted to make room.
+    private func keptOrEvicted(_ shape: TileFreeList.Shape) -> PixelBuffer? {
+        if let buffer = free.take(shape) { return buffer }
+        reclaimRetired()
+        if let buffer = free.take(shape) { return buffer }
         // Even a tile replacing one of its size needs room for both until it arrives: the
         // old one is drawn until then, and its buffer is kept for the next tile after that.
         guard let bytes = shape.bytes else { return nil }
@@ -144,10 +144,7 @@ public final class TileCache {
         for victim in evictionOrder() {
             guard usedBytes + bytes > budgetBytes else { break }
             evictions += 1
-            guard let buffer = remove(victim, keeping: false), shape.fits(buffer) else { continue }
-            misses -= 1
-            reuses += 1
-            return buffer
+            if let buffer = remove(victim, keeping: false), shape.fits(buffer) { return buffer }
         }
         return nil
     }
