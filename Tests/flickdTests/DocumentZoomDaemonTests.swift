@@ -52,12 +52,24 @@ import Testing
         #expect(toStretched >= 20 * max(toSharp, 1), "\(toStretched) pixels differ from zoom 1 stretched, \(toSharp) from scale 4")
     }
 
-    /// Waits until the document shows, the view is where `at` wants it and its tiles are drawn.
+    /// Waits until the document shows, the view is where `at` wants it and its tiles are drawn
+    /// and on screen. The tiles the status counts as drawn reach the screen with the next frame,
+    /// not at once (a quiet machine polls between the two): the screen holds what was wanted once
+    /// no frame was committed for 250 ms with nothing pending (a tile that came would have
+    /// brought a frame within a refresh).
     private func waitDrawn(_ daemon: FlickdProcess, _ client: ControlClient, _ what: String, _ at: (ControlStatus) -> Bool) throws {
+        var committed: Int?
         try daemon.waitUntil(what, timeout: 30) {
             guard let s = try? client.call(ControlRequest(cmd: "status")).status, s.document?.state == "showing",
-                  let provider = s.provider, let tiles = s.tiles else { return false }
-            return at(s) && (provider.drawn ?? 0) > 0 && provider.pending == 0 && tiles.pending == 0
+                  let provider = s.provider, let tiles = s.tiles,
+                  at(s) && (provider.drawn ?? 0) > 0 && provider.pending == 0 && tiles.pending == 0 else {
+                committed = nil
+                return false
+            }
+            defer { committed = s.frames }
+            if committed != nil && committed == s.frames { return true }
+            usleep(250_000)
+            return false
         }
     }
 

@@ -25,8 +25,9 @@ public final class TileCache {
         didSet { trimKept() }
     }
     /// Bytes of buffers kept for reuse (free and retired) allowed beyond the budget. An app's
-    /// store sets its pool's size: a cache at its budget with every tile drawn this frame then
-    /// still has buffers for the tiles the app redraws, instead of mapping one for each.
+    /// store sets aside its pool's size from the budget for them: a cache at its budget with
+    /// every tile drawn this frame then still has buffers for the tiles the app redraws,
+    /// instead of mapping one for each.
     public var spareBytes = 0 {
         didSet { trimKept() }
     }
