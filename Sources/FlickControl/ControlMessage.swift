@@ -161,8 +161,7 @@ public struct ControlTileStatus: Codable, Hashable, Sendable {
     public var tileSize: Int
     /// Bytes of decoded tiles in memory, and the cache's budget (`content.cache_mb`).
     public var cacheBytes: Int
-    /// See `cacheBytes`: what `content.cache_mb` leaves for tiles once the band took its share
-    /// (and, for an app's content, the room kept for the buffers of its redrawn tiles).
+    /// See `cacheBytes`: what `content.cache_mb` leaves for tiles once the band took its share.
     public var cacheBudgetBytes: Int
     /// Bytes of the scan-out band's two buffers (0 without a band), part of `content.cache_mb`.
     public var bandBytes: Int?

@@ -400,10 +400,8 @@ final class AppPool {
     }
 
     @Test func aBandShowingAStaleTileTheCacheEvictedShowsItsNewPixelsWhenTheyCome() throws {
-        // Room for 40 tiles of 128²: the band's 30 and a few more (none set aside for kept buffers).
+        // Room for 40 tiles of 128²: the band's 30 and a few more.
         let rig = try Rig(panel: panel, content: content, cacheBytes: 40 * 128 * 128 * 4)
-        rig.store.cache.spareBytes = 0
-        rig.store.cache.budgetBytes = 40 * 128 * 128 * 4
         let grid = rig.store.source.grid
         try rig.frame(300, 1000)
         try rig.answerAll()
@@ -445,15 +443,6 @@ final class AppPool {
         // stale until shown (or until no band holds them); none in the view is.
         let view = PixelRect(x0: 300, y0: 1000, x1: 620, y1: 1200)
         #expect(rig.store.stale.allSatisfy { grid.contentRect($0).intersection(view).isEmpty && $0.row == 8 })
-    }
-
-    @Test func anAppsStoreSetsAsideRoomForItsRedrawnTilesBuffersWithinTheCache() throws {
-        // Its pool's size (8 slots of 128 px: 512 KiB), at most an eighth of the cache.
-        let roomy = try Rig(panel: panel, content: content, slots: 8, cacheBytes: 16 << 20)
-        #expect(roomy.store.cache.spareBytes == 8 * 128 * 128 * 4)
-        #expect(roomy.store.cache.budgetBytes + roomy.store.cache.spareBytes == 16 << 20)
-        let tight = try Rig(panel: panel, content: content, slots: 64, cacheBytes: 1 << 20)
-        #expect(tight.store.cache.spareBytes == 128 << 10 && tight.store.cache.budgetBytes == (1 << 20) - (128 << 10))
     }
 
     @Test func staleTilesAheadOfAMotionAreAskedForWhenTheyShowNotEveryFrameBefore() throws {

@@ -83,18 +83,10 @@ public final class TileStore {
         self.source = source
         cache = TileCache(budgetBytes: cacheBytes)
         self.fetcher = fetcher
-        // An app's answered tiles are copied over their old pixels, else into the buffers of
-        // tiles that went. Room for its pool's size of those (at most an eighth of the cache)
-        // is set aside from the tiles' budget, so that a cache full of tiles still has some,
-        // and tiles and kept buffers together stay within `cacheBytes`.
-        if let provider = fetcher as? TileProvider {
-            let spare = min(provider.pool.slots * provider.pool.slotBytes, cache.budgetBytes / 8)
-            cache.budgetBytes -= spare
-            cache.spareBytes = spare
-            provider.reusableBuffer = { [cache] key, width, height, format in
-                cache.overwritableBuffer(key, width: width, height: height, format: format)
-                    ?? cache.reusableBuffer(width: width, height: height, format: format)
-            }
+        // An app's answered tiles are copied over their old pixels, else into the buffers of tiles that went.
+        (fetcher as? TileProvider)?.reusableBuffer = { [cache] key, width, height, format in
+            cache.overwritableBuffer(key, width: width, height: height, format: format)
+                ?? cache.reusableBuffer(width: width, height: height, format: format)
         }
         let grid = source.grid
         var level = source.lowestLevel, pixels = grid.levelSize(level).area
