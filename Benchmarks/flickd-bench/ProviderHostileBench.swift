@@ -511,7 +511,8 @@ final class InvalidationFlood: ProviderAttack {
                      + "\(status?.cancelled ?? 0), timed out \(status?.timeouts ?? 0); error answers \(errors.values.reduce(0, +)); "
                      + "request → presented p50 \(fmt(status?.presentedP50Ms ?? .nan)) ms, p99 \(fmt(status?.presentedP99Ms ?? .nan)) ms; "
                      + "answered tiles copied over their old pixels \(status?.tilesOverwritten ?? 0), into kept buffers "
-                     + "\(status?.tilesIntoKeptBuffers ?? 0), into new buffers \(status?.tilesIntoNewBuffers ?? 0)")
+                     + "\(status?.tilesIntoKeptBuffers ?? 0), into new buffers \(status?.tilesIntoNewBuffers ?? 0); "
+                     + "changed tiles that waited their turn (content.provider_redraw_hz) \(status?.redrawsDeferred.map(String.init) ?? "n/a")")
         p.stop()
         provider = nil
     }

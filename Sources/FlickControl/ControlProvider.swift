@@ -88,6 +88,10 @@ public struct ControlProviderStatus: Codable, Hashable, Sendable {
     public var tilesOverwritten: Int?
     public var tilesIntoKeptBuffers: Int?
     public var tilesIntoNewBuffers: Int?
+    /// Changed tiles on screen that waited for their turn (`content.provider_redraw_hz`) so far,
+    /// and waiting now.
+    public var redrawsDeferred: Int?
+    public var redrawsWaiting: Int?
     /// The mean time from a request to its answer over the last 64 answers, in milliseconds.
     public var latencyMs: Double?
     /// From a request to the frame showing its tile presented, median and 99th percentile of

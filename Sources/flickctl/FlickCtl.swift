@@ -174,6 +174,9 @@ struct FlickCtl: ParsableCommand {
             if let over = p.tilesOverwritten, let kept = p.tilesIntoKeptBuffers, let new = p.tilesIntoNewBuffers {
                 print("answered tiles copied over their old pixels \(over), into kept buffers \(kept), into new buffers \(new)")
             }
+            if let deferred = p.redrawsDeferred {
+                print("changed tiles that waited their turn (content.provider_redraw_hz) \(deferred), waiting now \(p.redrawsWaiting ?? 0)")
+            }
         }
     }
 

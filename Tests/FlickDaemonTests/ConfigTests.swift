@@ -98,6 +98,8 @@ import Testing
              "expected \"top-left\", \"center\" or [x, y]: the offset in px at zoom.start_scale, got \"middle\""),
             ("[kiosk]\nhome_offset = [1, 2, 3]\n", "kiosk.home_offset", 2, "expected \"top-left\", \"center\" or [x, y]"),
             ("[content]\ncenter = \"yes\"\n", "content.center", 2, "expected true or false"),
+            ("[content]\nprovider_redraw_hz = 0.5\n", "content.provider_redraw_hz", 2,
+             "expected redraws a second from 1 to 1000, or 0 for no limit, got 0.5"),
             ("[scroll]\nspring_mass = 5e-324\n", "scroll.spring_mass", 2, "a frequency √(stiffness/mass) from 0.1 to 10000"),
         ]
         for (text, key, line, message) in cases {
@@ -145,6 +147,7 @@ import Testing
             mode = 0o600
             [content]
             load_directories = ["/srv/kiosk", "/usr/share/flickd"]
+            provider_redraw_hz = 0
             [kiosk]
             idle_reset_seconds = 90
             scroll_to_top_strip_px = 24
@@ -159,6 +162,7 @@ import Testing
         #expect(c.effectiveIndicatorStyle.alpha == 0 && c.controlMode == 0o600)
         #expect(c.loadDirectories == ["/srv/kiosk", "/usr/share/flickd"] && c.idleResetSeconds == 90)
         #expect(c.gestureConfiguration.scrollToTopStripHeight == 24)
+        #expect(c.providerRedrawHz == 0 && Configuration().providerRedrawHz == 30)
     }
 
     @Test func socketAndStateGoIntoSystemdsFoldersUnlessTheFileSaysOtherwise() throws {

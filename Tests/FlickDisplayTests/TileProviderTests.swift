@@ -88,6 +88,17 @@ final class AppPool {
             _ = try output.dispatch(now: now)
         }
 
+        /// Frames at (`x`, `y`), each followed by the band's worker finishing what it drew, until
+        /// `shows` holds of the frame on screen: how many it took, or `nil` after `limit`.
+        func framesUntil(_ x: Double, _ y: Double, limit: Int, _ shows: (PixelBuffer) -> Bool) throws -> Int? {
+            for n in 1...limit {
+                try frame(x, y)
+                if shows(output.frontBuffer) { return n }
+                _ = try composer.finishBandFill()
+            }
+            return nil
+        }
+
         var requests: [TileProvider.Request] {
             sent.compactMap { if case .request(let r) = $0 { r } else { nil } }
         }
@@ -301,8 +312,10 @@ final class AppPool {
             try rig.provider.answer(r.id, drawn: true)
         }
         rig.store.takeArrivals()
-        try rig.frame(300, 1000)
-        #expect(rig.output.frontBuffer[10, 50] == 0xFFFF_0000)   // content y 1050: the redrawn row's tiles
+        // Drawn by the band's worker into the buffer not on screen, or, when it has no band to
+        // draw them in, composed on the loop after a few frames at most.
+        let frames = try rig.framesUntil(300, 1000, limit: 8) { $0[10, 50] == 0xFFFF_0000 }   // content y 1050: the redrawn row's tiles
+        #expect(frames.map { $0 <= ScanOutBand.outOfDateFramesAlone + 1 } == true, "\(String(describing: frames))")
         #expect(rig.output.frontBuffer[10, 190] & 0xFF_FFFF == Self.colour(310.5, 1190.5) & 0xFF_FFFF)
     }
 
@@ -339,6 +352,9 @@ final class AppPool {
         // The one read elsewhere was not written over: its reader still sees the old pixels.
         #expect(cache.tile(renewed[0].key).map(ObjectIdentifier.init) != oldIdentities[0])
         #expect(reader.pixels.load(as: UInt32.self) == oldFirstPixel)
+        // The band's worker draws them into the buffer not on screen; the frame after shows it.
+        try rig.frame(300, 1000)
+        _ = try rig.composer.finishBandFill()
         try rig.frame(300, 1000)
         #expect(rig.output.frontBuffer[10, 50] == 0xFFFF_0000)
         #expect(rig.output.frontBuffer[10, 190] & 0xFF_FFFF == Self.colour(310.5, 1190.5) & 0xFF_FFFF)
@@ -435,10 +451,8 @@ final class AppPool {
             try rig.provider.answer(r.id, drawn: true)
         }
         rig.store.takeArrivals()
-        try rig.frame(300, 1000)
-        _ = try rig.composer.finishBandFill()
-        try rig.frame(300, 1000)
-        #expect(rig.output.frontBuffer[10, 50] == 0xFFFF_0000)
+        let frames = try rig.framesUntil(300, 1000, limit: 8) { $0[10, 50] == 0xFFFF_0000 }
+        #expect(frames.map { $0 <= ScanOutBand.outOfDateFramesAlone + 1 } == true, "\(String(describing: frames))")
         // The band is kept: the row's tiles it holds outside the view keep their old pixels,
         // stale until shown (or until no band holds them); none in the view is.
         let view = PixelRect(x0: 300, y0: 1000, x1: 620, y1: 1200)
@@ -504,10 +518,16 @@ final class AppPool {
             try rig.provider.answer(r.id, drawn: true)
         }
         rig.store.takeArrivals()
-        // Each buffer draws those tiles again, one while the other is shown: nothing else, and
-        // no frame is composed.
+        // Each buffer draws those tiles again, on the worker, one while the other is shown:
+        // nothing else, and no frame is composed. Until the first is done, the one on screen
+        // stays, out of date where the row is.
+        let outOfDate = rig.composer.bandFramesOutOfDate
+        try rig.frame(300, 1080)
+        #expect(rig.composer.bandFramesOutOfDate == outOfDate + 1)
+        #expect(try rig.composer.finishBandFill())
         try rig.frame(300, 1080)
         try rig.frame(300, 1080)
+        #expect(try rig.composer.finishBandFill())
         let area = renewed.map { grid.contentRect($0.key).width * grid.contentRect($0.key).height }.reduce(0, +)
         #expect(rig.composer.bandPixelsRedrawn == 2 * area)
         #expect(rig.composer.bandFills == fills && rig.composer.bandFramesDrawn == drawn && rig.output.isScanningOutContent)
@@ -553,8 +573,12 @@ final class AppPool {
             try rig.frame(512, 512)
             #expect(Set(rig.requests.dropFirst(before).map(\.key)) == Set(checkerboard))
             try rig.answerAll()
-            try rig.frame(512, 512)
-            try rig.frame(512, 512)
+            // Each buffer draws them again on the worker, the one not on screen first, then the
+            // other once it is not.
+            for _ in 0..<3 {
+                try rig.frame(512, 512)
+                _ = try rig.composer.finishBandFill()
+            }
             // Each buffer drew those tiles again, and nothing between them.
             if round > 0 { #expect(rig.composer.bandPixelsRedrawn - redrawn == 2 * area * round, "round \(round)") }
         }
@@ -593,5 +617,63 @@ final class AppPool {
         // Each visible tile the flood touched asked for once, not once per invalidation.
         let renewed = rig.requests.dropFirst(before).map(\.key)
         #expect(renewed.count == Set(renewed).count && renewed.count <= 3 * 2)
+    }
+
+    @Test func anAppRedrawingItsWholeViewAtEveryFrameIsAskedForItsTilesInTurnWithinTheRedrawBudget() throws {
+        let rig = try Rig(panel: panel, content: content)
+        let grid = rig.store.source.grid
+        let viewTiles = RedrawBudget.viewTiles(of: panel, tileSize: 128)
+        // 5 views a second of 12 tiles: one tile a frame, after the first frame's whole view.
+        rig.store.paceRedraws(viewsPerSecond: 5, viewTiles: viewTiles, clock: { [unowned rig] in rig.now })
+        try rig.frame(300, 1000)
+        try rig.answerAll()
+        try rig.frame(300, 1000)
+        _ = try rig.composer.finishBandFill()
+        try rig.answerAll()
+        let view = PixelRect(x0: 300, y0: 1000, x1: 620, y1: 1200)
+        let shown = Set(grid.tiles(at: grid.maxLevel, covering: view))
+        // Two seconds of an app changing everything at every frame, answering at once.
+        let before = rig.requests.count
+        var perFrame: [Int] = []
+        for _ in 0..<120 {
+            rig.store.invalidate(PixelRect(x0: 0, y0: 0, x1: content.width, y1: content.height))
+            let n = rig.requests.count
+            try rig.frame(300, 1000)
+            perFrame.append(rig.requests.count - n)
+            try rig.answerAll()
+        }
+        let asked = rig.requests.dropFirst(before).map(\.key)
+        #expect(Set(asked) == shown, "only the view's tiles, all of them")
+        // The budget's: a view's worth at once, then 5 × 12 a second.
+        #expect(asked.count <= viewTiles + 2 * 5 * viewTiles && asked.count >= 2 * 5 * viewTiles - 2, "\(perFrame)")
+        // The view's nine, then the three tokens left and the frame's one, then one a frame.
+        #expect(perFrame.prefix(2) == [9, 4] && perFrame.dropFirst(2).allSatisfy { $0 == 1 }, "\(perFrame)")
+        // In turn: every tile shown was redrawn about as often as the others.
+        let counts = shown.map { key in asked.count { $0 == key } }
+        #expect(counts.max()! - counts.min()! <= 1, "\(counts)")
+        #expect(rig.store.redrawsDeferred!.total > 0)
+        #expect(rig.store.takeStartedPacing() && !rig.store.takeStartedPacing())
+        // Missing tiles are never held back: the view jumps, and every tile it needs is asked
+        // for at once, the budget empty.
+        let n = rig.requests.count
+        try rig.frame(300, 2400)
+        let jumped = Set(grid.tiles(at: grid.maxLevel, covering: PixelRect(x0: 300, y0: 2400, x1: 620, y1: 2600)))
+        #expect(jumped.isSubset(of: Set(rig.requests.dropFirst(n).map(\.key))))
+    }
+
+    @Test func withoutARedrawBudgetEveryChangedTileOnScreenIsAskedForAtEveryFrame() throws {
+        let rig = try Rig(panel: panel, content: content)
+        rig.store.paceRedraws(viewsPerSecond: 0, viewTiles: 12, clock: { [unowned rig] in rig.now })
+        try rig.frame(300, 1000)
+        try rig.answerAll()
+        let before = rig.requests.count
+        for _ in 0..<30 {
+            rig.store.invalidate(PixelRect(x0: 0, y0: 0, x1: content.width, y1: content.height))
+            try rig.frame(300, 1000)
+            try rig.answerAll()
+        }
+        // The nine tiles the view shows, at each of the 30 frames.
+        #expect(rig.requests.count - before == 30 * 9)
+        #expect(rig.store.redrawsDeferred?.total == 0)
     }
 }

@@ -150,6 +150,37 @@ import Testing
         #expect(try second.terminate() == 0)
     }
 
+    @Test func anAppRedrawingItsWholeBoardIsAskedForItsTilesInTurnAndAReloadLiftsTheBudget() throws {
+        // One view's worth of tiles a second (15 on the 800×480 panel), against an app that
+        // changes its whole board 20 times a second.
+        let daemon = try daemon(waitingFor: "timetable", extra: "[content]\nprovider_redraw_hz = 1\n")
+        defer { try? FileManager.default.removeItem(atPath: daemon.directory) }
+        let client = try daemon.client()
+        let python = try app("/usr/bin/python3", [Self.examples + "/timetable.py", "--socket", daemon.directory + "/control.sock",
+                                                  "--redraw-all", "20", "--exit-after", "60"])
+        defer { if python.isRunning { kill(python.processIdentifier, SIGKILL) } }
+        try daemon.waitUntil("changed tiles waiting their turn", timeout: 30) {
+            (try? status(client).provider?.redrawsDeferred ?? 0) ?? 0 > 20
+        }
+        // Said once in the journal, counted by flickctl; the frames go on at the display's rate.
+        try daemon.waitForLog("faster than content.provider_redraw_hz")
+        let said = try runBuilt("flickctl", ["provider", "--socket", daemon.directory + "/control.sock"])
+        #expect(said.status == 0 && said.out.contains("changed tiles that waited their turn (content.provider_redraw_hz) "))
+        // A reload lifts the budget for the app already connected: nothing waits any more.
+        try FlickdProcess.config(directory: daemon.directory, extra: "[content]\nprovider_redraw_hz = 0\n", placeholder: nil)
+            .write(toFile: daemon.directory + "/flickd.toml", atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        try daemon.waitForLog("content.provider_redraw_hz: 1 → 0")
+        try daemon.waitUntil("no tile waiting", timeout: 10) { (try? status(client).provider?.redrawsWaiting) == 0 }
+        let lifted = try #require(try status(client).provider)
+        try daemon.waitUntil("40 more tiles drawn", timeout: 30) {
+            (try? status(client).provider?.drawn ?? 0) ?? 0 >= (lifted.drawn ?? 0) + 40
+        }
+        #expect(try status(client).provider?.redrawsDeferred == lifted.redrawsDeferred)
+        #expect(daemon.stderr.components(separatedBy: "faster than content.provider_redraw_hz").count == 2)
+        #expect(try daemon.terminate() == 0)
+    }
+
     @Test func theCairoExampleDrawsTextAtTheScaleAskedFor() throws {
         let daemon = try daemon(waitingFor: "catalogue", extra: "[zoom]\nminimum_scale = 0.25\n")
         defer { try? FileManager.default.removeItem(atPath: daemon.directory) }

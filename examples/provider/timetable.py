@@ -295,9 +295,12 @@ def main():
     p.add_argument("--tile-size", type=int, default=256, help="tile side in pixels (64-1024)")
     p.add_argument("--name", default="timetable", help="provider name (flickd's provider:NAME)")
     p.add_argument("--exit-after", type=float, metavar="SECONDS", help="quit after this long")
+    p.add_argument("--redraw-all", type=float, default=0, metavar="HZ",
+                   help="also invalidate the whole board this many times a second (flickd asks for "
+                        "its tiles on screen in turn, within content.provider_redraw_hz)")
     a = p.parse_args()
-    if not (1 <= a.rows <= 100000 and 1 <= a.slots <= 64 and 64 <= a.tile_size <= 1024):
-        p.error("--rows 1-100000, --slots 1-64, --tile-size 64-1024")
+    if not (1 <= a.rows <= 100000 and 1 <= a.slots <= 64 and 64 <= a.tile_size <= 1024 and 0 <= a.redraw_all <= 1000):
+        p.error("--rows 1-100000, --slots 1-64, --tile-size 64-1024, --redraw-all 0-1000")
 
     departures = make_departures(a.rows)
     height = ROWS_TOP + a.rows * ROW_H
@@ -340,6 +343,7 @@ def main():
     sel.register(conn.sock, selectors.EVENT_READ)
     deadline = time.monotonic() + a.exit_after if a.exit_after is not None else math.inf
     tick = math.floor(time.time()) + 1   # the next whole second: when the clock changes
+    everything = time.monotonic() if a.redraw_all else math.inf   # when to invalidate it all next
     while time.monotonic() < deadline:
         while conn.inbox:   # what has been read, also what came along with a reply
             conn.dispatch(conn.inbox.popleft(), on_event)
@@ -354,7 +358,10 @@ def main():
         if time.time() >= tick:
             conn.send("invalidate", x=0, y=0, width=WIDTH, height=CLOCK_H)
             tick = math.floor(time.time()) + 1
-        wait = 0 if pending else max(0.0, min(tick - time.time(), deadline - time.monotonic()))
+        if time.monotonic() >= everything:
+            conn.send("invalidate", x=0, y=0, width=WIDTH, height=height)
+            everything = max(everything + 1 / a.redraw_all, time.monotonic())
+        wait = 0 if pending else max(0.0, min(tick - time.time(), everything - time.monotonic(), deadline - time.monotonic()))
         if sel.select(wait):
             conn.receive()
 

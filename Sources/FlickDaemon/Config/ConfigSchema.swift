@@ -191,6 +191,12 @@ enum ConfigSchema {
             }
             c.providerTimeout = .nanoseconds(Int64((d * 1e6).rounded()))
         }
+        k["content.provider_redraw_hz"] = { v, c throws in
+            guard let d = v.double ?? v.int.map(Double.init), d == 0 || (1...1000).contains(d) else {
+                throw ValueProblem(expected: "redraws a second from 1 to 1000, or 0 for no limit", found: show(v))
+            }
+            c.providerRedrawHz = d
+        }
         k["content.load_directories"] = { v, c throws in
             let expected = "a list of absolute folder paths, such as [\"/srv/kiosk\"]"
             guard let a = v.array else { throw ValueProblem(expected: expected, found: show(v)) }

@@ -87,6 +87,8 @@ public struct Configuration: Hashable, Sendable {
     public var loadDirectories: [String] = []
     /// How long a content provider's tile may take before its request is given up.
     public var providerTimeout: Duration = .milliseconds(1000)
+    /// How many times a second an app's whole view may be redrawn (`RedrawBudget`); 0: no limit.
+    public var providerRedrawHz = 30.0
     /// Documents (docs/documents.md): the gap between pages, a page's width at zoom 1 (0: the
     /// screen's), the most pages, the helper's restarts in a row and its memory limit.
     public var pageGap = 16

@@ -241,6 +241,7 @@ public final class ContentHost: PassiveComponent {
         providers.timeout = next.providerTimeout
         providers.grace = .seconds(double: next.providerGraceSeconds)
         providers.cacheBytes = next.cacheMegabytes << 20
+        if let store = providers.session?.store { paceRedraws(of: store) }
         providers.requiredName = Self.requiredProvider(pinnedPath ?? next.contentPath)
         if pinnedPath == nil && next.contentPath != previous.contentPath {
             if let chosen = loaded { logger.notice("content: content.path changed: the config's content instead of \(chosen.path), which load chose") }
@@ -416,6 +417,7 @@ public final class ContentHost: PassiveComponent {
         let keeping = document && name == self.name ? screen?.position : nil
         do {
             try present(content, name: name)
+            if let store = content.tiles { paceRedraws(of: store) }
             if !document {
                 // The app's content is its own to change: nothing on disk is watched for it.
                 wanted = nil
@@ -431,6 +433,13 @@ public final class ContentHost: PassiveComponent {
         } catch {
             logger.report(.error, "content: cannot show \(name): ", error)
         }
+    }
+
+    /// An app's changed tiles are asked for at most `content.provider_redraw_hz` views a second.
+    private func paceRedraws(of store: TileStore) {
+        guard let view = screen?.viewPixels else { return }
+        store.paceRedraws(viewsPerSecond: configuration.providerRedrawHz,
+                          viewTiles: RedrawBudget.viewTiles(of: view, tileSize: store.source.grid.tileSize), clock: clock)
     }
 
     /// What the config (or the command line, or `load`) shows: after a content provider went.

@@ -96,6 +96,10 @@ final class ProviderHost {
         status.tilesOverwritten = cache.overwrites
         status.tilesIntoKeptBuffers = cache.reuses
         status.tilesIntoNewBuffers = cache.misses
+        if let deferred = session.store.redrawsDeferred {
+            status.redrawsDeferred = deferred.total
+            status.redrawsWaiting = deferred.now
+        }
         let presented = session.store.presentLatencies.map { Double($0.nanoseconds) / 1e6 }.sorted()
         if !presented.isEmpty {
             status.presentedP50Ms = presented[presented.count / 2]

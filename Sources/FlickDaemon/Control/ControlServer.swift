@@ -51,6 +51,10 @@ public final class ControlServer {
 
     /// Called when a connection goes (closed by the client, or dropped for breaking a bound).
     public var onDisconnect: ((Caller) -> Void)?
+    /// Called once after the lines a connection sent in one wake-up were handled (at least
+    /// one): what follows any command (timers armed again) is done once for all of them, not
+    /// for each of an app's thousands of lines a second.
+    public var onLinesHandled: (() -> Void)?
 
     private let loop: EventLoop
     private let path: String
@@ -379,6 +383,7 @@ public final class ControlServer {
     private func processLines(_ client: Client, until deadline: Instant) {
         var start = 0
         client.backlog = false
+        defer { if start > 0 { onLinesHandled?() } }
         while let newline = client.input[start...].firstIndex(of: 0x0A) {
             if start > 0 && EventLoop.monotonicNow() >= deadline {
                 client.backlog = true

@@ -101,9 +101,13 @@ public final class Daemon: PipelineSink, CommandContext {
         do {
             server = try ControlServer(path: configuration.controlSocket, mode: mode_t(configuration.controlMode), loop: loop) {
                 [unowned self] command, id, file, caller in
-                // What is shown may have changed (load, a provider): the metrics' file looks.
-                defer { self.metrics.changed(); self.runner.rearm() }
-                return self.commands.handle(command, id: id, file: file, caller: caller)
+                self.commands.handle(command, id: id, file: file, caller: caller)
+            }
+            // What is shown may have changed (load, a provider): the metrics' file looks, and the
+            // loop's timers and watches follow (once for a wake-up's lines).
+            server?.onLinesHandled = { [unowned self] in
+                self.metrics.changed()
+                self.runner.rearm()
             }
             server?.onDisconnect = { [unowned self] caller in
                 // The host ends a provider's session at a deadline of its own: armed here, since
@@ -187,6 +191,7 @@ public final class Daemon: PipelineSink, CommandContext {
         switch notice {
         case .display: logger.error("\(notice)")
         case .attractMode: logger.info("\(notice)")
+        case .redrawsPaced: logger.notice("\(notice)")
         case .output:
             logger.notice("\(notice)")
             // A document laid out for the old panel's size (its width, paging's cells) is laid out again.

@@ -168,6 +168,7 @@ public final class Pipeline {
         presenter.setNeedsDisplay(at: now, redraw: arrived > 0 || banded)
         for failure in tiles?.takeFailures() ?? [] { sink?.pipeline(self, noted: .tile("\(failure)")) }
         for warning in tiles?.takeWarnings() ?? [] { sink?.pipeline(self, noted: .reducedPage("\(warning)")) }
+        if tiles?.takeStartedPacing() == true { sink?.pipeline(self, noted: .redrawsPaced) }
         flush()
     }
 

@@ -31,6 +31,9 @@ extension Pipeline {
         /// A page of a folder is over the pixel budget or the file size limit: noted once per
         /// file; it is shown from a reduced decode.
         case reducedPage(String)
+        /// An app's changed tiles on screen first had to wait their turn
+        /// (`content.provider_redraw_hz`): noted once per content.
+        case redrawsPaced
         /// The panel went on, dim or off (docs/power.md): the `power` event.
         case power(state: String, reason: String, time: Instant)
 
@@ -40,6 +43,9 @@ extension Pipeline {
             case let .attractMode(seconds): "idle for \(seconds.brief) s: back to the home position"
             case let .tile(text): "content: \(text); drawn from a coarser level"
             case let .reducedPage(text): "content: \(text); shown reduced to its page's size"
+            case .redrawsPaced:
+                "content: the app changes its tiles on screen faster than content.provider_redraw_hz lets them be redrawn: "
+                    + "they are asked for in turn, scrolling keeps the display's rate (flickctl provider counts the waits)"
             case let .power(state, reason, _): "display \(state) (\(reason))"
             }
         }

@@ -40,6 +40,9 @@ public final class FrameComposer {
     /// Frames drawn into a band's buffer that held most of the view already: only the rest and
     /// its parts out of date drawn, not the whole view.
     public var bandFramesPatched: Int { band?.framesPatched ?? 0 }
+    /// Frames shown from the band's buffer on screen out of date where the view is (an app's
+    /// new tiles not in it yet) while the worker drew the other buffer.
+    public var bandFramesOutOfDate: Int { band?.framesOutOfDate ?? 0 }
     /// Bytes of the band's two buffers (0 without a band).
     public var bandBytes: Int { band?.bytes ?? 0 }
     /// Frames committed so far.

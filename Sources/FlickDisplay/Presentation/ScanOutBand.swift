@@ -23,12 +23,20 @@ import Synchronization
 /// - **Completed.** A buffer whose view part is exact is then completed around it by the
 ///   worker, even while on screen: only pixels outside the part shown are written, and the view
 ///   moves into them only once the whole band is valid.
+/// - **Redrawn.** Parts whose tiles an app drew again are out of date (`invalidate`). The worker
+///   draws them again in the buffer not on screen, when it has no band to draw; the buffer on
+///   screen waits until it is not. Meanwhile the buffer on screen stays on screen, out of date
+///   where its view is, until the other one is up to date (`framesOutOfDate`): three copies of
+///   each redrawn tile (out of the app's pool, into each buffer) would otherwise be the loop's,
+///   and it would drop the worker's band to compose the frame. Without workers (replays,
+///   tests) the loop redraws them at once, and a buffer is never shown out of date.
 ///
 /// So for tiled content no frame buffer beyond the band's two is ever made, at any zoom, and
 /// what a band shows is exactly what composing would draw (`ScanOutBandTests`).
 ///
 /// States of a buffer: empty → filling (the worker) → valid (the whole band) or → drawn (the
-/// view's part; exact or not) → completing (the worker) → valid.
+/// view's part; exact or not) → completing (the worker) → valid; valid or drawn, with parts out
+/// of date → redrawing (the worker, the buffer not on screen) → valid or drawn.
 final class ScanOutBand {
     /// A band's corner in the content.
     struct Placement: Equatable {
@@ -56,6 +64,9 @@ final class ScanOutBand {
         var cancel = BandJob.Cancel()
         /// Parts of `drawn` whose tiles changed while it was being drawn (from the old tiles).
         var dirty: [PixelRect] = []
+        /// For a redraw of a buffer's out-of-date parts (its band and `drawn` unchanged): the
+        /// parts it leaves out of date (tiles not in memory yet).
+        var redrawLeaves: [PixelRect]?
     }
 
     /// The band's size: the view plus `margin` on each side, within the content.
@@ -90,6 +101,18 @@ final class ScanOutBand {
     /// Frames drawn into a buffer that held most of the view already (only the rest drawn,
     /// `drawFrame`'s `store`), and the pixels drawn for them.
     private(set) var framesPatched = 0, pixelsPatched = 0
+    /// Frames shown from the buffer on screen out of date where the view is, while the worker
+    /// drew the other one.
+    private(set) var framesOutOfDate = 0
+    /// Frames in a row shown out of date with the worker idle (it had no band it could draw:
+    /// tiles missing), at most `outOfDateFramesAlone`; then one is composed on the loop.
+    private var outOfDateAlone = 0
+    /// See `outOfDateAlone`: an app's new tiles are never more than these frames late for want
+    /// of the worker.
+    static let outOfDateFramesAlone = 4
+    /// Whether the last `plan` had workers (an app's content, not a replay): out-of-date parts
+    /// are then redrawn on the worker, and a buffer may be shown out of date meanwhile.
+    private var redrawsOnWorker = false
 
     /// The default margin: a quarter of the shorter side of the view, at least 128 pixels
     /// (270 at 1080p: two bands of 2460×1620 take 30 MiB of the cache).
@@ -137,6 +160,20 @@ final class ScanOutBand {
                   !h.dirty.contains(where: { !$0.intersection(rect).isEmpty }) else { continue }
             current = index
             lastView = rect
+            outOfDateAlone = 0
+            return (buffers[index], index, x - h.placement.x, y - h.placement.y)
+        }
+        // Out of date where the view is: while the worker draws the other buffer, the one on
+        // screen stays (its changed tiles' old pixels a few frames more), rather than stopping
+        // the worker to compose the frame on the loop; and for a few frames while the worker
+        // waits for the tiles of a band to draw.
+        let workerBusy = job.map { $0.buffer != onScreen } ?? false
+        if redrawsOnWorker, workerBusy || outOfDateAlone < Self.outOfDateFramesAlone,
+           let index = onScreen, let h = held[index], h.exact, Self.holds(h.valid, rect) {
+            if !workerBusy { outOfDateAlone += 1 }
+            current = index
+            lastView = rect
+            framesOutOfDate += 1
             return (buffers[index], index, x - h.placement.x, y - h.placement.y)
         }
         return nil
@@ -192,13 +229,15 @@ final class ScanOutBand {
     func plan(x: Int, y: Int, view: PixelSize, resting: Point?, store: TileStore) {
         // A band the worker finished since the last frame serves this one, not only the next.
         _ = takeFinished()
+        redrawsOnWorker = store.fetcher != nil
         // A frame from the bands draws no tiles through the compositor, which begins the cache's
         // frames: without this, every tile used since the last composed frame counted as this
         // frame's, which eviction may not take.
         store.cache.beginFrame()
         let viewRect = PixelRect(x0: x, y0: y, x1: x + view.width, y1: y + view.height)
         store.renewStale(in: viewRect)
-        redrawChanged(store: store)
+        // After a band is started, if one is: a redraw waits for the worker to be free.
+        defer { redrawChanged(store: store) }
         guard job == nil, !worker.isBusy else { return }
         let grid = store.source.grid
         let ahead = resting.map {
@@ -214,7 +253,13 @@ final class ScanOutBand {
         }
         let next = placement(x: x, y: y, view: view, resting: resting)
         let nextPlacement = Placement(x: next.x, y: next.y)
-        if let index = current, let h = held[index] {
+        // The buffer on screen out of date where the view is, and the other one not holding the
+        // view: a band around the view is drawn on the worker while it stays on screen, rather
+        // than the frame composed on the loop (the buffer on screen cannot be redrawn there).
+        let stuck = store.fetcher != nil && current != nil && current == onScreen
+            && current.flatMap { held[$0] }.map { $0.dirty.contains { !$0.intersection(viewRect).isEmpty } } == true
+            && current.flatMap { held[1 - $0] }.map { $0.exact && Self.holds($0.valid, viewRect) } != true
+        if let index = current, let h = held[index], !stuck {
             if h.placement == nextPlacement { return }
             let band = bandRect(h.placement)
             let slack = min(h.placement.x == next.x ? Int.max : min(x - band.x0, band.x1 - x - view.width),
@@ -231,6 +276,8 @@ final class ScanOutBand {
         // The buffer not on screen; the other one than frames are shown from, if both are free.
         let order: [Int] = current.map { [1 - $0, $0] } ?? [0, 1]
         guard let target = order.first(where: { $0 != onScreen }) else { return }
+        // Held there already, whole: only its out-of-date parts are drawn again (`redrawChanged`).
+        if let h = held[target], h.exact, h.placement == nextPlacement, h.valid == bandRect(nextPlacement) { return }
         start(Job(buffer: target, placement: nextPlacement, drawn: bandRect(nextPlacement)), except: nil,
               store: store, view: viewRect, ahead: ahead)
     }
@@ -260,6 +307,14 @@ final class ScanOutBand {
     }
 
     private func finish(_ job: Job) {
+        if let leaves = job.redrawLeaves {
+            // Up to date but for the parts it left and what changed while it was drawn.
+            if var h = held[job.buffer], h.placement == job.placement {
+                h.dirty = Self.merged(leaves, job.dirty)
+                held[job.buffer] = h
+            }
+            return
+        }
         // A band completed around its view part keeps what changed there since it was drawn.
         let before = held[job.buffer].flatMap { $0.placement == job.placement ? $0.dirty : nil } ?? []
         held[job.buffer] = Held(placement: job.placement, valid: job.drawn, exact: true, dirty: Self.merged(before, job.dirty))
@@ -344,13 +399,19 @@ final class ScanOutBand {
     }
 
     /// Draws again, from the tiles in memory, the out-of-date parts of each exact buffer the
-    /// worker is not drawing, except those the buffer on screen shows now (they are drawn once
-    /// it is not). A part whose tiles are not all in memory waits for them.
+    /// worker is not drawing. A part whose tiles are not all in memory waits for them.
+    /// - With workers: on the worker, in the buffer not on screen, when the worker is free; the
+    ///   buffer on screen waits until it is not (`source` shows it out of date meanwhile).
+    /// - Without (replays, tests): at once, on the loop, in both buffers but for the parts the
+    ///   buffer on screen shows now (drawn once it is not).
     private func redrawChanged(store: TileStore) {
         let grid = store.source.grid
+        let onWorker = store.fetcher != nil
         for index in 0..<2 where index != job?.buffer {
             guard var h = held[index], h.exact, !h.dirty.isEmpty else { continue }
-            var waiting: [PixelRect] = []
+            if onWorker && (index == onScreen || job != nil || worker.isBusy) { continue }
+            var waiting: [PixelRect] = [], rects: [PixelRect] = [], parts: [Part] = []
+            var seen = Set<TileKey>()
             for rect in h.dirty {
                 if index == onScreen, let shown = lastView, !rect.intersection(shown).isEmpty {
                     waiting.append(rect)
@@ -362,11 +423,21 @@ final class ScanOutBand {
                     waiting.append(rect)
                     continue
                 }
-                let parts = zip(keys, tiles).map { Part(tile: $1, stored: grid.storedRect($0), inner: grid.tileRect($0)) }
-                BandJob(band: buffers[index], origin: bandRect(h.placement), rects: [rect], parts: parts, cancel: BandJob.Cancel()).run()
+                rects.append(rect)
+                for (key, tile) in zip(keys, tiles) where seen.insert(key).inserted {
+                    parts.append(Part(tile: tile, stored: grid.storedRect(key), inner: grid.tileRect(key)))
+                }
                 pixelsRedrawn += rect.width * rect.height
                 rectanglesRedrawn += 1
             }
+            guard !rects.isEmpty else { continue }
+            let draw = BandJob(band: buffers[index], origin: bandRect(h.placement), rects: rects, parts: parts, cancel: BandJob.Cancel())
+            if onWorker {
+                let redraw = Job(buffer: index, placement: h.placement, drawn: h.valid, cancel: draw.cancel, redrawLeaves: waiting)
+                if worker.submit({ draw.run() }) { job = redraw }
+                return
+            }
+            draw.run()
             h.dirty = waiting
             held[index] = h
         }

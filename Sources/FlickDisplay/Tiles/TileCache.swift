@@ -7,20 +7,27 @@
 ///
 /// The buffers of tiles that go are kept for the next tile of their size (`reusableBuffer`), so
 /// an app redrawing its tiles costs no mapping, page faults and unmapping per tile; the kept
-/// buffers count in the budget (`freeBytes`), so the cache never holds more than its budget.
+/// buffers count in the budget (`freeBytes`), beyond it by at most `spareBytes`.
 ///
 /// A buffer something else still reads when its tile goes (a band's worker copying it, a frame)
 /// cannot be written yet: it is **retired**, and free once they let it go (looked at when a
 /// frame begins and when no free buffer is left).
-/// Without that, a buffer a band's worker was reading when an app redrew its tile was unmapped
-/// when the worker let go, even with room in the budget to keep it.
+/// Without that, an app redrawing tiles a band's worker was reading got a fresh mapping for
+/// each, and the old buffer was unmapped when the worker let go (issue 36 part 4: one answer in
+/// six under attack (d) of BENCHMARKS.md section 11).
 ///
 /// A kept buffer's states: retired (someone else reads it) → free (`reusableBuffer` may hand
-/// it out) → a tile's again; or let go (unmapped) when the budget has no room for it.
+/// it out) → a tile's again; or let go (unmapped) when the budget and spare have no room.
 public final class TileCache {
     /// The most bytes of decoded tiles kept, pinned ones included (less what a scan-out band
-    /// takes of `content.cache_mb`), and of buffers kept for reuse.
+    /// takes of `content.cache_mb`), and of buffers kept for reuse (beyond it by `spareBytes`).
     public internal(set) var budgetBytes: Int {
+        didSet { trimKept() }
+    }
+    /// Bytes of buffers kept for reuse (free and retired) allowed beyond the budget. An app's
+    /// store sets its pool's size: a cache at its budget with every tile drawn this frame then
+    /// still has buffers for the tiles the app redraws, instead of mapping one for each.
+    public var spareBytes = 0 {
         didSet { trimKept() }
     }
     /// Bytes held now.
@@ -36,7 +43,7 @@ public final class TileCache {
     /// Times `reusableBuffer` had none (its caller mapped a new buffer) so far.
     public private(set) var misses = 0
     /// Bytes of buffers kept for reuse: with `usedBytes` and `retiredBytes`, within the budget
-    /// (unless the tiles of one frame overrun it: then none are kept).
+    /// and `spareBytes` (unless the tiles of one frame overrun it: then none are kept).
     public var freeBytes: Int { free.bytes }
     /// Bytes of retired buffers: kept for reuse once no one else reads them.
     public private(set) var retiredBytes = 0
@@ -201,7 +208,7 @@ public final class TileCache {
         }
     }
 
-    /// Forgets a tile; its buffer is kept for reuse when the budget has room for it
+    /// Forgets a tile; its buffer is kept for reuse when the budget and spare have room for it
     /// beside the tiles (`keeping`; retired while someone else reads it), or returned to the
     /// caller when no one else holds it (`keeping: false`; else retired).
     @discardableResult
@@ -209,7 +216,7 @@ public final class TileCache {
         guard var entry = forget(key) else { return nil }
         let bytes = Self.bytes(of: entry.buffer)
         guard entry.buffer.ownsPixels else { return nil }
-        let room = budgetBytes - usedBytes - free.bytes - retiredBytes
+        let room = budgetBytes + spareBytes - usedBytes - free.bytes - retiredBytes
         // A buffer a frame or a band's worker still reads is not written again: it is retired
         // until they let it go (or goes with them when there is no room to keep it).
         guard isKnownUniquelyReferenced(&entry.buffer) else {
@@ -237,9 +244,9 @@ public final class TileCache {
     }
 
     /// Lets kept buffers go (retired ones first: they cannot be handed out yet) until the tiles
-    /// and the kept buffers, and `making` bytes more, are within the budget.
+    /// and the kept buffers, and `making` bytes more, are within the budget and the spare.
     private func trimKept(making extra: Int = 0) {
-        let room = budgetBytes - usedBytes - extra
+        let room = budgetBytes + spareBytes - usedBytes - extra
         while retiredBytes + free.bytes > max(0, room), !retired.isEmpty {
             retiredBytes -= Self.bytes(of: retired.removeFirst())
         }

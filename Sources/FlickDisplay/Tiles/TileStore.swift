@@ -45,6 +45,13 @@ public final class TileStore {
     /// evicted stays stale only while a scan-out band may hold its old pixels
     /// (`applyInvalidations(bandHolds:)`), so the set never outgrows the cache and the bands.
     public private(set) var stale: Set<TileKey> = []
+    /// Of those, the pages' stand-ins (drawn from a preview until the page's own pixels come):
+    /// missing tiles really, so asked for whatever the redraw budget says.
+    private var standIns: Set<TileKey> = []
+    /// How fast the app's changed tiles on screen are asked for again, and the time it goes by
+    /// (`paceRedraws`); `nil`: each as soon as a frame shows it.
+    private var redrawBudget: RedrawBudget?
+    private var redrawClock: () -> Instant = { .zero }
     /// Invalidated rectangles not applied yet (merged: a flood costs one pass per frame).
     private var invalidated: [PixelRect] = []
     /// Parts of the content whose tiles got new pixels since `takeChanges()`: what a scan-out
@@ -83,10 +90,14 @@ public final class TileStore {
         self.source = source
         cache = TileCache(budgetBytes: cacheBytes)
         self.fetcher = fetcher
-        // An app's answered tiles are copied over their old pixels, else into the buffers of tiles that went.
-        (fetcher as? TileProvider)?.reusableBuffer = { [cache] key, width, height, format in
-            cache.overwritableBuffer(key, width: width, height: height, format: format)
-                ?? cache.reusableBuffer(width: width, height: height, format: format)
+        // An app's answered tiles are copied over their old pixels, else into the buffers of
+        // tiles that went, of which up to its pool's size may be kept beyond the budget.
+        if let provider = fetcher as? TileProvider {
+            cache.spareBytes = provider.pool.slots * provider.pool.slotBytes
+            provider.reusableBuffer = { [cache] key, width, height, format in
+                cache.overwritableBuffer(key, width: width, height: height, format: format)
+                    ?? cache.reusableBuffer(width: width, height: height, format: format)
+            }
         }
         let grid = source.grid
         var level = source.lowestLevel, pixels = grid.levelSize(level).area
@@ -119,6 +130,23 @@ public final class TileStore {
 
     deinit { fetcher?.stop() }
 
+    /// Asks for the app's changed tiles on screen at most `viewsPerSecond` views' worth a second
+    /// (`RedrawBudget`; 0 or less: as a frame shows them, the default), a view being `viewTiles`
+    /// tiles, with time from `clock`. Keeps what the budget already admitted.
+    public func paceRedraws(viewsPerSecond: Double, viewTiles: Int, clock: @escaping () -> Instant) {
+        var budget = redrawBudget ?? RedrawBudget(viewsPerSecond: viewsPerSecond, viewTiles: viewTiles)
+        budget.viewsPerSecond = max(0, viewsPerSecond)
+        budget.viewTiles = max(1, viewTiles)
+        redrawBudget = budget
+        redrawClock = clock
+    }
+
+    /// The redraw budget's figures: tiles that waited for their turn so far, and waiting now.
+    public var redrawsDeferred: (total: Int, now: Int)? { redrawBudget.map { ($0.deferred, $0.waiting) } }
+
+    /// True once, when the app's changed tiles first had to wait for their turn (for the journal).
+    public func takeStartedPacing() -> Bool { redrawBudget?.takeStartedPacing() ?? false }
+
     /// Stops the workers (also done when the store goes away).
     public func close() { fetcher?.stop() }
 
@@ -144,6 +172,8 @@ public final class TileStore {
             switch arrival.result {
             case .success(let buffer):
                 if let asked = arrival.requestedAt { takenRequests.append(asked) }
+                redrawBudget?.settle(arrival.key)
+                standIns.remove(arrival.key)
                 if stale.remove(arrival.key) != nil || cache.contains(arrival.key) {
                     // New pixels for a tile on screen: a band's copy of it is out of date, and
                     // so are the tile's resampled copies.
@@ -246,6 +276,8 @@ public final class TileStore {
         stale = stale.filter { key in
             cache.contains(key) || held.contains { !$0.intersection(grid.contentRect(key)).isEmpty }
         }
+        standIns.formIntersection(stale)
+        redrawBudget?.keep(only: stale)
     }
 
     /// Parts of the content whose tiles got new pixels since the last call (a scan-out band
@@ -300,6 +332,7 @@ public final class TileStore {
         guard let standIn = source.standIn(for: key) else { return nil }
         cache.insert(key, standIn)
         stale.insert(key)
+        standIns.insert(key)
         return cache.tile(key)
     }
 
@@ -337,6 +370,7 @@ public final class TileStore {
         if coarserThisFrame { framesFromCoarser += 1 }
         if holeThisFrame { framesWithHoles += 1 }
         guard let fetcher else { return }
+        let missing = paced(missing)
         var seen = Set(missing)
         var wanted = missing
         defer { bandWanted.removeAll() }
@@ -362,8 +396,8 @@ public final class TileStore {
     func want(_ keys: [TileKey]) {
         guard let fetcher else { return }
         var seen = Set<TileKey>()
-        bandWanted = keys.filter { source.grid.contains($0) && (!cache.contains($0) || stale.contains($0)) && failed[$0] == nil
-            && seen.insert($0).inserted }
+        bandWanted = paced(keys.filter { source.grid.contains($0) && (!cache.contains($0) || stale.contains($0)) && failed[$0] == nil
+            && seen.insert($0).inserted })
         fetcher.want(bandWanted)
     }
 
@@ -398,6 +432,17 @@ public final class TileStore {
         if !keys.isEmpty { want(keys) }
     }
 
+    /// `keys` less the app's changed tiles the redraw budget leaves for a later frame (in the
+    /// cache with old pixels, not a stand-in); order kept.
+    private func paced(_ keys: [TileKey]) -> [TileKey] {
+        guard redrawBudget != nil, !stale.isEmpty else { return keys }
+        let renewals = keys.filter { stale.contains($0) && !standIns.contains($0) && cache.contains($0) }
+        guard !renewals.isEmpty, let admitted = redrawBudget?.admit(renewals, at: redrawClock()).reduce(into: Set<TileKey>(), { $0.insert($1) })
+        else { return keys }
+        let held = Set(renewals).subtracting(admitted)
+        return held.isEmpty ? keys : keys.filter { !held.contains($0) }
+    }
+
     /// Makes a tile now; a failure is recorded (`failed`, reported once) and gives `nil`.
     private func make(_ key: TileKey) -> PixelBuffer? {
         switch source.make(key) {
@@ -413,6 +458,8 @@ public final class TileStore {
         failed[key] = error
         // A stand-in stays as the tile: asking again would fail again.
         stale.remove(key)
+        standIns.remove(key)
+        redrawBudget?.settle(key)
         // Every tile showing a bad file fails alike (a folder's page: dozens at every level):
         // said once per file.
         if reportedPaths.insert(error.path).inserted { unreported.append(error) }
