@@ -131,8 +131,8 @@ public final class TileStore {
     deinit { fetcher?.stop() }
 
     /// Asks for the app's changed tiles on screen at most `viewsPerSecond` views' worth a second
-    /// (`RedrawBudget`; 0 or less: as a frame shows them, the default), a view being `viewTiles`
-    /// tiles, with time from `clock`. Keeps what the budget already admitted.
+    /// (`RedrawBudget`; 0: each one as soon as a frame shows it, as without a budget), a view
+    /// being `viewTiles` tiles, with time from `clock`. Keeps what the budget already admitted.
     public func paceRedraws(viewsPerSecond: Double, viewTiles: Int, clock: @escaping () -> Instant) {
         var budget = redrawBudget ?? RedrawBudget(viewsPerSecond: viewsPerSecond, viewTiles: viewTiles)
         budget.viewsPerSecond = max(0, viewsPerSecond)
