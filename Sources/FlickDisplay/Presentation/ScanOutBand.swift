@@ -231,9 +231,12 @@ final class ScanOutBand {
         _ = takeFinished()
         redrawsOnWorker = store.fetcher != nil
         // A frame from the bands draws no tiles through the compositor, which begins the cache's
-        // frames: without this, every tile used since the last composed frame counted as this
-        // frame's, which eviction may not take.
-        store.cache.beginFrame()
+        // frames: without this, every tile used since the last composed frame counts as this
+        // frame's, which eviction may not take. Begun here for an app's tiles, whose evicted
+        // buffers take its next answers; decoded tiles come in new buffers, and evicting for
+        // them would unmap buffers on the loop while a flick pans (section 10's wake → flip p99
+        // went from 0.2 to 1.1-1.8 ms), so theirs wait for a composed frame.
+        if store.reusesEvictedBuffers { store.cache.beginFrame() }
         let viewRect = PixelRect(x0: x, y0: y, x1: x + view.width, y1: y + view.height)
         store.renewStale(in: viewRect)
         // After a band is started, if one is: a redraw waits for the worker to be free.

@@ -150,6 +150,10 @@ public final class TileStore {
     /// Stops the workers (also done when the store goes away).
     public func close() { fetcher?.stop() }
 
+    /// Whether new tiles are copied into the buffers of tiles the cache evicted (an app's
+    /// answers), rather than arriving in buffers of their own (decoded tiles).
+    public var reusesEvictedBuffers: Bool { fetcher is TileProvider }
+
     /// The fd that is readable when tiles arrived (`nil` without workers).
     public var fileDescriptor: Descriptor? { fetcher?.fileDescriptor }
 
