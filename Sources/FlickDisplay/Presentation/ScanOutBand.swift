@@ -65,8 +65,9 @@ final class ScanOutBand {
         /// Parts of `drawn` whose tiles changed while it was being drawn (from the old tiles).
         var dirty: [PixelRect] = []
         /// For a redraw of a buffer's out-of-date parts (its band and `drawn` unchanged): the
-        /// parts it leaves out of date (tiles not in memory yet).
-        var redrawLeaves: [PixelRect]?
+        /// parts it leaves out of date (tiles not in memory yet), and the pixels and rectangles
+        /// it draws (counted once it is done, not when dropped).
+        var redraw: (leaves: [PixelRect], pixels: Int, rectangles: Int)?
     }
 
     /// The band's size: the view plus `margin` on each side, within the content.
@@ -259,7 +260,7 @@ final class ScanOutBand {
         // The buffer on screen out of date where the view is, and the other one not holding the
         // view: a band around the view is drawn on the worker while it stays on screen, rather
         // than the frame composed on the loop (the buffer on screen cannot be redrawn there).
-        let stuck = store.fetcher != nil && current != nil && current == onScreen
+        let stuck = redrawsOnWorker && current != nil && current == onScreen
             && current.flatMap { held[$0] }.map { $0.dirty.contains { !$0.intersection(viewRect).isEmpty } } == true
             && current.flatMap { held[1 - $0] }.map { $0.exact && Self.holds($0.valid, viewRect) } != true
         if let index = current, let h = held[index], !stuck {
@@ -310,12 +311,14 @@ final class ScanOutBand {
     }
 
     private func finish(_ job: Job) {
-        if let leaves = job.redrawLeaves {
+        if let redraw = job.redraw {
             // Up to date but for the parts it left and what changed while it was drawn.
             if var h = held[job.buffer], h.placement == job.placement {
-                h.dirty = Self.merged(leaves, job.dirty)
+                h.dirty = Self.merged(redraw.leaves, job.dirty)
                 held[job.buffer] = h
             }
+            pixelsRedrawn += redraw.pixels
+            rectanglesRedrawn += redraw.rectangles
             return
         }
         // A band completed around its view part keeps what changed there since it was drawn.
@@ -409,11 +412,10 @@ final class ScanOutBand {
     ///   buffer on screen shows now (drawn once it is not).
     private func redrawChanged(store: TileStore) {
         let grid = store.source.grid
-        let onWorker = store.fetcher != nil
         for index in 0..<2 where index != job?.buffer {
             guard var h = held[index], h.exact, !h.dirty.isEmpty else { continue }
-            if onWorker && (index == onScreen || job != nil || worker.isBusy) { continue }
-            var waiting: [PixelRect] = [], rects: [PixelRect] = [], parts: [Part] = []
+            if redrawsOnWorker && (index == onScreen || job != nil || worker.isBusy) { continue }
+            var waiting: [PixelRect] = [], rects: [PixelRect] = [], parts: [Part] = [], pixels = 0
             var seen = Set<TileKey>()
             for rect in h.dirty {
                 if index == onScreen, let shown = lastView, !rect.intersection(shown).isEmpty {
@@ -430,17 +432,19 @@ final class ScanOutBand {
                 for (key, tile) in zip(keys, tiles) where seen.insert(key).inserted {
                     parts.append(Part(tile: tile, stored: grid.storedRect(key), inner: grid.tileRect(key)))
                 }
-                pixelsRedrawn += rect.width * rect.height
-                rectanglesRedrawn += 1
+                pixels += rect.width * rect.height
             }
             guard !rects.isEmpty else { continue }
             let draw = BandJob(band: buffers[index], origin: bandRect(h.placement), rects: rects, parts: parts, cancel: BandJob.Cancel())
-            if onWorker {
-                let redraw = Job(buffer: index, placement: h.placement, drawn: h.valid, cancel: draw.cancel, redrawLeaves: waiting)
+            if redrawsOnWorker {
+                let redraw = Job(buffer: index, placement: h.placement, drawn: h.valid, cancel: draw.cancel,
+                                 redraw: (waiting, pixels, rects.count))
                 if worker.submit({ draw.run() }) { job = redraw }
                 return
             }
             draw.run()
+            pixelsRedrawn += pixels
+            rectanglesRedrawn += rects.count
             h.dirty = waiting
             held[index] = h
         }
