@@ -11,7 +11,7 @@
 # backend in another (Tests/E2E/weston.sh). FLICKD_E2E_ONLY=cage (or scenarios, calibrate,
 # weston, package; several with commas) runs only those parts, while iterating on one;
 # FLICKD_E2E_ONLY=document runs scenario 15 alone (a PDF menu drawn by flickd-render), which
-# `scenarios` runs last.
+# `scenarios` runs last, and FLICKD_E2E_ONLY=monitors scenario 12 (monitors that come and go).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -28,7 +28,7 @@ if ! command -v jq >/dev/null; then
   $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq jq
 fi
 # Scenario 15's expected pages: the PDF menu rendered by poppler (pdftocairo).
-if part scenarios || part document; then
+if part scenarios || part document || part monitors; then
   if ! command -v pdftocairo >/dev/null; then
     SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
     $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq poppler-utils
@@ -95,6 +95,12 @@ fi
 if part document && ! part scenarios; then
   Tests/E2E/vm.sh -t "${FLICKD_E2E_DOCUMENT_TIMEOUT:-300}" "$PWD" Tests/E2E/scenarios.sh "$OUT" 15
   rc=$?
+fi
+# Scenario 12 alone, likewise.
+if part monitors && ! part scenarios; then
+  Tests/E2E/vm.sh -t "${FLICKD_E2E_MONITORS_TIMEOUT:-300}" "$PWD" Tests/E2E/scenarios.sh "$OUT" 12
+  monitors_rc=$?
+  [ $rc != 0 ] || rc=$monitors_rc
 fi
 # flickd calibrate against a deliberately misaligned panel, in a boot of its own: it needs the
 # display and the touchscreen to itself (Tests/E2E/calibrate.sh).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tests/E2E/scenarios.sh OUT [15] — the end-to-end scenarios, run as root inside the VM (vm.sh) by
+# Tests/E2E/scenarios.sh OUT [12|15] — the end-to-end scenarios, run as root inside the VM (vm.sh) by
 # scripts/e2e.sh. OUT holds the staged binaries (bin/), the content (content.png), and gets
 # the results: flickd's log, the event stream, the notify messages, and a PNG per checked frame.
 #
@@ -11,7 +11,8 @@
 # the bring-up tools (`flickd record`, `flickd events`) read the same touchscreen (7, 8). flickd
 # then runs five times more: on tiled content (9), on a content provider, the Python example
 # examples/provider/timetable.py drawing a departures board with a live clock (10), with display
-# power (11), with its monitor forced off, then unplugged and replugged (12), and on a content
+# power (11), with its monitor forced off, then unplugged and replugged (12, Tests/E2E/monitors.sh;
+# `scenarios.sh OUT 12` runs it alone), and on a content
 # file copied over in place while it shows (13), and twice to count the DRM calls of a panned
 # frame, panning one framebuffer and, as before, a framebuffer per frame (14), and last on a PDF
 # menu drawn by its helper flickd-render, turned by a flick and by `flickctl page` (15,
@@ -92,10 +93,16 @@ finish() {
   exit 1
 }
 source "$(dirname "$0")/document.sh"   # scenario 15, document_scenario
-# `scenarios.sh OUT 15` runs scenario 15 alone (FLICKD_E2E_ONLY=document scripts/e2e.sh).
+source "$(dirname "$0")/monitors.sh"   # scenario 12, monitors_scenario
+# `scenarios.sh OUT 15` runs scenario 15 alone (FLICKD_E2E_ONLY=document scripts/e2e.sh), and
+# `scenarios.sh OUT 12` scenario 12 (FLICKD_E2E_ONLY=monitors).
 if [ "${2:-}" = 15 ]; then
   document_scenario
   finish "of scenario 15"
+fi
+if [ "${2:-}" = 12 ]; then
+  monitors_scenario
+  finish "of scenario 12"
 fi
 
 # ---------------------------------------------------------------- 1. start: finds vkms and the touchscreen
@@ -611,73 +618,8 @@ if refused=$(grep -E "frame not shown|overlay planes refused|DPMS .* refused" "$
   fail "11: the display refused: $(head -n1 <<<"$refused")"
 fi
 
-# ---------------------------------------------------------------- 12. monitors that come and go
-# vkms' connector forced off through DRM's debugfs `force` file before flickd starts: flickd
-# starts, says it waits (journal, STATUS=, status), draws nothing; forced on (vkms sends no
-# uevent: one is written to the card's), it modesets and draws the content. Then, while it runs,
-# the connector's sysfs `status` off and `detect`: drawing stops, and starts again after.
-say "12. monitors: started with the connector forced off, drawn once it is on; unplugged and replugged while running"
-HPCONF=$RUN/hotplug.toml
-HPLOG=$RUN/hotplug.log
-FORCE=/sys/kernel/debug/dri/0/Virtual-1/force
-STATUSFILE=/sys/class/drm/card0-Virtual-1/status
-uevent() { echo "change $(cat /proc/sys/kernel/random/uuid) HOTPLUG=1" >/sys/class/drm/card0/uevent; }
-cat >"$HPCONF" <<EOF
-[content]
-path = "$OUT/content.png"
-[control]
-socket = "$SOCK"
-[state]
-path = "$RUN/hotplug-state.json"
-EOF
-hotplug() {
-  [ -w "$FORCE" ] || { fail "12: no $FORCE (debugfs)"; return 1; }
-  echo off >"$FORCE"; uevent; sleep 0.5
-  : >"$RUN/notify.log"
-  NOTIFY_SOCKET=$NOTIFY "$BIN/flickd" run --config "$HPCONF" --display auto --input auto >"$HPLOG" 2>&1 &
-  FLICKD=$!
-  wait_log "waiting for a monitor" 30 "$HPLOG" || { fail "12: flickd did not say it waits for a monitor"; return 1; }
-  wait_log "READY=1" 30 "$RUN/notify.log" || { fail "12: no READY=1 while waiting (systemd would time the start out)"; return 1; }
-  grep -q "waiting for a monitor" "$RUN/notify.log" || { fail "12: STATUS= does not say it waits: $(cat "$RUN/notify.log")"; return 1; }
-  local s frames
-  s=$(status)
-  jq -e '.display | test("waiting for a monitor")' <<<"$s" >/dev/null || { fail "12: status says $(jq -c .display <<<"$s")"; return 1; }
-  jq -e '.frames == 0' <<<"$s" >/dev/null || { fail "12: frames drawn with no monitor: $(jq .frames <<<"$s")"; return 1; }
-  if grep -q "display: fbdev" "$HPLOG"; then fail "12: fbdev taken instead of the card"; return 1; fi
-  pass "12: started with the monitor off: waits, READY=1 and STATUS= say so, 0 frames, fbdev emulation not taken"
-  echo on >"$FORCE"; uevent
-  wait_log "monitor connected" 30 "$HPLOG" || { fail "12: the connector forced on was not taken up"; return 1; }
-  sleep 1
-  grab 12-connected expect --offset 0,0 || { fail "12: after the monitor came, the content is not on screen"; return 1; }
-  pass "12: forced on: modeset and the content drawn"
-
-  # Unplugged while running: drawing stops, said once; the model still answers.
-  echo off >"$STATUSFILE"; uevent
-  wait_log "Virtual-1 disconnected" 30 "$HPLOG" || { fail "12: the unplug was not seen"; return 1; }
-  frames=$(status | jq .frames)
-  ctl set-offset 0 100 --no-animate >/dev/null
-  sleep 1.5
-  s=$(status)
-  jq -e ".frames == $frames and .offset[1] == 100" <<<"$s" >/dev/null \
-    || { fail "12: unplugged: frames $frames → $(jq .frames <<<"$s"), offset $(jq -c .offset <<<"$s")"; return 1; }
-  echo detect >"$STATUSFILE"; uevent
-  within 30
-  until [ "$(grep -c "monitor connected" "$HPLOG")" -ge 2 ] || ! in_time; do sleep 0.3; done
-  [ "$(grep -c "monitor connected" "$HPLOG")" -ge 2 ] || { fail "12: the replug was not taken up"; return 1; }
-  grab 12-replugged expect --offset 0,100 || { fail "12: after the replug the view is not where it was"; return 1; }
-  local unplugs
-  unplugs=$(grep -c "Virtual-1 disconnected" "$HPLOG")
-  [ "$unplugs" = 1 ] || { fail "12: the unplug said $unplugs times"; return 1; }
-  pass "12: unplugged: no frame, the model moved (offset 100); replugged: modeset again, drawn where the view is"
-}
-SUB=
-hotplug || { say "this flickd's log:"; sed 's/^/    /' "$HPLOG" | tail -n 30; }
-echo on >"$FORCE" 2>/dev/null; echo detect >"$STATUSFILE" 2>/dev/null; uevent 2>/dev/null
-kill -TERM $FLICKD 2>/dev/null
-wait $FLICKD
-rc=$?
-cp "$HPLOG" "$HPCONF" "$OUT/" 2>/dev/null
-[ $rc = 0 ] || fail "12: flickd exited $rc on SIGTERM"
+# ---------------------------------------------------------------- 12. monitors that come and go (Tests/E2E/monitors.sh)
+monitors_scenario
 
 # ---------------------------------------------------------------- 13. content replaced in place
 # content.watch (the default): the content file, copied over in place by `cp` (truncated and

@@ -38,9 +38,14 @@ import Testing
     @Test func theReportedCrashIsAnAnswer() throws {
         let rig = try Self.rig()
         let handler = rig.commands()
-        // `flickctl set-offset --no-animate 1e19 0` stopped the service with SIGILL.
+        // `flickctl set-offset --no-animate 1e19 0` stopped the service with SIGILL. The command
+        // is clamped into the bounds now; the model, which takes any finite offset as UIKit
+        // does, is given it directly.
         let reply = handler.handle(.setOffset(x: 1e19, y: 0, animated: false), id: 1)
-        #expect(reply.ok == true && reply.offset == [1e19, 0])
+        #expect(reply.ok == true && reply.offset == [680, 0])
+        let t = rig.pipeline.now
+        rig.pipeline.update(at: t) { try? $0.setContentOffset(Point(x: 1e19, y: 0), animated: false, at: t) }
+        #expect(rig.view.contentOffset == Point(x: 1e19, y: 0))
         rig.settle()
         let entry = try #require(GestureLog.entry(for: GestureOutput(time: .zero, kind: .gesture(.bounce(edge: .right, distance: 1e19))),
                                                   view: rig.view))
@@ -81,7 +86,8 @@ import Testing
 
     /// Tiled content looks ahead to where a motion rests (tiles to fetch, the scan-out band's
     /// next place): an animation toward any finite offset, from the middle of the content,
-    /// is one a frame can be drawn for.
+    /// is one a frame can be drawn for. The model is asked directly: a command's offset is
+    /// clamped into the bounds first.
     @Test func tiledContentLooksAheadToAnyRestingOffset() throws {
         let rig = try Self.rig(tiled: true)
         let handler = rig.commands()
@@ -89,7 +95,9 @@ import Testing
             for b in [a, 0, 1400] {
                 _ = handler.handle(.setOffset(x: 300, y: 1400, animated: false), id: 1)
                 rig.settle()
-                #expect(handler.handle(.setOffset(x: a, y: b, animated: true), id: 2).ok == true)
+                let t = rig.pipeline.now
+                rig.pipeline.update(at: t) { try? $0.setContentOffset(Point(x: a, y: b), animated: true, at: t) }
+                #expect(rig.view.destination.offset == Point(x: a, y: b))
                 rig.settle()
             }
         }
@@ -133,8 +141,8 @@ import Testing
         _ = handler.handle(.setZoomScale(1, animated: false), id: 2)
         let rect = handler.handle(.scrollRectToVisible(x: 0, y: 1e300, width: 10, height: 10, animated: false), id: 3)
         #expect(rect.ok == true && rect.offset == [0, 2800] && rect.zoomScale == 1)
-        // UIKit does not clamp setContentOffset, nor does flickd: the reply says so by echoing it.
-        #expect(handler.handle(.setOffset(x: -100, y: 0, animated: true), id: 4).offset == [-100, 0])
+        // An offset past the edges is clamped into the bounds, and the reply says where it went.
+        #expect(handler.handle(.setOffset(x: -100, y: 1e300, animated: true), id: 4).offset == [0, 2800])
     }
 
     @Test func numbersBecomeTextWhateverTheirSize() {

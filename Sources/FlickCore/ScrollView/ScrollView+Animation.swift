@@ -10,6 +10,17 @@ extension ScrollView {
         }
     }
 
+    /// When the motion under way comes to rest (`destination`) if nothing interrupts it: the
+    /// end of an animation, a zoom bounce or momentum; nil at rest or under a finger. A
+    /// pipeline with no panel has no frames to step the model by: it wakes once, then, to end it.
+    public var motionEnd: Instant? {
+        switch phase {
+        case let .animating(a): a.end
+        case let .decelerating(m): m.end
+        case .idle, .tracking, .dragging: nil
+        }
+    }
+
     /// Enters `.animating`, or finishes at once when there is nothing to animate.
     mutating func startAnimation(_ a: ScrollAnimation) {
         if a.fromOffset == a.toOffset && a.fromScale == a.toScale {

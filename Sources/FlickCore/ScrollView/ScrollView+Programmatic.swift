@@ -5,7 +5,8 @@ extension ScrollView {
     /// progress stops; `isScrolling` stays false. With animation: `didScroll` per frame, then
     /// `didEndScrollingAnimation`. While a finger holds the content, it jumps.
     /// - Parameters:
-    ///   - offset: the new offset; UIKit does not clamp it, nor does this.
+    ///   - offset: the new offset; UIKit does not clamp it, nor does this (a caller that must
+    ///     stay inside the bounds passes `clampedOffset(_:)`'s, as the daemon's `set-offset` does).
     ///   - animated: whether to animate.
     ///   - t: now.
     /// - Throws: `ScrollViewError.invalidPoint` for a non-finite offset.

@@ -60,18 +60,22 @@ public final class CommandHandler {
         case .status:
             return .reply(id: id, status: status())
         case let .setOffset(x, y, animated):
+            let asked = Point(x: x, y: y)
             try update(now) { v, t throws(ScrollViewError) in
-                try v.setContentOffset(Point(x: x, y: y), animated: animated, at: t)
+                // The model keeps UIKit's unclamped setContentOffset; the protocol promises the
+                // bounds, since an offset past them shows nothing until a touch springs it back.
+                guard asked.isFinite else { throw .invalidPoint(name: "content offset", value: asked) }
+                try v.setContentOffset(v.clampedOffset(asked), animated: animates(animated), at: t)
             }
         case let .scrollRectToVisible(x, y, width, height, animated):
             try update(now) { v, t throws(ScrollViewError) in
-                try v.scrollRectToVisible(Rect(x: x, y: y, width: width, height: height), animated: animated, at: t)
+                try v.scrollRectToVisible(Rect(x: x, y: y, width: width, height: height), animated: animates(animated), at: t)
             }
         case let .setZoomScale(scale, animated):
-            try update(now) { v, t throws(ScrollViewError) in try v.setZoomScale(scale, animated: animated, at: t) }
+            try update(now) { v, t throws(ScrollViewError) in try v.setZoomScale(scale, animated: animates(animated), at: t) }
         case let .zoomToRect(x, y, width, height, animated):
             try update(now) { v, t throws(ScrollViewError) in
-                try v.zoom(to: Rect(x: x, y: y, width: width, height: height), animated: animated, at: t)
+                try v.zoom(to: Rect(x: x, y: y, width: width, height: height), animated: animates(animated), at: t)
             }
         case let .showPage(page, animated):
             let pages = pages
@@ -82,7 +86,7 @@ public final class CommandHandler {
             let origin = pages[page].frame.origin
             try update(now) { v, t throws(ScrollViewError) in
                 let target = v.clampedOffset(Point(x: origin.x * v.zoomScale, y: origin.y * v.zoomScale))
-                try v.setContentOffset(target, animated: animated, at: t)
+                try v.setContentOffset(target, animated: animates(animated), at: t)
             }
         case .scrollToTop:
             // An app asking for what the switch forbids hears why, rather than an ok that moved nothing.
@@ -143,10 +147,14 @@ public final class CommandHandler {
             return .reply(id: id)
         }
         // A command that moves the view answers with where it goes, as the model applied it
-        // (zoom clamped to its limits, a rectangle's offset clamped into the bounds).
+        // (zoom clamped to its limits, an offset clamped into the bounds at that zoom).
         let destination = pipeline.scrollView.destination
         return .reply(id: id, applied: destination.offset, zoomScale: destination.zoomScale)
     }
+
+    /// Whether a command asking to animate does: not with no panel, where no frame would step
+    /// the animation, so `status` (and the panel that comes) see the view where it goes at once.
+    private func animates(_ asked: Bool) -> Bool { asked && pipeline.isConnected }
 
     private func update(_ now: Instant,
                         _ body: (inout ScrollView, Instant) throws(ScrollViewError) -> Void) throws(ControlError) {

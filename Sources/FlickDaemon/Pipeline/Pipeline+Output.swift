@@ -14,13 +14,20 @@ extension Pipeline {
     /// again (`framing`), and the offset is clamped — a view that was at its home view goes to
     /// the new home view, so a monitor swapped for a bigger one shows the content framed as at
     /// the start; the indicators take `indicatorStyle` (sized for the new panel). With no panel
-    /// touches and commands still move the model, nothing is drawn and the display asks for no
-    /// wake-up. Says so once (`Notice.output`). The caller closes the old output, and maps the
-    /// touchscreen onto the new size (`PipelineBuilder.attach`).
+    /// touches and commands still move the model, laid out for the size the `DisconnectedOutput`
+    /// keeps (the last panel's, or the configured one before any): commands jump instead of
+    /// animating (`CommandHandler`), a motion ends at its end with one wake-up
+    /// (`unseenMotionEnd`), nothing is drawn. The panel that comes then shows the view where it
+    /// came to rest: its zoom, and the content point at its top-left (the offset) clamped into
+    /// the new bounds. Says so once (`Notice.output`). The caller closes the old output, and
+    /// maps the touchscreen onto the new size (`PipelineBuilder.attach`).
     /// - Throws: `ScrollViewError` when the new size does not fit the model (the output is
     ///   attached all the same, the view as it was).
     public func attach(_ output: any Output, indicatorStyle: IndicatorStyle, note: String, at t: Instant) throws {
         observe(t)
+        // A motion no panel showed is taken where it comes to rest; one a panel showed, where it
+        // is (the new panel must not open on a jump).
+        let seen = isConnected
         presenter.attach(output, at: now)
         // A monitor that comes while the panel is off by DPMS stays dark: its modeset lit it.
         if let power, power.isOff, power.way == .dpms, output.isConnected { try? output.setActive(false) }
@@ -35,8 +42,8 @@ extension Pipeline {
         // The layout is no activity of a person's: attract mode keeps counting.
         emit(try recognizer.update(at: now) { [now] v throws in
             let home = framing.home(of: v)
-            let wasHome = abs(home.zoomScale - v.zoomScale) < 1e-9 && home.offset.isClose(to: v.contentOffset)
-            let zoomScale = v.zoomScale, offset = v.contentOffset
+            let (offset, zoomScale) = seen ? (v.contentOffset, v.zoomScale) : v.destination
+            let wasHome = abs(home.zoomScale - zoomScale) < 1e-9 && home.offset.isClose(to: offset)
             try v.setBoundsSize(size)
             try framing.apply(to: &v)
             if wasHome {

@@ -121,10 +121,17 @@ public final class Pipeline {
     public var nextDeadline: Instant? {
         // Dark: the recording's next event, a frame in flight, the schedule — nothing else.
         // (Power's own code runs only when there is power: an ordinary frame never enters it.)
-        if power?.isOff == true { return [input.nextDeadline, presenter.nextDeadline, power?.nextDeadline].compactMap { $0 }.min() }
+        if power?.isOff == true {
+            return [input.nextDeadline, presenter.nextDeadline, power?.nextDeadline, unseenMotionEnd].compactMap { $0 }.min()
+        }
         return [input.nextDeadline, presenter.nextDeadline, recognizer.nextDeadline, attractModeDeadline, tiles?.nextDeadline,
-                power?.nextDeadline].compactMap { $0 }.min()
+                power?.nextDeadline, unseenMotionEnd].compactMap { $0 }.min()
     }
+
+    /// With no panel, the end of the model's motion: no frame steps it (`presenter(_:frameFor:)`
+    /// is the only place that does), so the loop wakes once, at its end, to finish it there
+    /// rather than leave it standing where it began until a panel comes.
+    var unseenMotionEnd: Instant? { isConnected ? nil : scrollView.motionEnd }
 
     /// Does everything due at `t`, in order: the input's frames, the gesture timers, attract
     /// mode, then the display (its presentations, and the frame for the next vblank).
@@ -153,6 +160,7 @@ public final class Pipeline {
         emit(steps.map { GestureOutput(time: $0.time, kind: .transition($0)) })
         if !pointer.isEmpty { _ = handlePointer(pointer, before: nil) }
         emit(recognizer.fireTimers(upTo: now))
+        if let end = unseenMotionEnd, end <= now { emit(recognizer.advance(to: end)) }
         if power != nil { powerTimers() }
         if power?.isOff != true, let reset = attractMode, let due = attractModeDeadline, due <= now {
             emit(recognizer.update(at: now) { [now] v in
