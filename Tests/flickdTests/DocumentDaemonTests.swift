@@ -236,7 +236,7 @@ import Testing
         // draws it too, a page 800 px wide, 800 high (64 × 64 px counted as points), after the PDFs.
         try #require(SamplePNG.writeRed(to: docs + "/c.png", width: 64, height: 64))
         try "[content]\npath = \"\(docs)\"\n".write(toFile: dir + "/c.toml", atomically: true, encoding: .utf8)
-        let check = try runBuilt("flickd", ["check-config", dir + "/c.toml"])
+        let check = try runBuilt("flickd", ["check-config", dir + "/c.toml", "--user", FlickdProcess.user])
         #expect(check.status == 0, "\(check.out)\(check.err)")
         #expect((check.out + check.err).contains("a folder of 2 documents and 1 image"))
         let mixed = try self.daemon(dir, content: docs)
