@@ -40,7 +40,7 @@ check "the flickd user is in input and video" \
   bash -c 'groups=" $(id -nG flickd) "; [[ $groups = *" input "* && $groups = *" video "* ]]'
 check "/var/lib/flickd belongs to flickd" test "$(stat -c %U:%G /var/lib/flickd 2>/dev/null)" = flickd:flickd
 
-check "flickd check-config /etc/flickd/flickd.toml" /usr/bin/flickd check-config /etc/flickd/flickd.toml
+check "flickd check-config /etc/flickd/flickd.toml --user flickd" /usr/bin/flickd check-config /etc/flickd/flickd.toml --user flickd
 if command -v man >/dev/null; then
   check "man finds flickd(8), flickctl(1) and flickd.toml(5)" \
     test "$(man -w flickd flickctl flickd.toml | tr '\n' ' ')" \

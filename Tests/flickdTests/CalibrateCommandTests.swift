@@ -59,7 +59,7 @@ import Testing
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 6 && lines[0] == "# my panel" && lines[2] == "# the old one" && lines[4] == "grab = false")
         #expect(lines[3].hasPrefix("calibration = [1.05"), "\(text)")
-        #expect(try runBuilt("flickd", ["check-config", config]).status == 0)
+        #expect(try runBuilt("flickd", ["check-config", config, "--user", FlickdProcess.user]).status == 0)
     }
 
     @Test func badArgumentsAndShortRecordingsFailWithTheirStatus() throws {

@@ -60,8 +60,7 @@ import Testing
         try Self.png(dir + "/incoming.png", 0x00FF00, width: 1600, height: 1200)
         #expect(rename(dir + "/incoming.png", content) == 0)
         try Self.waitForColour(0x00FF00, daemon, client, "the green content from its pyramid")
-        let log = daemon.stderr
-        #expect(log.contains("building its pyramid in \(dir)/cache (once; \(content) is shown meanwhile)"), "\(log)")
+        try daemon.waitForLog("building its pyramid in \(dir)/cache (once; \(content) is shown meanwhile)")
         #expect(try client.call(ControlRequest(cmd: "status")).status?.contentError == nil)
         #expect(try daemon.terminate() == 0)
     }

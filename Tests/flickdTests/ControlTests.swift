@@ -26,8 +26,8 @@ import Testing
         return ((b & 0xF) << 8 | r, (b >> 4) << 8 | g)
     }
 
-    /// The frame on screen once its top-left pixel shows `corner` (the change is presented at
-    /// the next vblank, after the request's reply).
+    /// The frame on screen once its top-left pixel shows `corner`, asked for again until it does
+    /// (an animation still under way, tiles still arriving).
     static func snapshot(_ daemon: FlickdProcess, _ client: ControlClient, _ name: String,
                          showing corner: (x: Int, y: Int), within tolerance: Int = 0) throws -> PixelBuffer {
         func near(_ p: (x: Int, y: Int)) -> Bool { abs(p.x - corner.x) <= tolerance && abs(p.y - corner.y) <= tolerance }

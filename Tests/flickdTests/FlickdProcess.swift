@@ -23,6 +23,14 @@ final class FlickdProcess: @unchecked Sendable {
         return tests.appendingPathComponent("flickd").path
     }
 
+    /// The user running the tests, who owns their temporary folders: the service user a test
+    /// names to `flickd check-config --user`. Its default, `flickd`, exists where the package is
+    /// installed and cannot enter those 0700 folders; an unknown name (a uid with no entry)
+    /// checks as the caller.
+    static var user: String {
+        getpwuid(geteuid()).map { String(cString: $0.pointee.pw_name) } ?? String(geteuid())
+    }
+
     /// A fresh temporary folder for one daemon (and its restarts).
     static func makeDirectory() throws -> String {
         var template = Array("/tmp/flickd-it-XXXXXX".utf8CString)

@@ -80,6 +80,7 @@ import Testing
         try Recordings.flicks(at: [1.0, 2.5]).write(toFile: dir + "/flick.event", atomically: true, encoding: .utf8)
         let daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless", "--input", "evemu:\(dir)/flick.event"])
         try daemon.waitUntilReady()
+        try daemon.waitForLog("metrics.textfile (said once")
         try daemon.waitForLog("flick up ")
         try daemon.waitUntil("the second flick", timeout: 20) {
             daemon.stderr.components(separatedBy: "flick up ").count == 3

@@ -80,11 +80,15 @@ import Testing
             #expect(try client.call(ControlRequest(cmd: "set-offset", x: 700, y: 500, animated: false)).ok == true)
             let frame = try ControlTests.snapshot(daemon, client, "map-\(run).png", showing: (700, 500))
             #expect(ControlTests.contentPoint(frame[799, 479]) == (1499, 979))
+            // Meanwhile the placeholder (black by default), never the test pattern.
+            let waiting = "showing the placeholder (black) until the pyramid of \(dir)/allowed/map.png is built"
+            if run == 0 {
+                try daemon.waitForLog("building its pyramid")
+                try daemon.waitForLog(waiting)
+            }
             let log = daemon.stderr
             #expect(log.contains("building its pyramid") == (run == 0), "\(log)")
-            // Meanwhile the placeholder (black by default), never the test pattern.
-            #expect(log.contains("showing the placeholder (black) until the pyramid of \(dir)/allowed/map.png is built") == (run == 0),
-                    "\(log)")
+            #expect(log.contains(waiting) == (run == 0), "\(log)")
             #expect(!log.contains("test pattern"), "\(log)")
             if run == 1 {
                 // The built pyramid, loaded over the socket as a Deep Zoom descriptor (copied into

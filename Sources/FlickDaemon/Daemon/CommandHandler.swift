@@ -167,11 +167,12 @@ public final class CommandHandler {
         }
     }
 
-    /// Writes the frame on screen as PNG: into the file the client passed (a regular file it
+    /// Writes the frame on screen as PNG, what the commands before it did in it even before the
+    /// panel shows that (`Pipeline.snapshot()`): into the file the client passed (a regular file it
     /// opened for writing, so it chooses the path with its own permissions), else as `name` in
     /// the snapshot folder — a plain file name, so a client never writes outside that folder.
     private func snapshot(named name: String?, into file: Int32?) throws(ControlError) {
-        guard let buffer = pipeline.presenter.output.snapshot() else { throw .failed("the display is closed") }
+        guard let buffer = pipeline.snapshot() else { throw .failed("the display is closed") }
         if let file {
             do { try PNGCodec.write(buffer, into: file, name: "the snapshot's file") } catch { throw .failed("\(error)") }
             return

@@ -10,8 +10,13 @@ extension Pipeline: FramePresenterDelegate {
     public func presenter(_ presenter: FramePresenter, frameFor t: Instant) -> RenderState {
         if recognizer.scrollView.isAnimating { emit(recognizer.advance(to: t)) }
         let shown = prediction.frame(at: t, now: now, of: recognizer)
-        let v = shown.view
-        var state = RenderState(boundsSize: v.boundsSize, contentOffset: shown.contentOffset, zoomScale: v.zoomScale,
+        return renderState(of: shown.view, contentOffset: shown.contentOffset, at: t)
+    }
+
+    /// What a frame shown at `t` draws of `v`, its content at `contentOffset` (the fingers'
+    /// resampled offset, or the model's own); the presenter adds its colours.
+    func renderState(of v: ScrollView, contentOffset: Point, at t: Instant) -> RenderState {
+        var state = RenderState(boundsSize: v.boundsSize, contentOffset: contentOffset, zoomScale: v.zoomScale,
                                 contentSize: v.unscaledContentSize, indicatorOpacity: v.indicatorOpacity(at: t))
         state.contentInset = v.contentInset
         state.restingOffset = v.restingOffset

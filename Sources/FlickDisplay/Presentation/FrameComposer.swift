@@ -124,6 +124,22 @@ public final class FrameComposer {
         if case .content = layers.primary { scannedOutFrameCount += 1 }
     }
 
+    /// `state` composed whole into a panel-sized buffer of its own, as a frame without overlay
+    /// planes shows it: a snapshot of a frame the panel does not show yet. It allocates, so it is
+    /// never on the frame path; its own compositor leaves the frames' resampled tiles as they are.
+    /// - Returns: nil when no memory is left for the buffer.
+    public func composedCopy(of state: RenderState) -> PixelBuffer? {
+        let panel = output.size
+        guard let target = PixelBuffer(width: panel.width, height: panel.height) else { return nil }
+        if state.blank {
+            target.fill(0)
+            return target
+        }
+        Compositor(rotation: compositor.rotation, indicatorStyle: compositor.indicatorStyle)
+            .compose(state, content: content, into: target, restingOffset: state.restingOffset)
+        return target
+    }
+
     // MARK: Tiled content at zoom 1
 
     /// The descriptor readable when a scan-out band finished drawing (`takeBandFill()`).

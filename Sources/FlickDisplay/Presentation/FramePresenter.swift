@@ -133,6 +133,10 @@ public final class FramePresenter {
 
     /// What the last committed frame shows.
     public private(set) var shown: RenderState?
+    /// Whether the panel shows the last frame prepared: none in flight, none waiting for its
+    /// time or for a retry after a refusal. Otherwise what the model shows now is not on the
+    /// panel yet.
+    public var showsLatestFrame: Bool { state == .idle && retry == nil && !output.isFlipPending }
     /// The presentation time of the last frame prepared, committed or not (nil before the
     /// first): the model's next frame is asked for relative to it, so a frame already prepared
     /// is not asked for again.
