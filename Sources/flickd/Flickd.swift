@@ -145,11 +145,20 @@ struct CheckConfig: ParsableCommand {
     @Option(help: "The service user that must be able to read the content (the unit's User=); checked when run as root.")
     var user = "flickd"
 
+    @Option(help: "The panel's size, WIDTHxHEIGHT, for the zoom the content starts at (default: display.mode's, else display.headless_size).")
+    var panel: String?
+
     func run() throws {
         do {
             let (configuration, _) = try ConfigLoader.load(path: file)
+            let size = try panel.map { text in
+                guard let size = PixelSize(parsing: text) else {
+                    throw EndpointError(option: "--panel", value: text, expected: "WIDTHxHEIGHT, each from 1 to 16384")
+                }
+                return size
+            }
             // The content too: a typo in content.path would show the public a placeholder.
-            let said = try ContentCheck.describe(configuration, file: file, user: user)
+            let said = try ContentCheck.describe(configuration, file: file, user: user, panel: size)
             print("\(file): ok")
             for line in said { print("  \(line)") }
         } catch {

@@ -116,7 +116,7 @@ import Testing
             ("[\"scroll\"]\n\"paging\" = 1\n", 2, "scroll.paging"),
             ("scroll . 'bouncy' = false\n", 1, "scroll.bouncy"),
             ("[kiosk]\r\n\r\nidle_reset_seconds = 90000\r\n", 3, "kiosk.idle_reset_seconds"),
-            ("[zoom]\nmaximum_scale = 0.5\n", 1, "zoom.minimum_scale"),
+            ("zoom.maximum_scale = 0.5\nzoom.minimum_scale = 1\n", 2, "zoom.minimum_scale"),
             ("\u{FEFF}[input]\ngrab = \"yes\"\n", 2, "input.grab"),
         ]
         for (text, line, key) in cases {

@@ -130,7 +130,7 @@ import Testing
     }
 
     @Test func afterARestartTheProvidersViewIsWhereItWasWhenTheAppReconnects() throws {
-        let first = try daemon(waitingFor: "timetable")
+        let first = try daemon(waitingFor: "timetable", extra: "restore = \"view\"\n")
         defer { try? FileManager.default.removeItem(atPath: first.directory) }
         let socket = first.directory + "/control.sock"
         var python = try app("/usr/bin/python3", [Self.examples + "/timetable.py", "--socket", socket, "--exit-after", "60"])

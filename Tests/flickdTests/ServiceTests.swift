@@ -181,7 +181,9 @@ import Testing
     @Test func offsetAndZoomComeBackAfterARestart() throws {
         let dir = try FlickdProcess.makeDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try FlickdProcess.config(directory: dir).write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
+        let config = FlickdProcess.config(directory: dir)
+        try config.replacingOccurrences(of: "save_delay_ms = 50", with: "save_delay_ms = 50\nrestore = \"view\"")
+            .write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
         var daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless"])
         try daemon.waitUntilReady()
         let client = try daemon.client()
@@ -197,6 +199,15 @@ import Testing
         #expect(daemon.stderr.contains("state: restored offset (150.0, 420.0) zoom 2.0"))
         let status = try #require(try daemon.client().call(ControlRequest(cmd: "status")).status)
         #expect(status.offset == [150, 420] && status.zoomScale == 2)
+        #expect(try daemon.terminate() == 0)
+
+        // state.restore's default, "home": the saved view stays saved, the start is at home.
+        try config.write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
+        daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless"])
+        try daemon.waitUntilReady()
+        #expect(daemon.stderr.contains("state: starting at the home view, not the view saved (state.restore = \"home\")"))
+        let home = try #require(try daemon.client().call(ControlRequest(cmd: "status")).status)
+        #expect(home.offset == [0, 0] && home.zoomScale == 1)
         #expect(try daemon.terminate() == 0)
 
         // A truncated state file: a warning, and the view starts at home.

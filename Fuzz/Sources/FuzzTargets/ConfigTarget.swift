@@ -25,7 +25,7 @@ enum ConfigTarget {
     private static let candidates = [
         "true", "100", "0.5", "\"normal\"", "[0, 0, 0, 0]", "[]", "\"auto\"", "\"#1a2b3c\"", "\"/srv/kiosk\"",
         "[\"/srv/kiosk\"]", "\"800x480@60\"", "\"horizontal\"", "\"info\"", "\"zoom-toggle\"", "0o660", "65536", "90",
-        "[1.0, 0, 0, 0, 1, 0]", "\"card0\"", "\"headless\"",
+        "[1.0, 0, 0, 0, 1, 0]", "\"card0\"", "\"headless\"", "\"view\"",
     ]
 
     /// The shipped config, then every key alone with a value it takes and one it refuses, then

@@ -33,7 +33,7 @@ public struct GestureConfiguration: Hashable, Sendable {
     /// The same distance in pixels when the panel's size is unknown.
     public var doubleTapSlopPixels: Double = 100
     /// What a double tap does.
-    public var doubleTapAction: DoubleTapAction = .zoomToggle(scale: 2)
+    public var doubleTapAction: DoubleTapAction = .zoomToggle(scale: .factor(2))
     /// The scale a `zoomToggle` double tap toggles with: nil, the minimum zoom scale (Photos);
     /// a kiosk sets its start scale, so two double taps come back to the home zoom.
     public var doubleTapHomeScale: ScaleSetting?
@@ -79,11 +79,47 @@ public struct GestureConfiguration: Hashable, Sendable {
 
 /// What a double tap does.
 public enum DoubleTapAction: Hashable, Sendable {
-    /// Zoom in to `scale` centred on the tap; if already zoomed elsewhere, back to
-    /// `GestureConfiguration.doubleTapHomeScale` (the minimum by default: Photos behaviour).
-    case zoomToggle(scale: Double)
-    /// Always zoom in to `scale` centred on the tap.
-    case zoomIn(scale: Double)
+    /// From `GestureConfiguration.doubleTapHomeScale` (the minimum by default: Photos
+    /// behaviour), zoom in to `scale` about the tap; from any other zoom, back to it.
+    case zoomToggle(scale: DoubleTapZoom)
+    /// Always zoom in to `scale` about the tap.
+    case zoomIn(scale: DoubleTapZoom)
     /// Deliver a `doubleTap` to the content and leave the zoom alone.
     case content
+}
+
+/// Where a double tap zooms to: a zoom scale, or a step from the zoom where it lands. A step is
+/// what maps do (Google and Apple Maps double the zoom, OpenSeadragon's `zoomPerClick` is 2): a
+/// scale is the same zoom whatever the content, so a 2 that steps ×4 into a photo fitted at 0.5
+/// jumps ×83 into a map fitted at 0.024.
+public enum DoubleTapZoom: Hashable, Sendable, CustomStringConvertible, ExpressibleByFloatLiteral,
+    ExpressibleByIntegerLiteral {
+    /// This zoom scale.
+    case scale(Double)
+    /// The zoom where the tap lands times this.
+    case factor(Double)
+
+    /// A zoom scale.
+    public init(floatLiteral value: Double) { self = .scale(value) }
+    /// A whole zoom scale.
+    public init(integerLiteral value: Int) { self = .scale(Double(value)) }
+
+    /// The factors a step takes: more than 1 (a step in), at most the zoom range's span.
+    public static let factorRange = 1.0.nextUp...1000.0
+
+    /// The setting as the config file spells it: `2.5` or `"2.5x"`.
+    public var description: String {
+        switch self {
+        case let .scale(s): s.written
+        case let .factor(f): "\"\(f.written)x\""
+        }
+    }
+
+    /// The zoom a double tap at zoom `zoomScale` goes to, before the limits.
+    public func target(from zoomScale: Double) -> Double {
+        switch self {
+        case let .scale(s): s
+        case let .factor(f): zoomScale * f
+        }
+    }
 }

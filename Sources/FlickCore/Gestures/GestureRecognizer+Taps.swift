@@ -89,9 +89,10 @@ extension GestureRecognizer {
             let home = doubleTapHomeScale
             zoomedTo = home
             drive(at: t) { try? $0.setZoomScale(home, anchoredAt: p, animated: true, at: t) }
-        case let .zoomToggle(scale), let .zoomIn(scale):
+        case let .zoomToggle(step), let .zoomIn(step):
             // About the finger: the content under it stays under it, on every frame.
-            let s = Swift.min(Swift.max(scale, scrollView.minimumZoomScale), scrollView.maximumZoomScale)
+            let s = Swift.min(Swift.max(step.target(from: scrollView.zoomScale), scrollView.minimumZoomScale),
+                              scrollView.maximumZoomScale)
             zoomedTo = s
             drive(at: t) { try? $0.setZoomScale(s, anchoredAt: p, animated: true, at: t) }
         }

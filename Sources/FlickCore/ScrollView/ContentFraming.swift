@@ -15,8 +15,11 @@ public struct ContentFraming: Hashable, Sendable {
     }
 
     /// The smallest zoom a pinch settles at; a `fit` or `fill` above `maximumScale` is held to
-    /// it (Apple's PhotoScroller: a small image is not forced to zoom in).
-    public var minimumScale: ScaleSetting = 1
+    /// it (Apple's PhotoScroller: a small image is not forced to zoom in). nil: 1, or the start
+    /// scale where that is smaller, so content that starts fitted (a map shown whole) is never
+    /// held above where it starts, as UIKit's minimum of 1 would hold a map far bigger than the
+    /// panel at its top-left corner.
+    public var minimumScale: ScaleSetting? = nil
     /// The largest zoom a pinch settles at.
     public var maximumScale: Double = 4
     /// The zoom of the home view (within the limits).
@@ -31,6 +34,7 @@ public struct ContentFraming: Hashable, Sendable {
 
     /// The minimum scale for `view`'s content and viewport.
     public func minimumZoomScale(for view: ScrollView) -> Double {
+        guard let minimumScale else { return Swift.min(1, view.zoomScale(for: startScale), maximumScale) }
         guard minimumScale.number == nil else { return view.zoomScale(for: minimumScale) }
         return Swift.min(view.zoomScale(for: minimumScale), maximumScale)
     }

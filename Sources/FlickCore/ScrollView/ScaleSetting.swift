@@ -21,7 +21,7 @@ public enum ScaleSetting: Hashable, Sendable, CustomStringConvertible, Expressib
     /// The setting as the config file spells it.
     public var description: String {
         switch self {
-        case let .scale(s): s.brief
+        case let .scale(s): s.written
         case .fit: "\"fit\""
         case .fill: "\"fill\""
         case .width: "\"width\""
@@ -56,5 +56,13 @@ extension ScrollView {
     /// `setting` for this view's content, viewport and inset, not yet held to the zoom limits.
     public func zoomScale(for setting: ScaleSetting) -> Double {
         setting.resolved(content: unscaledContentSize, viewport: boundsSize, inset: contentInset)
+    }
+}
+
+extension Double {
+    /// The number as a config file would write it: every digit it has (`0.25`, not `0.3`), and
+    /// no `.0`.
+    var written: String {
+        self == rounded() && abs(self) < 1e15 ? String(Int64(self)) : String(self)
     }
 }

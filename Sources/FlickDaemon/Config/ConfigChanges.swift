@@ -20,13 +20,13 @@ public enum ConfigChanges {
 
     /// Keys whose value is read only at start, and what reads it: the display (`DisplayOpener`,
     /// the compositor's rotation), the touchscreens (`TouchInputOptions`), the control socket
-    /// and the state file (`Daemon.init`).
+    /// and the state file (`Daemon.init`), and whether a saved view is restored (`ContentHost`).
     public static let restartOnly: Set<String> = [
         "display.backend", "display.card", "display.connector", "display.mode", "display.rotation", "display.fbdev", "display.fallback",
         "display.headless_size", "display.headless_refresh_rate", "display.realtime_priority", "display.wayland_buffers",
         "input.device", "input.match_name", "input.grab",
         "control.socket", "control.group", "control.mode",
-        "state.path",
+        "state.path", "state.restore",
         "power.method", "power.backlight",
     ]
 

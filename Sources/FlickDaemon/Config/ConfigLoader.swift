@@ -103,7 +103,7 @@ public enum ConfigLoader {
 
     /// Rules across keys, reported at the later key's line.
     private static func checkCombinations(_ c: Configuration, path: String, lines: KeyLines) throws(ConfigError) {
-        if let minimum = c.minimumZoomScale.number, minimum > c.maximumZoomScale {
+        if let minimum = c.minimumZoomScale?.number, minimum > c.maximumZoomScale {
             throw ConfigError(path: path, line: lines.nearestLine(of: "zoom.minimum_scale"), key: "zoom.minimum_scale",
                               message: "expected at most zoom.maximum_scale (\(c.maximumZoomScale)), got \(minimum)")
         }

@@ -71,7 +71,7 @@ enum ConfigSchema {
         k["gestures.double_tap_min_interval_ms"] = milliseconds(\.gestures.doubleTapMinimumInterval)
         k["gestures.double_tap_slop_mm"] = positive(\.gestures.doubleTapSlopMillimetres)
         k["gestures.double_tap_slop_px"] = positive(\.gestures.doubleTapSlopPixels)
-        k["gestures.double_tap_action"] = choice(["zoom-toggle": DoubleTapAction.zoomToggle(scale: 2), "zoom-in": .zoomIn(scale: 2),
+        k["gestures.double_tap_action"] = choice(["zoom-toggle": DoubleTapAction.zoomToggle(scale: .factor(2)), "zoom-in": .zoomIn(scale: .factor(2)),
                                                   "content": .content], \.gestures.doubleTapAction)
         k["gestures.velocity_window_ms"] = milliseconds(\.gestures.velocityWindow)
         k["gestures.velocity_samples"] = { v, c throws in
@@ -83,10 +83,27 @@ enum ConfigSchema {
         k["gestures.velocity_reset_gap_ms"] = milliseconds(\.gestures.velocityResetGap)
         k["gestures.pinch"] = bool(\.gestures.pinchEnabled)
         // [zoom]
-        k["zoom.minimum_scale"] = scaleSetting(\.minimumZoomScale, ["fit", "fill"])
-        k["zoom.start_scale"] = scaleSetting(\.startZoomScale, ["fit", "fill", "width"])
+        k["zoom.minimum_scale"] = { v, c throws in
+            if v.string == "auto" { c.minimumZoomScale = nil; return }
+            var setting = ScaleSetting.scale(1)
+            try scaleSetting(v, ["auto", "fit", "fill"], into: &setting)
+            c.minimumZoomScale = setting
+        }
+        k["zoom.start_scale"] = { v, c throws in try scaleSetting(v, ["fit", "fill", "width"], into: &c.startZoomScale) }
         k["zoom.maximum_scale"] = scale(\.maximumZoomScale)
-        k["zoom.double_tap_scale"] = scale(\.doubleTapScale)
+        k["zoom.double_tap_scale"] = { v, c throws in
+            let expected = "a step such as \"2x\" (a factor above 1, at most 1000) or a zoom scale \(ScrollView.zoomScaleLimitText)"
+            if let s = v.string {
+                guard s.hasSuffix("x"), let f = Double(s.dropLast()), DoubleTapZoom.factorRange.contains(f) else {
+                    throw ValueProblem(expected: expected, found: "\"\(s)\"")
+                }
+                c.doubleTapScale = .factor(f)
+                return
+            }
+            let d = try number(v, expected)
+            guard ScrollView.zoomScaleLimitRange.contains(d) else { throw ValueProblem(expected: expected, found: String(d)) }
+            c.doubleTapScale = .scale(d)
+        }
         k["zoom.bounces_zoom"] = bool(\.bouncesZoom)
         // [input]
         k["input.device"] = { v, c throws in
@@ -301,6 +318,7 @@ enum ConfigSchema {
         // [state]
         k["state.path"] = text(\.statePath)
         k["state.save_delay_ms"] = milliseconds(\.stateSaveDelay)
+        k["state.restore"] = choice(["view": StateRestore.view, "home": .home], \.stateRestore)
         // [debug]
         k["debug.touch_overlay"] = bool(\.touchOverlay)
         // [power]
@@ -434,21 +452,20 @@ enum ConfigSchema {
         }
     }
 
-    /// A zoom scale: a number in the model's range, or one of `words` (`ScaleSetting`).
-    static func scaleSetting(_ key: WritableKeyPath<Configuration, ScaleSetting> & Sendable, _ words: [String]) -> Reader {
-        { v, c throws in
-            let named = words.map { "\"\($0)\"" }.joined(separator: ", ")
-            let expected = "\(named) or a scale \(ScrollView.zoomScaleLimitText)"
-            if let s = v.string {
-                let settings: [String: ScaleSetting] = ["fit": .fit, "fill": .fill, "width": .width]
-                guard words.contains(s), let setting = settings[s] else { throw ValueProblem(expected: expected, found: "\"\(s)\"") }
-                c[keyPath: key] = setting
-                return
-            }
-            let d = try number(v, expected)
-            guard ScrollView.zoomScaleLimitRange.contains(d) else { throw ValueProblem(expected: expected, found: String(d)) }
-            c[keyPath: key] = .scale(d)
+    /// Reads a zoom scale into `setting`: a number in the model's range, or one of the words
+    /// `ScaleSetting` has among `words` (the error names all of `words`).
+    static func scaleSetting(_ v: TOMLValue, _ words: [String], into setting: inout ScaleSetting) throws {
+        let named = words.map { "\"\($0)\"" }.joined(separator: ", ")
+        let expected = "\(named) or a scale \(ScrollView.zoomScaleLimitText)"
+        if let s = v.string {
+            let settings: [String: ScaleSetting] = ["fit": .fit, "fill": .fill, "width": .width]
+            guard words.contains(s), let named = settings[s] else { throw ValueProblem(expected: expected, found: "\"\(s)\"") }
+            setting = named
+            return
         }
+        let d = try number(v, expected)
+        guard ScrollView.zoomScaleLimitRange.contains(d) else { throw ValueProblem(expected: expected, found: String(d)) }
+        setting = .scale(d)
     }
 
     /// A duration in seconds of something shown on screen: at most a minute. Longer is no

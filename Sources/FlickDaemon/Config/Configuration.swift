@@ -23,12 +23,14 @@ public struct Configuration: Hashable, Sendable {
     /// `[gestures]`: the recogniser's tunables (the double-tap zoom scale is `[zoom]`'s).
     public var gestures = GestureConfiguration()
 
-    /// `[zoom]`: the smallest zoom may follow the content (`"fit"`, `"fill"`, `"width"`).
-    public var minimumZoomScale: ScaleSetting = 1
+    /// `[zoom]`: the smallest zoom may follow the content (`"fit"`, `"fill"`); nil (`"auto"`,
+    /// the default): 1, or the start scale where that is smaller (`ContentFraming.minimumScale`).
+    public var minimumZoomScale: ScaleSetting?
     public var maximumZoomScale = 4.0
     /// The home view's zoom: where content starts, attract mode returns and a double tap toggles.
     public var startZoomScale: ScaleSetting = 1
-    public var doubleTapScale = 2.0
+    /// A double tap's zoom: a step from where it lands (`"2x"`), or a zoom scale.
+    public var doubleTapScale: DoubleTapZoom = .factor(2)
     public var bouncesZoom = true
 
     /// `[input]`.
@@ -141,6 +143,8 @@ public struct Configuration: Hashable, Sendable {
     /// `[state]`.
     public var statePath = "/var/lib/flickd/state.json"
     public var stateSaveDelay = Duration.milliseconds(1000)
+    /// Whether a start shows the view saved for the content, or its home view.
+    public var stateRestore = StateRestore.home
 
     /// `[content]`: what shows while the content is not there, and how long a gone provider's
     /// last frame stays.
@@ -169,6 +173,17 @@ public struct Configuration: Hashable, Sendable {
         f.homeOffset = homeOffset
         f.centersContent = centerContent
         return f
+    }
+
+    /// The home view as the config writes it (`zoom.start_scale`, `kiosk.home_offset`), saved
+    /// with the view: a view saved under another home is not restored.
+    public var homeView: String {
+        let offset = switch homeOffset {
+        case .topLeft: "\"top-left\""
+        case .center: "\"center\""
+        case let .offset(p): "[\(p.x), \(p.y)]"
+        }
+        return "start_scale = \(startZoomScale), home_offset = \(offset)"
     }
 
     /// The recogniser's tunables with the double-tap zoom scales filled in.

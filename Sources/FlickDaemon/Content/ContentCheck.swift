@@ -1,3 +1,4 @@
+import FlickCore
 import FlickDisplay
 import Foundation
 import Glibc
@@ -6,15 +7,19 @@ import Glibc
 /// service user can read it, and what it is — so a typo in `content.path` is found before the
 /// kiosk shows the public a placeholder.
 public enum ContentCheck {
-    /// What the config's content and placeholder are, one line each; or the first problem.
+    /// What the config's content and placeholder are, and the zoom the content starts at, one
+    /// line each; or the first problem.
     /// - Parameters:
     ///   - file: the config file (for the error's line).
     ///   - user: the service user (`User=` of flickd.service); checked as that user when run as
     ///     root and the user exists, else as the caller.
+    ///   - panel: the panel's size, for the zoom; nil: `display.mode`'s, else `display.headless_size`.
     /// - Throws: `ConfigError` at `content.path` (or `content.placeholder`) saying what is wrong.
-    public static func describe(_ configuration: Configuration, file: String, user: String) throws(ConfigError) -> [String] {
+    public static func describe(_ configuration: Configuration, file: String, user: String,
+                                panel: PixelSize? = nil) throws(ConfigError) -> [String] {
         let lines = keyLines(file)
         let reader = Reader(user: user)
+        let view = view(of: configuration, panel: panel)
         var said: [String] = []
         let path = configuration.contentPath
         if path.isEmpty {
@@ -22,12 +27,20 @@ public enum ContentCheck {
         } else if let provider = ContentLoader.providerName(path) {
             let who = provider.isEmpty ? "any content provider" : "content provider \(provider)"
             said.append("content: drawn by \(who) over the control socket; the placeholder (\(configuration.placeholder)) shows until it connects")
+            said.append("zoom: worked out for the app's content when it provides it (the journal says it)")
         } else {
             if let problem = reader.problem(path) {
                 throw ConfigError(path: file, line: lines("content.path"), key: "content.path", message: "\(path): \(problem)")
             }
             do {
-                said.append("content: \(try what(path, configuration: configuration))")
+                let (text, size) = try what(path, configuration: configuration, view: view.size)
+                said.append("content: \(text)")
+                if let size {
+                    let zoom = try ZoomSummary(configuration: configuration, content: size, view: view.size.size)
+                    said.append(zoom.line + " (\(view.source))")
+                } else {
+                    said.append("zoom: worked out for the document once flickd-render has laid it out (the journal says it)")
+                }
             } catch {
                 throw ConfigError(path: file, line: lines("content.path"), key: "content.path", message: "\(error)")
             }
@@ -50,42 +63,61 @@ public enum ContentCheck {
         return said
     }
 
-    /// What `path` is and what showing it takes.
-    static func what(_ path: String, configuration: Configuration) throws -> String {
+    /// What `path` is and what showing it takes, and its size at zoom 1 when that is known
+    /// before it is shown (not a document's: flickd-render lays it out) on a view of `view`.
+    static func what(_ path: String, configuration: Configuration, view: PixelSize) throws -> (String, size: Size?) {
         if let files = try DocumentFiles.documents(at: path) {
             try DocumentFiles.checkReadable(files)
             let helper = DocumentFiles.helperPath
             let runs = access(helper, X_OK) == 0 ? "drawn by \(helper)" : "to be drawn by \(helper), which is missing"
             let images = files.filter(DocumentFiles.isImage).count
             let what = files.count == 1 ? "a document" : "a folder of \(files.count - images) documents" + (images > 0 ? " and \(images) image\(images == 1 ? "" : "s")" : "")
-            return "\(what), readable, \(runs) (what it holds is checked when it is shown)"
+            return ("\(what), readable, \(runs) (what it holds is checked when it is shown)", nil)
         }
         var info = stat()
         _ = stat(path, &info)
         if info.st_mode & S_IFMT == S_IFDIR {
-            let content = try Content.load(directory: path, pageSize: PixelSize(width: 1920, height: 1080),
+            let content = try Content.load(directory: path, pageSize: view,
                                            background: configuration.background, pixelBudget: configuration.pixelBudget,
                                            direction: configuration.pageDirection, tiles: .inline)
-            return "a folder of \(content.pages.count) page\(content.pages.count == 1 ? "" : "s"), laid out \(configuration.pageDirection)"
+            return ("a folder of \(content.pages.count) page\(content.pages.count == 1 ? "" : "s"), laid out \(configuration.pageDirection)",
+                    content.size)
         }
         let lower = path.lowercased()
         if lower.hasSuffix(".dzi") || lower.hasSuffix(".xml") {
             let content = try Content.load(deepZoom: path, tiles: .inline)
             let levels = content.tiles.map { $0.source.grid.maxLevel + 1 } ?? 1
-            return "a Deep Zoom pyramid of \(Int(content.size.width))x\(Int(content.size.height)), \(levels) levels"
+            return ("a Deep Zoom pyramid of \(Int(content.size.width))x\(Int(content.size.height)), \(levels) levels", content.size)
         }
         let size = try PyramidBuilder.imageSize(of: path)
         let kind = lower.hasSuffix(".png") ? "PNG" : "JPEG"
         let bytes = Double(info.st_size)
         if size.area <= configuration.pixelBudget {
-            return "\(size) \(kind), decoded whole (\(megabytes(Double(size.area) * 4)) in memory)"
+            return ("\(size) \(kind), decoded whole (\(megabytes(Double(size.area) * 4)) in memory)", size.size)
         }
         let cache = configuration.cacheDirectory
         let descriptor = try PyramidBuilder.cachedDescriptor(for: path, cacheDirectory: cache)
-        if access(descriptor, F_OK) == 0 { return "\(size) \(kind), shown from its pyramid, built already in \(descriptor)" }
+        if access(descriptor, F_OK) == 0 { return ("\(size) \(kind), shown from its pyramid, built already in \(descriptor)", size.size) }
         // A pyramid holds the image and its halvings, 4/3 of its pixels: in PNG tiles, about
         // 4/3 of the file if they compress as the file does (a photograph's take more).
-        return "\(size) \(kind): over content.pixel_budget, a pyramid will be built into \(cache) once, ~\(megabytes(bytes * 4 / 3))"
+        return ("\(size) \(kind): over content.pixel_budget, a pyramid will be built into \(cache) once, ~\(megabytes(bytes * 4 / 3))",
+                size.size)
+    }
+
+    /// The view check-config works the zoom out for: `panel`, else `display.mode`'s size, else
+    /// `display.headless_size`, turned by `display.rotation`; and where its size came from.
+    static func view(of configuration: Configuration, panel: PixelSize?) -> (size: PixelSize, source: String) {
+        let (size, source): (PixelSize, String)
+        if let panel {
+            (size, source) = (panel, "--panel")
+        } else if let mode = configuration.modeRequest {
+            (size, source) = (PixelSize(width: mode.width, height: mode.height), "display.mode")
+        } else {
+            (size, source) = (configuration.headlessSize,
+                              "display.headless_size; for a panel of another size, check-config --panel WIDTHxHEIGHT")
+        }
+        let logical = configuration.panelRotation.logicalSize(panel: size)
+        return (logical, logical == size ? source : source + ", turned by display.rotation")
     }
 
     static func megabytes(_ bytes: Double) -> String {

@@ -62,11 +62,11 @@ extension ContentHost {
 
     // MARK: What load chose, across restarts
 
-    /// The state to save for the view at `offset` and `zoomScale`: which content it is on, and
-    /// what `load` chose.
+    /// The state to save for the view at `offset` and `zoomScale`: which content it is on, under
+    /// which home view, and what `load` chose.
     public func persistedState(offset: Point, zoomScale: Double) -> PersistedState {
         PersistedState(content: identity, offsetX: offset.x, offsetY: offset.y, zoomScale: zoomScale,
-                       loaded: loaded?.path, loadedUnder: loaded?.under)
+                       loaded: loaded?.path, loadedUnder: loaded?.under, home: configuration.homeView)
     }
 
     /// What `load` chose before a restart, if the config's `content.path` is still the one it was

@@ -28,6 +28,8 @@ public final class ContentHost: PassiveComponent {
     /// The content the command line asked for, which a reload does not change.
     let pinnedPath: String?
     let stateStore: StateStore?
+    /// `state.restore` as it was at start: whether a saved view is shown again.
+    let stateRestore: StateRestore
     let logger: Logger
     private let tileWorkers: Int
     let clock: () -> Instant
@@ -86,6 +88,7 @@ public final class ContentHost: PassiveComponent {
         self.configuration = configuration
         self.pinnedPath = pinnedPath
         self.stateStore = stateStore
+        stateRestore = configuration.stateRestore
         self.logger = logger
         self.tileWorkers = tileWorkers
         self.clock = clock
@@ -121,6 +124,7 @@ public final class ContentHost: PassiveComponent {
         name = first.name
         identity = ContentIdentity.of(first.name)
         logger.info("content: \(first.name), \(first.content.summary)")
+        sayZoom(of: first.content, name: first.name, view: view)
         rewatch()
         return (first.content, savedPosition(for: nil))
     }
@@ -176,18 +180,6 @@ public final class ContentHost: PassiveComponent {
             nextDocument = nil
             startDocument(pending.path, files: pending.files)
         }
-    }
-
-    /// The view's saved position, if it was saved for what shows now (said in the journal; at
-    /// start an unreadable state file too). `provider` names a provider's content shown again.
-    private func savedPosition(for provider: String?) -> (offset: Point, zoomScale: Double)? {
-        guard let stateStore else { return nil }
-        let (saved, warning) = stateStore.load()
-        if let warning, provider == nil { logger.warning("\(warning)") }
-        guard let saved, saved.content == identity else { return nil }
-        let restored = "state: restored offset (\(saved.offsetX), \(saved.offsetY)) zoom \(saved.zoomScale)"
-        logger.info("\(restored)\(provider.map { " for \($0)" } ?? "")")
-        return (Point(x: saved.offsetX, y: saved.offsetY), saved.zoomScale)
     }
 
     // MARK: The loop's side
@@ -404,6 +396,7 @@ public final class ContentHost: PassiveComponent {
     func present(_ content: Content, name: String) throws {
         providers.contentReplaced()
         try screen?.present(content, at: clock())
+        if let view = screen?.viewPixels { sayZoom(of: content, name: name, view: view) }
         self.name = name
         identity = ContentIdentity.of(name)
         shownPages = content.pages

@@ -15,17 +15,30 @@ public struct PersistedState: Codable, Hashable, Sendable {
     /// The config's `content.path` when `load` chose it: once the config names other content,
     /// the config's is shown.
     public var loadedUnder: String?
+    /// The home view the view was saved under (`Configuration.homeView`): a view saved before
+    /// the start scale or home offset was edited is not restored (absent: not restored either).
+    public var home: String?
 
     /// Creates a state.
     public init(content: String, offsetX: Double, offsetY: Double, zoomScale: Double,
-                loaded: String? = nil, loadedUnder: String? = nil) {
+                loaded: String? = nil, loadedUnder: String? = nil, home: String? = nil) {
         self.content = content
         self.offsetX = offsetX
         self.offsetY = offsetY
         self.zoomScale = zoomScale
         self.loaded = loaded
         self.loadedUnder = loadedUnder
+        self.home = home
     }
+}
+
+/// What a start shows (`state.restore`): the view saved for the content, or its home view.
+public enum StateRestore: String, Hashable, Sendable {
+    /// The view saved for the same content under the same home view.
+    case view
+    /// The home view, whatever was saved: a kiosk in a public place shows each visitor what
+    /// it was set up to show, not where the last one left it.
+    case home
 }
 
 /// Saves the state atomically — write a temporary file beside it, fsync, rename over, fsync the
