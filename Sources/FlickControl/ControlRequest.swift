@@ -42,6 +42,9 @@ public struct ControlRequest: Codable, Hashable, Sendable {
     public var drawn: Bool?
     /// For `display`: `on`, `off` or `dim`.
     public var state: String?
+    /// For `claim`: the finger whose touch the content keeps (the `contact` of its
+    /// `contentTouchDown`).
+    public var contact: Int?
     /// For `provide` from flickd-render only: the document's files and pages (docs/documents.md).
     public var document: ControlDocumentDeclaration?
     /// For `documentError` (flickd-render only): the file, why (`notADocument`, `encrypted`, …)
@@ -55,7 +58,7 @@ public struct ControlRequest: Codable, Hashable, Sendable {
                 height: Double? = nil, scale: Double? = nil, page: Int? = nil, animated: Bool? = nil,
                 events: [String]? = nil, path: String? = nil, enabled: Bool? = nil, tileSize: Int? = nil,
                 slots: Int? = nil, detail: Int? = nil, opaque: Bool? = nil, background: String? = nil, name: String? = nil,
-                request: Int? = nil, drawn: Bool? = nil, state: String? = nil) {
+                request: Int? = nil, drawn: Bool? = nil, state: String? = nil, contact: Int? = nil) {
         self.id = id
         self.cmd = cmd
         self.x = x
@@ -77,6 +80,7 @@ public struct ControlRequest: Codable, Hashable, Sendable {
         self.request = request
         self.drawn = drawn
         self.state = state
+        self.contact = contact
     }
 }
 
@@ -129,6 +133,9 @@ public enum ControlCommand: Hashable, Sendable {
     /// Lights, dims or darkens the panel now (`[power]`, docs/power.md); the idle timers and
     /// the schedule go on from there.
     case display(DisplayState)
+    /// The content keeps the touch of this finger to its end (UIKit's
+    /// `touchesShouldCancel(in:)` answering false): a drag no longer takes it back.
+    case claim(contact: Int)
 
     /// What `display` asks of the panel.
     public enum DisplayState: String, CaseIterable, Hashable, Sendable {
@@ -182,7 +189,7 @@ public enum ControlCommand: Hashable, Sendable {
     /// Every command name, for help texts and errors.
     public static let names = ["status", "set-offset", "scroll-rect-to-visible", "set-zoom", "zoom-to-rect", "page",
                                "scroll-to-top", "stop", "flash-indicators", "load", "subscribe", "snapshot", "reload",
-                               "touch-overlay"] + Switch.allCases.map(\.rawValue) + ["provide", "tile", "invalidate", "display"]
+                               "touch-overlay"] + Switch.allCases.map(\.rawValue) + ["provide", "tile", "invalidate", "display", "claim"]
 
     /// Interprets a request.
     /// - Throws: `ControlError` naming the unknown command or the missing or bad field.
@@ -244,6 +251,9 @@ public enum ControlCommand: Hashable, Sendable {
                 throw .badField(command: r.cmd, field: "state", expected: "\"on\", \"off\" or \"dim\"")
             }
             self = .display(state)
+        case "claim":
+            guard let contact = r.contact else { throw .missingField(command: r.cmd, field: "contact") }
+            self = .claim(contact: contact)
         default:
             guard let which = Switch(rawValue: r.cmd) else { throw .unknownCommand(r.cmd) }
             guard let enabled = r.enabled else { throw .missingField(command: r.cmd, field: "enabled") }

@@ -49,12 +49,12 @@ enum ControlRequestScanner {
     /// is left to the decoder).
     private enum Field: UInt32 {
         case id, cmd, x, y, width, height, scale, page, animated, path, enabled, tileSize, slots, detail, opaque,
-             background, name, request, drawn, state
+             background, name, request, drawn, state, contact
 
         /// The JSON names, in the cases' order.
         static let names: [StaticString] = ["id", "cmd", "x", "y", "width", "height", "scale", "page", "animated", "path",
                                             "enabled", "tileSize", "slots", "detail", "opaque", "background", "name",
-                                            "request", "drawn", "state"]
+                                            "request", "drawn", "state", "contact"]
 
         /// The field named by `key`'s bytes (compared as bytes: no String is made per key).
         init?(_ key: UnsafeBufferPointer<UInt8>) {
@@ -207,6 +207,7 @@ enum ControlRequestScanner {
             case .request: r.request = whole(); return r.request != nil
             case .drawn: r.drawn = bool(); return r.drawn != nil
             case .state: r.state = string(); return r.state != nil
+            case .contact: r.contact = whole(); return r.contact != nil
             }
         }
     }

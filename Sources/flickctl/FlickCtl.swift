@@ -152,7 +152,7 @@ struct FlickCtl: ParsableCommand {
         subcommands: [Status.self, SetOffset.self, ScrollRectToVisible.self, SetZoom.self, ZoomToRect.self, Page.self,
                       ScrollToTop.self, Stop.self, FlashIndicators.self, Load.self, Subscribe.self, Monitor.self,
                       Snapshot.self, Reload.self, TouchOverlay.self, ScrollEnabled.self, ScrollsToTop.self,
-                      DelaysContentTouches.self, CanCancelContentTouches.self, Provider.self, Display.self]
+                      DelaysContentTouches.self, CanCancelContentTouches.self, Claim.self, Provider.self, Display.self]
     )
 
     struct Provider: ParsableCommand {

@@ -90,10 +90,11 @@ import Testing
         #expect(run(&c, [.move(far)]) == [.contentMove(far)] && c.state == .owned(origin: o))
         #expect(run(&c, [.move(near)]) == [.contentMove(near)])
         #expect(run(&c, [.cancel]) == [.contentCancel] && c.state == .idle)
-        // A long press keeps hearing the finger move.
+        // A long press keeps hearing the finger move, and keeps a touch that moves where nothing scrolls.
         c = classifier()
-        #expect(run(&c, [.down(o, stopsMotion: false), .timer, .timer, .move(far)]) == [.contentMove(far)])
+        #expect(run(&c, [.down(o, stopsMotion: false, scrolls: .horizontal), .timer, .timer, .move(near)]) == [.contentMove(near)])
         #expect(c.state == .longPressed(origin: o))
+        #expect(run(&c, [.move(far)]) == [.contentMove(far)] && c.state == .owned(origin: o))
         // At exactly 45° either scrolling axis takes it.
         #expect(C.Axes.vertical.scroll(Vector(dx: 5, dy: -5)) && C.Axes.horizontal.scroll(Vector(dx: -5, dy: 5)))
         #expect(!C.Axes([]).scroll(Vector(dx: 0, dy: 30)) && C.Axes.both.scroll(Vector(dx: 1, dy: 0)))
@@ -163,20 +164,71 @@ import Testing
     }
 
     @Test func longPressedAndOwnedEdges() {
-        for (start, state) in [([C.Event.down(o, stopsMotion: false), .timer, .timer], C.State.longPressed(origin: o))] {
-            var c = classifier()
-            #expect(run(&c, start + [.move(far), .secondFinger]) == [])
-            #expect(c.state == state)
-            #expect(run(&c, [.lift(far)]) == [.contentUp(far)])
-            c = classifier()
-            #expect(run(&c, start + [.cancel]) == [.contentCancel])
-        }
-        var c = classifier(canCancel: false)
+        let start: [C.Event] = [.down(o, stopsMotion: false), .timer, .timer]
+        var c = classifier()
+        #expect(run(&c, start + [.move(near), .secondFinger]) == [])
+        #expect(c.state == .longPressed(origin: o))
+        #expect(run(&c, [.lift(near)]) == [.contentUp(near)])
+        c = classifier()
+        #expect(run(&c, start + [.cancel]) == [.contentCancel])
+        c = classifier(canCancel: false)
         #expect(run(&c, [.down(o, stopsMotion: false), .timer, .move(far), .move(o), .secondFinger]) == [])
         #expect(c.state == .owned(origin: o))
         #expect(run(&c, [.lift(o)]) == [.contentUp(o)])
         c = classifier(canCancel: false)
         #expect(run(&c, [.down(o, stopsMotion: false), .timer, .move(far), .cancel]) == [.contentCancel])
+    }
+
+    /// A finger held past the long press, then moved, scrolls (UIKit's canCancelContentTouches,
+    /// Google Maps, QScroller): the content hears the long press, then a cancel, and the drag
+    /// starts from where the finger crossed the slop however it drifted while held.
+    @Test func aHeldFingerThatMovesScrolls() {
+        var c = classifier()
+        #expect(run(&c, [.down(o, stopsMotion: false), .timer, .timer]) == [.longPress(o)])
+        #expect(run(&c, [.move(near)]) == [.contentMove(near)] && c.state == .longPressed(origin: o))
+        // Past the 18 px slop from where it landed, 12 px beyond it: only those 12 px move the content.
+        #expect(run(&c, [.move(far)]) == [.contentCancel, .beginDrag(excess: Vector(dx: 0, dy: 12))])
+        #expect(c.state == .dragging && c.deadline == nil)
+        #expect(run(&c, [.move(o), .lift(o)]) == [] && c.state == .idle)
+        // Diagonally the excess keeps the finger's direction.
+        c = classifier(delays: false)
+        let diagonal = run(&c, [.down(o, stopsMotion: false), .timer, .move(Point(x: 124, y: 132))])
+        guard diagonal.count == 2, diagonal[0] == .contentCancel, case let .beginDrag(excess) = diagonal[1] else {
+            Issue.record("\(diagonal)")
+            return
+        }
+        // 40 px from the down, 22 beyond the slop.
+        #expect(abs(excess.dx - 24 * 0.55) < 1e-9 && abs(excess.dy - 32 * 0.55) < 1e-9)
+        // Without canCancel the held touch stays the content's, as before it was held.
+        c = classifier(canCancel: false)
+        #expect(run(&c, [.down(o, stopsMotion: false), .timer, .timer, .move(far)]) == [.contentMove(far)])
+        #expect(c.state == .owned(origin: o))
+        #expect(run(&c, [.move(Point(x: 100, y: 400)), .lift(o)]) == [.contentUp(o)] && c.state == .idle)
+    }
+
+    /// A claim keeps a touch the content has (delivered, long pressed, kept) to its end; anywhere
+    /// else it changes nothing and is no bug: it crossed a socket while the finger moved on.
+    @Test func aClaimKeepsTheContentsTouchAndIsRefusedElsewhere() {
+        var c = classifier()
+        #expect(run(&c, [.down(o, stopsMotion: false), .timer, .claim]) == [])
+        #expect(c.state == .owned(origin: o) && c.claimed && c.deadline == nil)
+        #expect(run(&c, [.move(far)]) == [.contentMove(far)])
+        #expect(run(&c, [.secondFinger, .claim, .move(near)]) == [.contentMove(near)] && c.state == .owned(origin: o))
+        #expect(run(&c, [.lift(near)]) == [.contentUp(near)] && !c.claimed)
+        // After the long press.
+        c = classifier()
+        #expect(run(&c, [.down(o, stopsMotion: false), .timer, .timer, .claim]) == [] && c.claimed)
+        #expect(run(&c, [.move(far)]) == [.contentMove(far)] && c.state == .owned(origin: o))
+        // Refused: no touch, held back, stopping motion, scrolling; the state stays.
+        for (script, state) in [([C.Event](), C.State.idle), ([.down(o, stopsMotion: false)], .pending(origin: o, since: t0)),
+                                ([.down(o, stopsMotion: true)], .catching(origin: o)),
+                                ([.down(o, stopsMotion: false), .timer, .move(far)], .dragging)] {
+            c = classifier()
+            _ = run(&c, script)
+            let deadline = c.deadline
+            let r = c.handle(.claim, at: t0 + .seconds(1))
+            #expect(!r.invalid && r.actions.isEmpty && c.state == state && !c.claimed && c.deadline == deadline, "\(script)")
+        }
     }
 
     @Test func catchingAndDraggingEdges() {
@@ -242,6 +294,11 @@ import Testing
             [down, .lift(o)], [down, .cancel], [down, .secondFinger, .cancel],
             [down, .timer, .move(near), .move(far), .cancel], [down, .timer, .lift(o)], [down, .timer, .cancel],
             [down, .timer, .secondFinger, .lift(o)],
+            // Held past the long press, then moved: it scrolls. Claimed: the content's.
+            [down, .timer, .timer, .move(near), .move(far), .lift(far)],
+            [down, .timer, .claim, .claim, .lift(o)], [down, .timer, .timer, .claim, .move(far), .cancel],
+            // Claims where the content does not have the touch: refused, the state stays.
+            [.claim], [down, .claim, .move(far), .claim, .cancel], [stop, .claim, .lift(o)],
             [stop, .move(near), .move(far), .lift(far)], [stop, .secondFinger], [stop, .lift(o)], [stop, .cancel],
             // Bugs: the pair is logged and the state stays.
             [.lift(o)], [.timer], [down, down], [down, .move(far), .timer],
@@ -253,7 +310,9 @@ import Testing
         // Scrolling off: a moving touch is the content's, held back or delivered.
         let still = C.Event.down(o, stopsMotion: false, scrolls: [])
         seen += steps([still, .move(far), .lift(far)]) + steps([still, .timer, .move(far), .cancel])
-        for script: [C.Event] in [[down, .timer, .move(far), .lift(far)], [down, .timer, .secondFinger, .cancel]] {
+        seen += steps([still, .timer, .timer, .move(far), .lift(far)])
+        for script: [C.Event] in [[down, .timer, .move(far), .lift(far)], [down, .timer, .secondFinger, .cancel],
+                                  [down, .timer, .timer, .move(far), .lift(far)]] {
             seen += steps(script, canCancel: false)
         }
         let table = try StateTable.load(.tap, from: "tap-drag-classifier.md")

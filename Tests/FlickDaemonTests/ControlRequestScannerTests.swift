@@ -25,6 +25,7 @@ import Testing
         #"{"cmd":"touch-overlay","enabled":true}"#,
         #"{"cmd":"scroll-enabled","enabled":false}"#,
         #"{"cmd":"display","state":"dim"}"#,
+        #"{"id":40,"cmd":"claim","contact":3}"#,
         #"{"cmd":"subscribe","events":["didScroll","tap"]}"#,
         " \t{ \"cmd\" : \"tile\" , \"request\" : 9 } \r",
         #"{"cmd":"invalidate","x":1e19,"y":-1.7976931348623157e308,"width":2.5E-3,"height":0.1e+2}"#,

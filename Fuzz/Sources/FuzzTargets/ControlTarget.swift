@@ -70,7 +70,7 @@ enum ControlTarget {
 
     /// Record layout: command number, flags (bit 0: animated, and touch-overlay's `enabled`), x,
     /// y, width, height, scale as raw little-endian Double bits, page as a raw Int64 (its bits
-    /// also give `provide`'s, `tile`'s and `display`'s fields).
+    /// also give `provide`'s, `tile`'s, `display`'s and `claim`'s fields).
     private static let recordSize = 2 + 5 * 8 + 8
 
     private static func structured(_ bytes: Slice<UnsafeRawBufferPointer>, _ daemon: DaemonPath) {
@@ -90,14 +90,14 @@ enum ControlTarget {
             let cmd = names[Int(record[base]) % names.count]
             let animated = record[base + 1] & 1 == 1
             let (x, y, width, height, scale) = (double(0), double(1), double(2), double(3), double(4))
-            // The content provider's fields (`provide`, `tile`) and `display`'s state come from
-            // the page's bits too, so every command finds each field it needs.
+            // The content provider's fields (`provide`, `tile`), `display`'s state and `claim`'s
+            // contact come from the page's bits too, so every command finds each field it needs.
             let request = ControlRequest(id: Int(page & 0xFF), cmd: cmd, x: x, y: y, width: width, height: height,
                                          scale: scale, page: Int(page), animated: animated, path: "fuzz.png",
                                          enabled: animated, tileSize: Int(page >> 8 & 0xFFFF), slots: Int(page >> 24 & 0xFF),
                                          detail: Int(page >> 32 & 0xF), opaque: animated, name: "fuzz",
                                          request: Int(page), drawn: animated,
-                                         state: ["on", "off", "dim", "bright"][Int(page >> 40 & 3)])
+                                         state: ["on", "off", "dim", "bright"][Int(page >> 40 & 3)], contact: Int(page))
             do {
                 daemon.answer(try ControlCommand(request), id: request.id)
             } catch {
@@ -157,6 +157,7 @@ enum ControlTarget {
             ControlRequest(id: 17, cmd: "delays-content-touches", enabled: false),
             ControlRequest(id: 18, cmd: "can-cancel-content-touches", enabled: true),
             ControlRequest(id: 19, cmd: "display", state: "off"),
+            ControlRequest(id: 20, cmd: "claim", contact: 3),
         ]
         var out = requests.map { (name: "\($0.cmd)-\($0.id ?? 0).json", bytes: [UInt8]($0.line())) }
         let malformed = [

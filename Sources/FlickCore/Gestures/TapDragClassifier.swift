@@ -7,7 +7,10 @@
 /// A touch that lands while the content moves stops it and is never the content's (→ catching).
 /// With a zero delay, or `delaysContentTouches` off, the content hears a touch at once
 /// (→ delivered). Past the slop a delivered touch is taken back from the content only if
-/// `canCancelContentTouches`; otherwise the content keeps it (→ owned) and nothing scrolls.
+/// `canCancelContentTouches`; otherwise the content keeps it (→ owned) and nothing scrolls. A
+/// long press changes nothing of that: a finger held, then moved, scrolls as UIKit's, Google
+/// Maps' and QScroller's do, unless the content claimed the touch (→ owned), which is how an
+/// app that answers a touch-down or a long press keeps it.
 /// A touch moving past the slop along an axis the view cannot scroll (scrolling off, or the
 /// content fits that way and does not always bounce) is the content's (→ owned), held back or
 /// not: there is no drag to take it for. While the content has a touch (delivered, owned,
@@ -22,10 +25,12 @@ public struct TapDragClassifier: Sendable {
         case pending(origin: Point, since: Instant)
         /// The content has the touch-down; the long-press timer runs.
         case delivered(origin: Point, since: Instant)
-        /// The content had a long press; the touch is the content's until it lifts.
+        /// The content had a long press; the touch is still the content's, until it lifts or
+        /// moves past the slop.
         case longPressed(origin: Point)
-        /// The content kept a touch that moved (`canCancelContentTouches` is false, or scrolling
-        /// is off).
+        /// The content keeps the touch to its end: it claimed it, or the touch moved past the
+        /// slop where nothing could take it (`canCancelContentTouches` is false, or it moved
+        /// along no axis that scrolls).
         case owned(origin: Point)
         /// The touch stopped moving content; it scrolls if it moves, else it is nothing.
         case catching(origin: Point)
@@ -84,6 +89,10 @@ public struct TapDragClassifier: Sendable {
         case cancel
         /// Another finger joined: a pinch takes over.
         case secondFinger
+        /// The content claims the touch (a control client's `claim`): it stays the content's
+        /// whatever it does next. Refused, with the state left as it is, where the content does
+        /// not have the touch (`claimed` is false then).
+        case claim
 
         /// The event's name in the table.
         public var name: String {
@@ -94,6 +103,7 @@ public struct TapDragClassifier: Sendable {
             case .lift: "lift"
             case .cancel: "cancel"
             case .secondFinger: "secondFinger"
+            case .claim: "claim"
             }
         }
     }
@@ -120,6 +130,15 @@ public struct TapDragClassifier: Sendable {
 
     /// The current state.
     public private(set) var state: State = .idle
+
+    /// Whether the content has the touch and keeps it to its end: claimed, or kept when it
+    /// moved. A `claim` is taken when this is true after it.
+    public var claimed: Bool {
+        switch state {
+        case .owned: true
+        case .idle, .pending, .delivered, .longPressed, .catching, .dragging: false
+        }
+    }
 
     /// Whether a move matters to the machine: it can still change what the touch is (pending,
     /// delivered, catching), or the content has the touch and hears it move (delivered,
@@ -187,7 +206,9 @@ public struct TapDragClassifier: Sendable {
                 state = .dragging
                 actions.append(.beginDrag(excess: excess))
             }
-        case let (.delivered(origin, _), .move(p)):
+        case let (.delivered(origin, _), .move(p)), let (.longPressed(origin), .move(p)):
+            // A long press does not make the touch the content's for good: held, then moved, it
+            // is taken back as a touch that never held still would be.
             if let excess = excess(from: origin, to: p) {
                 if canCancel && scrolls.scroll(p - origin) {
                     state = .dragging
@@ -199,9 +220,19 @@ public struct TapDragClassifier: Sendable {
             } else {
                 actions.append(.contentMove(p))
             }
-        case let (.longPressed, .move(p)), let (.owned, .move(p)):
+        case let (.owned, .move(p)):
             actions.append(.contentMove(p))
         case (.dragging, .move), (.longPressed, .secondFinger), (.owned, .secondFinger), (.dragging, .secondFinger):
+            break
+        case let (.delivered(origin, _), .claim), let (.longPressed(origin), .claim):
+            // The app heard the touch and keeps it; a long press it has not had yet is its own
+            // to tell, since it hears every move.
+            state = .owned(origin: origin)
+        case (.owned, .claim):
+            break
+        case (.idle, .claim), (.pending, .claim), (.catching, .claim), (.dragging, .claim):
+            // Not the content's touch (none, held back, never, or taken back): a claim that
+            // arrives late is refused, not a bug — the touch moved on while it was on its way.
             break
         case let (.pending(origin, since), .timer):
             state = .delivered(origin: origin, since: since)

@@ -145,6 +145,11 @@ public final class CommandHandler {
         case .display(let state):
             try display(state, at: now)
             return .reply(id: id)
+        case .claim(let contact):
+            if let refusal = pipeline.claim(ContactID(contact), at: now) {
+                throw .failed(ErrorContext(source: "'claim'", key: "contact \(contact)", reason: "\(refusal)").rendered)
+            }
+            return .reply(id: id)
         }
         // A command that moves the view answers with where it goes, as the model applied it
         // (zoom clamped to its limits, an offset clamped into the bounds at that zoom).

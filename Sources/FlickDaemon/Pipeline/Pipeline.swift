@@ -196,6 +196,17 @@ public final class Pipeline {
         return result!
     }
 
+    /// Leaves the touch of finger `contact` to the content to its end (a control client's
+    /// `claim`) at `t`.
+    /// - Returns: why not, when the content does not have that touch.
+    public func claim(_ contact: ContactID, at t: Instant) -> ContentTouchClaimRefusal? {
+        observe(t)
+        let (refusal, outputs) = recognizer.claim(contact, at: now)
+        emit(outputs)
+        flush()
+        return refusal
+    }
+
     /// Shows other content from the next frame on (its size and home position are an
     /// `update` of the caller's). What the frame's step of the model caused goes to the sink now.
     public func show(_ content: Content?, at t: Instant) {
