@@ -122,6 +122,7 @@ public final class Daemon: PipelineSink, CommandContext {
             logger.report(.error, "control socket, running without it: ", error)
         }
         metrics = FleetMetrics(configuration: configuration, pipeline: pipeline, content: content) { [unowned loop] in loop.now }
+        content.contentErrorChanged = { [unowned self] in self.metrics.changed() }
         metrics.file.failed = { [unowned self] in self.logger.report(.warning, "metrics.textfile (said once until a write succeeds): ", $0) }
         runner = try LiveRunner(loop: loop, pipeline: pipeline, companions: [content, metrics.file])
         stateTimer = try loop.addTimer(context: "state save") { [unowned self] _ in self.saveState() }
