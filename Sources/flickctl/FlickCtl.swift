@@ -411,7 +411,8 @@ struct FlickCtl: ParsableCommand {
     }
 
     struct Reload: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Re-read the config file; a bad one is rejected and the old one stays.")
+        static let configuration = CommandConfiguration(
+            abstract: "Re-read the config file and print the keys it changed; a bad one is rejected and the old one stays.")
         @OptionGroup var options: SocketOptions
         func run() throws {
             let reply = try options.call(ControlRequest(cmd: "reload"))
