@@ -90,6 +90,11 @@ public struct ControlMessage: Codable, Hashable, Sendable {
     public var tile: ControlTileRequest?
     /// For `provide`'s reply: the content's levels and the pool's layout.
     public var provider: ControlProviderStatus?
+    /// For `reload`'s reply: the config file read (absent: none, the built-in defaults), and
+    /// one line per key that changed, as the journal says them (`key: old → new`, and when it
+    /// applies unless at once).
+    public var config: String?
+    public var changes: [String]?
 
     /// Creates an empty message.
     public init() {}

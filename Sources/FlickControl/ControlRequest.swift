@@ -98,8 +98,8 @@ public enum ControlCommand: Hashable, Sendable {
     case zoomToRect(x: Double, y: Double, width: Double, height: Double, animated: Bool)
     /// Scrolls to page `n` (0-based) of a paged content.
     case showPage(Int, animated: Bool)
-    /// `scrollToTop()`.
-    case scrollToTop
+    /// `scrollToTop()`; without animation, a jump that still ends with `didScrollToTop`.
+    case scrollToTop(animated: Bool)
     /// `stopScrollingAndZooming()`.
     case stop
     /// `flashScrollIndicators()`.
@@ -111,8 +111,9 @@ public enum ControlCommand: Hashable, Sendable {
     case snapshot(path: String?)
     /// Re-reads the config file (like SIGHUP); a bad file is rejected and the old one stays.
     case reload
-    /// Shows other content: a PNG/JPEG file or a folder of them, inside the directories the
-    /// config allows (`content.load_directories`).
+    /// Shows other content (an image, a PDF, an SVG, a Deep Zoom pyramid, a folder of pages)
+    /// inside the directories the config allows (`content.load_directories`); `path` is
+    /// absolute, as the daemon cannot know a client's working directory.
     case load(path: String)
     /// Shows or hides dots and trails under the fingers (`debug.touch_overlay`) until the next
     /// reload or restart.
@@ -222,7 +223,7 @@ public enum ControlCommand: Hashable, Sendable {
             guard let page = r.page else { throw .missingField(command: r.cmd, field: "page") }
             guard page >= 0 else { throw .badField(command: r.cmd, field: "page", expected: "a page number of at least 0") }
             self = .showPage(page, animated: animated)
-        case "scroll-to-top": self = .scrollToTop
+        case "scroll-to-top": self = .scrollToTop(animated: animated)
         case "stop": self = .stop
         case "flash-indicators": self = .flashIndicators
         case "subscribe": self = .subscribe(events: r.events.map(Set.init))

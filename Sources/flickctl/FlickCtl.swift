@@ -86,8 +86,9 @@ struct Numbers: ParsableArguments {
         let values = values.filter { $0 != "--" }
         guard values.count == names.count else {
             let expected = names.map { "<\($0)>" }.joined(separator: " ")
-            throw ValidationError("expected \(names.count) number\(names.count == 1 ? "" : "s") (\(expected)), got \(values.count)"
-                                  + (values.isEmpty ? "" : ": \(values.joined(separator: " "))"))
+            let count = "\(names.count) number\(names.count == 1 ? "" : "s")"
+            guard !values.isEmpty else { throw ValidationError("missing \(expected): expected \(count)") }
+            throw ValidationError("expected \(count) (\(expected)), got \(values.count): \(values.joined(separator: " "))")
         }
         return try zip(names, values).map { name, text in
             guard let value = Double(text) else { throw ValidationError("<\(name)>: '\(text)' is not a number") }
@@ -103,10 +104,21 @@ struct RectArguments: ParsableArguments {
     @OptionGroup var animation: Animation
     @OptionGroup var numbers: Numbers
 
-    /// Sends `cmd` with the rectangle.
-    func send(_ cmd: String) throws {
+    /// The rectangle asked for.
+    /// - Throws: `ValidationError` for a missing, extra or bad number, or a negative size.
+    func rect() throws -> [Double] {
         let n = try numbers.read(["x", "y", "width", "height"])
         guard n[2] >= 0, n[3] >= 0 else { throw ValidationError("the width and height must be at least 0") }
+        return n
+    }
+
+    // Checked while parsing, not in `run`: only an error thrown then prints the subcommand's
+    // usage; one thrown from `run` prints flickctl's.
+    func validate() throws { _ = try rect() }
+
+    /// Sends `cmd` with the rectangle.
+    func send(_ cmd: String) throws {
+        let n = try rect()
         try options.move(ControlRequest(cmd: cmd, x: n[0], y: n[1], width: n[2], height: n[3], animated: !animation.noAnimate))
     }
 }
@@ -118,6 +130,10 @@ struct EventStream: ParsableArguments {
     var events: String?
     @Option(help: "Exit after this many events.")
     var count: Int?
+
+    func validate() throws {
+        if let count, count < 1 { throw ValidationError("--count takes a number of events of at least 1, not \(count)") }
+    }
 
     /// Subscribes and hands each event to `body` until the daemon closes or `count` is reached.
     func each(_ body: (ControlMessage) -> Void) throws {
@@ -192,8 +208,11 @@ struct FlickCtl: ParsableCommand {
         @OptionGroup var options: SocketOptions
         @OptionGroup var animation: Animation
         @OptionGroup var numbers: Numbers
+        func offset() throws -> [Double] { try numbers.read(["x", "y"]) }
+        // While parsing, not in `run`, so that a wrong number prints this subcommand's usage.
+        func validate() throws { _ = try offset() }
         func run() throws {
-            let n = try numbers.read(["x", "y"])
+            let n = try offset()
             try options.move(ControlRequest(cmd: "set-offset", x: n[0], y: n[1], animated: !animation.noAnimate), asked: n)
         }
     }
@@ -212,9 +231,15 @@ struct FlickCtl: ParsableCommand {
         @OptionGroup var options: SocketOptions
         @OptionGroup var animation: Animation
         @OptionGroup var numbers: Numbers
-        func run() throws {
+        func scale() throws -> Double {
             let scale = try numbers.read(["scale"])[0]
             guard scale > 0 else { throw ValidationError("<scale>: the scale must be greater than 0") }
+            return scale
+        }
+        // While parsing, not in `run`, so that a wrong number prints this subcommand's usage.
+        func validate() throws { _ = try scale() }
+        func run() throws {
+            let scale = try scale()
             try options.move(ControlRequest(cmd: "set-zoom", scale: scale, animated: !animation.noAnimate), scale: scale)
         }
     }
@@ -239,9 +264,9 @@ struct FlickCtl: ParsableCommand {
         /// - Throws: `ValidationError` for no number, several, one that is not whole, or a negative one.
         func number() throws -> Int {
             let values = values.filter { $0 != "--" }
+            guard !values.isEmpty else { throw ValidationError("missing <number>: the page, counted from 0 (the first page is 0)") }
             guard values.count == 1 else {
-                throw ValidationError("expected one page number, counted from 0 (<number>), got \(values.count)"
-                                      + (values.isEmpty ? "" : ": \(values.joined(separator: " "))"))
+                throw ValidationError("expected one page number (<number>), got \(values.count): \(values.joined(separator: " "))")
             }
             guard let n = Int(values[0]) else { throw ValidationError("<number>: '\(values[0])' is not a whole number") }
             guard n >= 0 else { throw ValidationError("<number>: pages are counted from 0 (the first page is 0), so \(n) is none") }
@@ -256,7 +281,8 @@ struct FlickCtl: ParsableCommand {
     struct ScrollToTop: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "scroll-to-top", abstract: "Scroll to the top (scrollToTop).")
         @OptionGroup var options: SocketOptions
-        func run() throws { try options.move(ControlRequest(cmd: "scroll-to-top")) }
+        @OptionGroup var animation: Animation
+        func run() throws { try options.move(ControlRequest(cmd: "scroll-to-top", animated: !animation.noAnimate)) }
     }
 
     struct Stop: ParsableCommand {
@@ -301,10 +327,19 @@ struct FlickCtl: ParsableCommand {
 
     struct Load: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show other content: a PNG/JPEG file or a folder of them, inside the config's content.load_directories.")
+            abstract: "Show other content, inside the config's content.load_directories: a PNG or JPEG image of any size, "
+                + "a PDF, an SVG, a Deep Zoom .dzi, or a folder of pages (images, PDFs, SVGs).")
         @OptionGroup var options: SocketOptions
-        @Argument(help: "The content's absolute path, as the daemon sees it.") var path: String
-        func run() throws { try options.run(ControlRequest(cmd: "load", path: path)) }
+        @Argument(help: "The content's path; a relative one is taken from the current folder.") var path: String
+        func run() throws { try options.run(ControlRequest(cmd: "load", path: Self.absolute(path))) }
+
+        /// `path` from the current folder: the daemon runs in another one, and cannot know ours.
+        static func absolute(_ path: String) -> String {
+            guard !path.hasPrefix("/"), let cwd = getcwd(nil, 0) else { return path }
+            defer { free(cwd) }
+            let folder = String(cString: cwd)
+            return (folder.hasSuffix("/") ? folder : folder + "/") + path
+        }
     }
 
     struct Subscribe: ParsableCommand {
@@ -376,9 +411,18 @@ struct FlickCtl: ParsableCommand {
     }
 
     struct Reload: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Re-read the config file; a bad one is rejected and the old one stays.")
+        static let configuration = CommandConfiguration(
+            abstract: "Re-read the config file and print the keys it changed; a bad one is rejected and the old one stays.")
         @OptionGroup var options: SocketOptions
-        func run() throws { try options.run(ControlRequest(cmd: "reload")) }
+        func run() throws {
+            let reply = try options.call(ControlRequest(cmd: "reload"))
+            try options.show(reply)
+            guard !options.json else { return }
+            let changes = reply.changes ?? []
+            print("reloaded " + (reply.config ?? "the built-in defaults (no config file)") + ": "
+                  + (changes.isEmpty ? "no key changed" : "\(changes.count) key\(changes.count == 1 ? "" : "s") changed"))
+            for change in changes { print("  " + change) }
+        }
     }
 }
 

@@ -145,6 +145,26 @@ import Testing
         #expect(refused && !h.view.isAnimating)
     }
 
+    /// Without animation it jumps, stopping the momentum under way, and still ends with
+    /// didScrollToTop; the switch refuses it too.
+    @Test func scrollToTopWithoutAnimationJumps() throws {
+        var h = ScrollHarness()
+        try h.view.setContentOffset(Point(x: 30, y: 1200), animated: false, at: h.now)
+        try h.view.setContentOffset(Point(x: 30, y: 2000), animated: true, at: h.now)
+        _ = h.take()
+        let honoured = h.view.scrollToTop(animated: false, at: h.now)
+        #expect(honoured)
+        #expect(!h.view.isAnimating && h.view.contentOffset == Point(x: 30, y: 0))
+        #expect(ScrollHarness.folded(h.take()) == [.didEndScrollingAnimation, .didScroll, .didScrollToTop])
+        h.runToRest()
+        #expect(h.take().isEmpty && h.view.contentOffset == Point(x: 30, y: 0))
+        h.view.scrollsToTop = false
+        try h.view.setContentOffset(Point(x: 0, y: 1200), animated: false, at: h.now)
+        _ = h.take()
+        let refused = !h.view.scrollToTop(animated: false, at: h.now)
+        #expect(refused && h.view.contentOffset.y == 1200 && h.take().isEmpty)
+    }
+
     @Test func pinchEndsInDidEndZooming() throws {
         var h = ScrollHarness(content: Size(width: 800, height: 600))
         try h.view.setZoomScaleLimits(minimum: 0.5, maximum: 3)

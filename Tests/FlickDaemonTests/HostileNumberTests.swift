@@ -65,7 +65,7 @@ import Testing
                         .setZoomScale(abs(a), animated: animated),
                         .zoomToRect(x: a, y: b, width: abs(b), height: abs(a), animated: animated),
                         .showPage(Int(saturating: a), animated: animated),
-                        .scrollToTop, .flashIndicators, .status,
+                        .scrollToTop(animated: animated), .flashIndicators, .status,
                     ]
                     for command in commands {
                         let reply = handler.handle(command, id: Int(saturating: b))

@@ -1,3 +1,4 @@
+import FlickControl
 import FlickCore
 @testable import FlickDaemon
 import Foundation
@@ -40,9 +41,10 @@ import Testing
         m.provider = "timetable"
         m.providerConnected = true
         m.reloadsRefused = 1
+        m.contentError = true
         let text = m.text
         Self.checkFormat(text)
-        for family in ["flickd_start_time_seconds", "flickd_touches_total", "flickd_gestures_total",
+        for family in ["flickd_build_info", "flickd_content_error", "flickd_start_time_seconds", "flickd_touches_total", "flickd_gestures_total",
                        "flickd_phantom_touches_total", "flickd_frames_presented_total", "flickd_frames_late_total",
                        "flickd_display_connected", "flickd_display_power_state", "flickd_content_info",
                        "flickd_provider_connected", "flickd_reloads_total"] {
@@ -54,6 +56,11 @@ import Testing
         #expect(text.contains(#"flickd_content_info{content="/srv/kiosk/\"map\"\\v2\nfinal.png"} 1"#))
         #expect(text.contains("flickd_provider_connected{provider=\"timetable\"} 1\n"))
         #expect(text.contains("flickd_reloads_total{result=\"refused\"} 1\n"))
+        #expect(text.contains("flickd_content_error 1\n"))
+        // The version the binaries print and the protocol `status` reports.
+        #expect(text.contains("flickd_build_info{protocol=\"\(controlProtocolVersion)\",version=\"\(flickVersion)\"} 1\n"), "\(text)")
+        m.contentError = false
+        #expect(m.text.contains("flickd_content_error 0\n"))
     }
 
     /// A temporary folder, removed by the caller.

@@ -72,11 +72,11 @@ import Testing
         #expect(content(rig) == [.down(Point(x: 50, y: 510)), .up(Point(x: 50, y: 510)), .tap(Point(x: 50, y: 510))])
         #expect(rig.view.contentOffset.y == 500)
         // The command is refused with the reason, not answered ok with nothing moving.
-        let refused = commands.handle(.scrollToTop, id: 2)
+        let refused = commands.handle(.scrollToTop(animated: true), id: 2)
         #expect(refused.ok == false && refused.error?.hasPrefix("scrolls-to-top is off") == true, "\(refused)")
         #expect(rig.view.contentOffset.y == 500 && !rig.view.isScrolling)
         _ = commands.handle(.setSwitch(.scrollsToTop, true), id: 3)
-        #expect(commands.handle(.scrollToTop, id: 4).ok == true && rig.view.isScrolling)
+        #expect(commands.handle(.scrollToTop(animated: true), id: 4).ok == true && rig.view.isScrolling)
     }
 
     @Test func delaysAndCancelCommandsChangeTheNextTouch() throws {

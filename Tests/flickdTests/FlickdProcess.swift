@@ -163,12 +163,13 @@ final class FlickdProcess: @unchecked Sendable {
     }
 }
 
-/// Runs a binary built beside the test bundle (`flickd`, `flickctl`) to its end: its exit
-/// status, standard output and standard error.
-func runBuilt(_ name: String, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+/// Runs a binary built beside the test bundle (`flickd`, `flickctl`) to its end, in `folder`
+/// if given: its exit status, standard output and standard error.
+func runBuilt(_ name: String, _ arguments: [String], in folder: String? = nil) throws -> (status: Int32, out: String, err: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: FlickdProcess.binary).deletingLastPathComponent().appendingPathComponent(name)
     process.arguments = arguments
+    if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err

@@ -1,3 +1,4 @@
+import FlickControl
 import FlickInput
 import Foundation
 import Glibc
@@ -88,6 +89,37 @@ import Testing
         #expect(daemon.stderr.components(separatedBy: "metrics.textfile (said once").count == 2)
         #expect(try daemon.terminate() == 0)
     }
+    /// A content file replaced by a broken one is counted as a content error, and shown again
+    /// once it is whole; the file also says which daemon and protocol wrote it.
+    @Test func aBrokenContentFileIsAContentErrorUntilItIsWholeAgain() throws {
+        let dir = try FlickdProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let prom = dir + "/flickd.prom", image = dir + "/map.png"
+        try ControlTests.writePattern(to: image, width: 400, height: 300)
+        try FlickdProcess.config(directory: dir, extra: "[content]\npath = \"\(image)\"\nwatch_settle_ms = 50\n"
+                                 + "[metrics]\ntextfile = \"\(prom)\"\ninterval_s = 1\n")
+            .write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
+        let daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless"])
+        try daemon.waitUntilReady()
+        var text = ""
+        func wait(_ what: String, _ sample: String, _ value: Double) throws {
+            try daemon.waitUntil("\(what) in \(prom)", timeout: 20) {
+                text = (try? String(contentsOfFile: prom, encoding: .utf8)) ?? ""
+                return Self.value(text, sample) == value
+            }
+        }
+        try wait("the image shown", "flickd_content_info{content=\"\(image)\"}", 1)
+        #expect(Self.value(text, "flickd_content_error") == 0, "\(text)")
+        #expect(Self.value(text, "flickd_build_info{protocol=\"\(controlProtocolVersion)\",version=\"\(flickVersion)\"}") == 1,
+                "\(text)")
+        // Nothing moves on screen meanwhile: the file is written for the error alone.
+        try "not an image".write(toFile: image, atomically: true, encoding: .utf8)
+        try wait("the content error", "flickd_content_error", 1)
+        try ControlTests.writePattern(to: image, width: 400, height: 300)
+        try wait("the content shown again", "flickd_content_error", 0)
+        #expect(try daemon.terminate() == 0)
+    }
+
     @Test func thePowerStateFollowsThePanel() throws {
         let dir = try FlickdProcess.makeDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -130,15 +130,25 @@ extension ScrollView {
         }
     }
 
-    /// Scrolls to the top (animated), as a tap on the status bar does, if `scrollsToTop`.
-    /// Ends with `didScrollToTop`.
-    /// - Parameter t: now.
+    /// Scrolls to the top, as a tap on the status bar does, if `scrollsToTop`. Ends with
+    /// `didScrollToTop`, a jump too: an app waiting for it to know the view is there hears it
+    /// either way.
+    /// - Parameters:
+    ///   - animated: whether to animate (a tap on the strip does); without, one `didScroll`
+    ///     (if it moved), and momentum or an animation in progress stops.
+    ///   - t: now.
     /// - Returns: whether the scroll view honoured it.
     @discardableResult
-    public mutating func scrollToTop(at t: Instant) -> Bool {
+    public mutating func scrollToTop(animated: Bool = true, at t: Instant) -> Bool {
         guard scrollsToTop else { return false }
         let target = Point(x: contentOffset.x, y: minimumOffset(.vertical))
-        handle(.animate(animation(.scrollToTop, to: target, scale: zoomScale, at: t)), at: t)
+        if animated {
+            handle(.animate(animation(.scrollToTop, to: target, scale: zoomScale, at: t)), at: t)
+        } else {
+            handle(.stop, at: t)
+            moveOffset(to: target)
+            send(.didScrollToTop)
+        }
         return true
     }
 

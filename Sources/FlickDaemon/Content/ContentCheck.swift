@@ -89,7 +89,7 @@ public enum ContentCheck {
             let levels = content.tiles.map { $0.source.grid.maxLevel + 1 } ?? 1
             return ("a Deep Zoom pyramid of \(Int(content.size.width))x\(Int(content.size.height)), \(levels) levels", content.size)
         }
-        let size = try PyramidBuilder.imageSize(of: path)
+        let size = try ContentLoader.imageSize(of: path)
         let kind = lower.hasSuffix(".png") ? "PNG" : "JPEG"
         let bytes = Double(info.st_size)
         if size.area <= configuration.pixelBudget {

@@ -47,7 +47,12 @@ public final class ContentHost: PassiveComponent {
     public private(set) var identity = ""
     /// Why the content on disk is not what shows (a replaced file that is broken, a deleted
     /// one, content that could not be shown at start), for `status`; nil when it is.
-    public internal(set) var contentError: String?
+    public internal(set) var contentError: String? {
+        didSet { if (contentError == nil) != (oldValue == nil) { contentErrorChanged?() } }
+    }
+    /// Called when the content on disk becomes unshowable or showable again: it may happen
+    /// with no request or frame to notice it (a file replaced while nothing moves).
+    public var contentErrorChanged: (() -> Void)?
     /// Called when `load` chose content that is now shown: the state is worth saving.
     public var chosen: (() -> Void)?
     /// The file or folder whose content shows or is wanted (nil: a provider's, none), and its

@@ -4,8 +4,9 @@ import Glibc
 
 /// Loads what the panel shows: a PNG/JPEG file (an image too big to decode whole is shown from
 /// a pyramid built once in the cache folder), a Deep Zoom pyramid, a folder of images as pages,
-/// a PDF or SVG or a folder of them (only found here: `flickd-render` draws them), or — when no path is configured — a test pattern, so a fresh install shows something that
-/// proves it scrolls.
+/// a PDF or SVG or a folder of them (only found here: `flickd-render` draws them), or — when
+/// no path is configured — a test pattern, so a fresh install shows something that proves it
+/// scrolls.
 public enum ContentLoader {
     /// Content and a name for `status` and logs.
     public struct Loaded {
@@ -24,7 +25,8 @@ public enum ContentLoader {
             throw ContentError(path: path, reason: .notAllowed("no folder is allowed: set content.load_directories in the config"))
         }
         guard path.hasPrefix("/") else {
-            throw ContentError(path: path, reason: .notAllowed("expected an absolute path"))
+            throw ContentError(path: path, reason: .notAllowed(
+                "expected an absolute path: the daemon cannot know the client's folder (flickctl load sends one)"))
         }
         guard let resolved = realpath(path, nil) else {
             throw ContentError(path: path, reason: .notAllowed("no such file or folder"))
@@ -85,6 +87,17 @@ public enum ContentLoader {
         }
     }
 
+    /// The size of the image `path` names, the content being no other kind: a file that is no
+    /// PNG or JPEG either is said to be none of the kinds of content, not merely no image.
+    /// - Throws: `ContentError` naming `path`.
+    static func imageSize(of path: String) throws -> PixelSize {
+        do {
+            return try PyramidBuilder.imageSize(of: path)
+        } catch let error as ContentError where error.path == path && error.reason == .unsupportedFormat {
+            throw ContentError(path: path, reason: .notContent)
+        }
+    }
+
     /// The test pattern for a view of `view` pixels: four screens each way, room to flick,
     /// pinch and page (bring-up, replays, `content.placeholder = "test-pattern"`).
     /// - Throws: `ContentError` when its tiles cannot be made.
@@ -120,7 +133,7 @@ public enum ContentLoader {
         if lower.hasSuffix(".dzi") || lower.hasSuffix(".xml") {
             return .ready(Loaded(content: try Content.load(deepZoom: path, tiles: tiles), name: path))
         }
-        let size = try PyramidBuilder.imageSize(of: path)
+        let size = try imageSize(of: path)
         if size.area <= configuration.pixelBudget {
             return .ready(Loaded(content: try Content.load(file: path, pixelBudget: configuration.pixelBudget), name: path))
         }

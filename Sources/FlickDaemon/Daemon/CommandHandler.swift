@@ -16,7 +16,20 @@ public protocol CommandContext: AnyObject {
     /// The event loop thread's scheduling (`SCHED_RR 1`), and why not real time if refused.
     var loopScheduling: String? { get }
     /// Re-reads the config file; throws what is wrong with it (the config in force stays).
-    func reload() throws
+    /// - Returns: what was applied.
+    func reload() throws -> ConfigReload
+}
+
+/// What a reload applied, for `reload`'s reply: the file read (nil: none, the built-in
+/// defaults) and the keys that changed.
+public struct ConfigReload: Hashable, Sendable {
+    public var config: String?
+    public var changes: [ConfigChanges.Change]
+
+    public init(config: String?, changes: [ConfigChanges.Change]) {
+        self.config = config
+        self.changes = changes
+    }
 }
 
 /// Answers control-socket commands against the pipeline: programmatic scrolling and zooming,
@@ -88,9 +101,9 @@ public final class CommandHandler {
                 let target = v.clampedOffset(Point(x: origin.x * v.zoomScale, y: origin.y * v.zoomScale))
                 try v.setContentOffset(target, animated: animates(animated), at: t)
             }
-        case .scrollToTop:
+        case .scrollToTop(let animated):
             // An app asking for what the switch forbids hears why, rather than an ok that moved nothing.
-            guard pipeline.update(at: now, { v in v.scrollToTop(at: now) }) else {
+            guard pipeline.update(at: now, { v in v.scrollToTop(animated: animated, at: now) }) else {
                 throw .failed("scrolls-to-top is off (scroll.scrolls_to_top, or the scrolls-to-top command): "
                               + "set-offset moves the view instead")
             }
@@ -119,8 +132,12 @@ public final class CommandHandler {
             return .reply(id: id)
         case .reload:
             guard let context else { throw .failed("reloading is not available") }
-            do { try context.reload() } catch { throw .failed("\(error)") }
-            return .reply(id: id)
+            let applied: ConfigReload
+            do { applied = try context.reload() } catch { throw .failed("\(error)") }
+            var reply = ControlMessage.reply(id: id)
+            reply.config = applied.config
+            reply.changes = applied.changes.map(\.line)
+            return reply
         case .load(let path):
             guard let content else { throw .failed("loading content is not available") }
             do { try content.load(path) } catch { throw .failed("\(error)") }

@@ -122,12 +122,13 @@ public final class Daemon: PipelineSink, CommandContext {
             logger.report(.error, "control socket, running without it: ", error)
         }
         metrics = FleetMetrics(configuration: configuration, pipeline: pipeline, content: content) { [unowned loop] in loop.now }
+        content.contentErrorChanged = { [unowned self] in self.metrics.changed() }
         metrics.file.failed = { [unowned self] in self.logger.report(.warning, "metrics.textfile (said once until a write succeeds): ", $0) }
         runner = try LiveRunner(loop: loop, pipeline: pipeline, companions: [content, metrics.file])
         stateTimer = try loop.addTimer(context: "state save") { [unowned self] _ in self.saveState() }
         signals.append(try loop.addSignal(SIGTERM) { [unowned self] in self.stop() })
         signals.append(try loop.addSignal(SIGINT) { [unowned self] in self.stop() })
-        signals.append(try loop.addSignal(SIGHUP) { [unowned self] in try? self.reload() })
+        signals.append(try loop.addSignal(SIGHUP) { [unowned self] in _ = try? self.reload() })
         if try loop.enableWatchdog() { logger.info("watchdog: on") }
     }
 
@@ -244,10 +245,13 @@ public final class Daemon: PipelineSink, CommandContext {
 
     /// Re-reads the config file; a good one applies at once, a bad one is logged and thrown,
     /// and the config in force stays.
-    public func reload() throws {
+    /// - Returns: the file read and the keys that changed.
+    @discardableResult
+    public func reload() throws -> ConfigReload {
         notifier.reloading(at: UInt64(max(0, loop.now.nanoseconds / 1000)))
         defer { notifier.ready(status: "reloaded") }
         let changes: [ConfigChanges.Change]
+        let read: Bool
         do {
             let (loaded, fromFile) = try ConfigLoader.load(path: options.configPath, explicit: options.configPathExplicit)
             let next = loaded.placed(in: ProcessInfo.processInfo.environment)
@@ -258,7 +262,7 @@ public final class Daemon: PipelineSink, CommandContext {
             hotplug?.apply(next)
             configuration = next
             let values = fromFile ? ConfigChanges.values(path: options.configPath) : [:]
-            (changes, configValues) = (ConfigChanges.between(configValues, values), values)
+            (changes, configValues, read) = (ConfigChanges.between(configValues, values), values, fromFile)
         } catch {
             logger.report(.error, "reload refused, keeping the config in force: ", error)
             metrics.reloaded(accepted: false)
@@ -270,5 +274,6 @@ public final class Daemon: PipelineSink, CommandContext {
         runner.rearm()
         for change in changes { logger.notice("reload: \(change.line)") }
         logger.notice("reloaded \(options.configPath): deceleration \(configuration.decelerationRate); \(ConfigChanges.summary(changes))")
+        return ConfigReload(config: read ? options.configPath : nil, changes: changes)
     }
 }

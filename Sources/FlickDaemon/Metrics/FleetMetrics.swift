@@ -46,6 +46,7 @@ final class FleetMetrics {
         m.content = content.name
         m.provider = content.providerStatus?.name
         m.providerConnected = content.providerStatus?.connected ?? false
+        m.contentError = content.contentError != nil
         m.powerState = powerState
         m.displayConnected = displayConnected
         return m

@@ -1,3 +1,5 @@
+import FlickControl
+
 /// What a fleet's monitoring reads about one kiosk, in Prometheus' text exposition format
 /// (node_exporter's textfile collector reads it: `metrics.textfile`).
 ///
@@ -9,6 +11,9 @@
 public struct KioskMetrics: Hashable, Sendable {
     /// When the daemon started, in seconds since the Unix epoch.
     public var startTime: Double = 0
+    /// The daemon's version and its control protocol's, so a fleet sees which kiosks run what.
+    public var version = flickVersion
+    public var protocolVersion = controlProtocolVersion
     /// Fingers that touched the panel (each contact once, phantoms not counted).
     public var touches = 0
     /// Gestures recognised, by kind (`tap`, `flick`, …: the journal's `FLICK_GESTURE`).
@@ -29,6 +34,9 @@ public struct KioskMetrics: Hashable, Sendable {
     public var provider: String?
     /// Whether that provider is connected (it may be within `content.provider_grace_s`).
     public var providerConnected = false
+    /// Whether the content on disk is not what shows (`status`' `contentError`: a file
+    /// replaced by a broken one or deleted, content that could not be shown at start).
+    public var contentError = false
     /// Config reloads applied, and refused (a bad file: the old config stayed).
     public var reloadsAccepted = 0
     public var reloadsRefused = 0
@@ -49,6 +57,8 @@ public struct KioskMetrics: Hashable, Sendable {
             out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
             for sample in samples { out += "\(name)\(sample.labels) \(sample.value)\n" }
         }
+        metric("flickd_build_info", "gauge", "The daemon's version and control protocol (always 1; they are the labels).",
+               [(Self.labels(["version": version, "protocol": String(protocolVersion)]), "1")])
         metric("flickd_start_time_seconds", "gauge", "When flickd started, in seconds since the Unix epoch.",
                [("", Self.number(startTime))])
         metric("flickd_touches_total", "counter", "Fingers that touched the panel (phantom touches not counted).",
@@ -66,6 +76,9 @@ public struct KioskMetrics: Hashable, Sendable {
                Self.powerStates.map { (Self.labels(["state": $0]), $0 == powerState ? "1" : "0") })
         metric("flickd_content_info", "gauge", "What is shown (always 1; the content is the label).",
                content.map { [(Self.labels(["content": $0]), "1")] } ?? [])
+        metric("flickd_content_error", "gauge",
+               "Whether the content on disk cannot be shown (broken, deleted, refused): flickctl status and the journal say why.",
+               [("", contentError ? "1" : "0")])
         metric("flickd_provider_connected", "gauge", "Whether the content provider serving is connected, by name.",
                provider.map { [(Self.labels(["provider": $0]), providerConnected ? "1" : "0")] } ?? [])
         metric("flickd_reloads_total", "counter", "Config reloads, applied or refused (the config in force stayed).",

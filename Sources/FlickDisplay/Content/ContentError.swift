@@ -24,6 +24,9 @@ public struct ContentError: FlickError, Hashable, Sendable {
         case fileTooLarge(bytes: Int, limit: Int)
         /// Neither PNG nor JPEG (judged by the first bytes, not the name).
         case unsupportedFormat
+        /// Content (`content.path`, `load`) that is none of the kinds shown: named as no
+        /// document or pyramid, and no PNG or JPEG by its first bytes.
+        case notContent
         /// The data ends before the image does.
         case truncated(detail: String)
         /// The data is not a valid image (bad signature, checksum, header or stream).
@@ -69,11 +72,14 @@ public struct ContentError: FlickError, Hashable, Sendable {
             case .empty: "the file is empty (0 bytes)"
             case .fileTooLarge(let bytes, let limit): "the file is \(bytes) bytes, more than the \(limit) accepted"
             case .unsupportedFormat: "not a PNG or JPEG file"
+            case .notContent:
+                "not content flickd shows: expected a PNG or JPEG image (judged by its first bytes), a PDF or an SVG "
+                    + "(.pdf, .svg), a Deep Zoom descriptor (.dzi, .xml), or a folder of pages"
             case .truncated(let detail): "the file is truncated (\(detail))"
             case .corrupt(let detail): "the image is corrupt (\(detail))"
             case .overPixelBudget(let w, let h, let budget):
                 "\(w)x\(h) = \(w * h) pixels is over the pixel budget of \(budget); raise the budget or shrink the image"
-            case .noImages: "no .png, .jpg or .jpeg files in the folder"
+            case .noImages: "no pages in the folder: expected .png, .jpg, .jpeg, .pdf or .svg files"
             case .outOfMemory(let w, let h): "cannot allocate \(w)x\(h) pixels"
             case .notAllowed(let why): "refused: \(why)"
             case .changedWhileBuilding(let before, let after):
@@ -124,7 +130,7 @@ public struct ContentError: FlickError, Hashable, Sendable {
         case .outOfMemory: .unavailable
         case .cacheWriteFailed: .io
         case .missingLevelFolder: .noInput
-        case .empty, .fileTooLarge, .unsupportedFormat, .truncated, .corrupt, .overPixelBudget, .noImages, .notAllowed,
+        case .empty, .fileTooLarge, .unsupportedFormat, .notContent, .truncated, .corrupt, .overPixelBudget, .noImages, .notAllowed,
              .changedWhileBuilding, .notStreamable, .malformedXML, .descriptorStructure, .descriptorValue, .pyramidTooLarge,
              .wrongTileSize, .tileOutsidePyramid, .pyramidBuildFailed: .data
         }
