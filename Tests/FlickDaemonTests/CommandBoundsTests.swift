@@ -157,12 +157,17 @@ import Testing
         // Laid out for 1280×800 while waiting: 3000 − 800 is the last offset, and 1500 − 1280.
         #expect(commands.handle(.setOffset(x: 99999, y: 99999, animated: true), id: 1).offset == [220, 2200])
         #expect(commands.status().offset == [220, 2200])
-        // scroll-to-top animates in the model; with no frames to step it, the loop wakes once,
-        // at its end, and it is at the top before any panel comes.
-        #expect(commands.handle(.scrollToTop, id: 2).offset == [220, 0])
+        // scroll-to-top jumps, as every command does with no panel.
+        #expect(commands.handle(.scrollToTop(animated: true), id: 2).offset == [220, 0])
+        #expect(commands.status().offset == [220, 0] && pipeline.nextDeadline == nil)
+        // A motion that is no command's (here the model's own animation, as attract mode's way
+        // home is) has no frames to step it: the loop wakes once, at its end, and it is there
+        // before any panel comes.
+        pipeline.update(at: start) { v in try? v.setContentOffset(Point(x: 0, y: 1000), animated: true, at: start) }
+        #expect(pipeline.scrollView.isAnimating && pipeline.nextDeadline != nil)
         let outcome = VirtualRunner.run(pipeline, limit: start + .seconds(30))
         #expect(!outcome.hitLimit && outcome.timerWakeups == 1)
-        #expect(commands.status().offset == [220, 0] && !pipeline.scrollView.isAnimating && pipeline.nextDeadline == nil)
+        #expect(commands.status().offset == [0, 1000] && !pipeline.scrollView.isAnimating && pipeline.nextDeadline == nil)
         // The panel that comes keeps the content point at the top-left, clamped into its own
         // bounds: 1500 − 1024 = 476 is within them, 220 stays.
         _ = commands.handle(.setOffset(x: 220, y: 2200, animated: false), id: 3)

@@ -103,7 +103,7 @@ public final class CommandHandler {
             }
         case .scrollToTop(let animated):
             // An app asking for what the switch forbids hears why, rather than an ok that moved nothing.
-            guard pipeline.update(at: now, { v in v.scrollToTop(animated: animated, at: now) }) else {
+            guard pipeline.update(at: now, { v in v.scrollToTop(animated: animates(animated), at: now) }) else {
                 throw .failed("scrolls-to-top is off (scroll.scrolls_to_top, or the scrolls-to-top command): "
                               + "set-offset moves the view instead")
             }
