@@ -185,7 +185,7 @@ public final class ContentHost: PassiveComponent {
         let (saved, warning) = stateStore.load()
         if let warning, provider == nil { logger.warning("\(warning)") }
         guard let saved, saved.content == identity else { return nil }
-        let restored = "state: restored offset (\(saved.offsetX), \(saved.offsetY)) zoom \(saved.zoomScale)"
+        let restored = "state: restored offset (\(saved.offsetX.brief), \(saved.offsetY.brief)) zoom \(saved.zoomScale.brief)"
         logger.info("\(restored)\(provider.map { " for \($0)" } ?? "")")
         return (Point(x: saved.offsetX, y: saved.offsetY), saved.zoomScale)
     }
