@@ -295,7 +295,8 @@ struct FlickCtl: ParsableCommand {
             let reply = try options.call(ControlRequest(cmd: "status"))
             if options.json || reply.ok == false { return try options.show(reply) }
             let note = reply.status?.powerNote.map { "; \($0)" } ?? ""
-            print("display " + (reply.status?.power ?? "on (display power is off in the config)") + note)
+            let reason = reply.status?.powerReason.map { " (\($0))" } ?? ""
+            print("display " + (reply.status?.power ?? "on (display power is off in the config)") + reason + note)
         }
     }
 
