@@ -23,7 +23,7 @@ struct SocketOptions: ParsableArguments {
 
     func validate() throws {
         if let waitSeconds, !(waitSeconds.isFinite && waitSeconds >= 0 && waitSeconds <= 86_400) {
-            throw ValidationError("--wait takes seconds from 0 to 86400, not \(waitSeconds)")
+            throw ValidationError("--wait takes seconds from 0 to 86400, not \(waitSeconds.brief)")
         }
     }
 
