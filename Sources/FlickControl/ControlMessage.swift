@@ -265,6 +265,9 @@ public struct ControlStatus: Codable, Hashable, Sendable {
     public var power: String?
     /// What display power said once at start (dimming skipped without a backlight).
     public var powerNote: String?
+    /// Why the panel is off and until when, while the schedule keeps it off: `outside
+    /// power.on_hours until 07:30` (local time); absent otherwise.
+    public var powerReason: String?
     /// Why the content on disk is not what shows (a replaced file that is broken or was deleted,
     /// content that could not be shown at start); absent when it is.
     public var contentError: String?

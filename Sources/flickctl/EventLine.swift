@@ -24,6 +24,7 @@ enum EventLine {
         return parts.joined(separator: "  ")
     }
 
-    /// At most one decimal (any value the daemon sends, however large: see `Double.brief`).
+    /// The one number format (`Double.brief`): a zoom of 0.025 is `0.025`; any value the daemon
+    /// sends, however large, gives text.
     static func short(_ x: Double) -> String { x.brief }
 }

@@ -23,7 +23,7 @@ struct SocketOptions: ParsableArguments {
 
     func validate() throws {
         if let waitSeconds, !(waitSeconds.isFinite && waitSeconds >= 0 && waitSeconds <= 86_400) {
-            throw ValidationError("--wait takes seconds from 0 to 86400, not \(waitSeconds)")
+            throw ValidationError("--wait takes seconds from 0 to 86400, not \(waitSeconds.brief)")
         }
     }
 
@@ -321,7 +321,8 @@ struct FlickCtl: ParsableCommand {
             let reply = try options.call(ControlRequest(cmd: "status"))
             if options.json || reply.ok == false { return try options.show(reply) }
             let note = reply.status?.powerNote.map { "; \($0)" } ?? ""
-            print("display " + (reply.status?.power ?? "on (display power is off in the config)") + note)
+            let reason = reply.status?.powerReason.map { " (\($0))" } ?? ""
+            print("display " + (reply.status?.power ?? "on (display power is off in the config)") + reason + note)
         }
     }
 

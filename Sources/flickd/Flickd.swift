@@ -128,8 +128,8 @@ struct ReplayCommand: ParsableCommand {
         }
         let rest = summary.stillMoving ? "still moving when stopped" : "at rest"
         let done = "replayed \(recording): \(summary.events) events, \(summary.frames) frames, "
-            + "\(rest) after \(summary.duration.inSeconds.fixed(3)) s, offset (\(summary.offset.x.fixed(1)), "
-            + "\(summary.offset.y.fixed(1))), zoom \(summary.zoomScale.fixed(3))"
+            + "\(rest) after \(summary.duration.inSeconds.brief) s, offset (\(summary.offset.x.brief), "
+            + "\(summary.offset.y.brief)), zoom \(summary.zoomScale.brief)"
             + (common.snapshotDirectory.map { ", \(summary.snapshots) PNG frames in \($0)" } ?? "")
         writeStandardError(done + "\n")
     }

@@ -40,7 +40,7 @@ final class ReplayPrinter: PipelineSink {
 
     func pipeline(_ pipeline: Pipeline, noted notice: Pipeline.Notice) {
         // Display power's changes are the recording's behaviour, printed as the live stream has them.
-        guard case let .power(state, reason, time) = notice else { return writeStandardError("flickd: \(notice)\n") }
+        guard case let .power(state, reason, time, _) = notice else { return writeStandardError("flickd: \(notice)\n") }
         if json {
             write(ControlMessage.power(state: state, reason: reason, at: time.seconds, view: pipeline.scrollView.state))
         } else {

@@ -141,6 +141,6 @@ struct DocumentLayoutTests {
         #expect(DocumentLayoutError.tooManyPages(count: 10_000, maximum: 2000).description
                 == "the document has 10000 pages (at most 2000: content.document_max_pages)")
         #expect(DocumentLayoutError.invalidPageSize(page: 4, width: 0, height: 841.89).description
-                == "page 4 is 0 × 841.9 pt; expected a width and height greater than 0")
+                == "page 4 is 0 × 841.89 pt; expected a width and height greater than 0")
     }
 }

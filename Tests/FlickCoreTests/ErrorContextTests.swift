@@ -5,7 +5,7 @@ import Testing
 @Suite struct ErrorContextTests {
     @Test func whereThenWhat() {
         #expect(ErrorContext(source: "flickd.toml", line: 3, key: "scroll.spring_mass", expected: "a number greater than 0",
-                             found: "-1.0").rendered == "flickd.toml:3: scroll.spring_mass: expected a number greater than 0, got -1.0")
+                             found: "-1").rendered == "flickd.toml:3: scroll.spring_mass: expected a number greater than 0, got -1")
         #expect(ErrorContext(source: "a.evemu", line: 0, reason: "no such file").rendered == "a.evemu: no such file")
         #expect(ErrorContext(key: "x", reason: "too far", expected: "at most 3").rendered == "x: too far; expected at most 3")
         #expect(ErrorContext(reason: "the daemon closed the connection").rendered == "the daemon closed the connection")
@@ -16,7 +16,7 @@ import Testing
 
     @Test func modelErrorsSpeakTheSameWay() {
         let e = ScrollViewError.invalidTunable(name: "spring_mass", value: -1, expected: "a finite number greater than 0")
-        #expect(e.description == "spring_mass: expected a finite number greater than 0, got -1.0")
+        #expect(e.description == "spring_mass: expected a finite number greater than 0, got -1")
         #expect(e.kind == .data && ErrorKind.config.rawValue == 78 && ErrorKind.usage.rawValue == 64)
     }
 }

@@ -46,6 +46,19 @@ import Testing
         #expect(s.isOn(at: on))
     }
 
+    /// What the journal and `status` say while the schedule keeps the panel off: the next on
+    /// time as the wall clock will read it, across the night the clocks go back.
+    @Test func theOffReasonNamesTheNextOnTimeInLocalTime() throws {
+        let s = try schedule(["07:30-22:00"], at: (2026, 10, 24, 23, 0), offset: 7200)
+        #expect(s.localTime(at: t0) == "23:00")
+        #expect(s.offReason(at: t0) == "outside power.on_hours until 07:30")
+        let on = try #require(s.nextBoundary(after: t0))
+        #expect(hours(on - t0) == 9.5 && s.localTime(at: on) == "07:30" && s.offReason(at: on) == nil)
+        #expect(s.offReason(at: on - .seconds(1)) == "outside power.on_hours until 07:30")
+        let night = try schedule(["22:00-06:00", "12:00-13:00"], at: (2026, 6, 1, 10, 5), offset: 7200)
+        #expect(night.offReason(at: t0) == "outside power.on_hours until 12:00")
+    }
+
     @Test func fallBackLengthensTheNight() throws {
         let s = try schedule(["07:30-22:00"], at: (2026, 10, 24, 21, 0), offset: 7200)
         let off = try #require(s.nextBoundary(after: t0))

@@ -30,7 +30,7 @@ import Testing
     @Test func decelerationRateRange() throws {
         for bad in [0.0, 1.0, -0.5, 1.5, .nan, .infinity] {
             let error = #expect(throws: ScrollViewError.self) { _ = try DecelerationRate(bad) }
-            #expect(error?.description.hasPrefix("deceleration rate: expected normal, fast or a number between 0 and 1 (exclusive), got \(bad)") == true)
+            #expect(error?.description.hasPrefix("deceleration rate: expected normal, fast or a number between 0 and 1 (exclusive), got \(bad.brief)") == true)
         }
         #expect(try DecelerationRate(parsing: "normal") == .normal)
         #expect(try DecelerationRate(parsing: "fast").rawValue == 0.99)

@@ -29,7 +29,7 @@ import Testing
     @Test func aDuplicateDidScrollIsRejected() {
         var g = Self.dragging()
         #expect(g.accept(.didScroll, at: Self.t(20), state: Self.state(5, Self.drag)) == nil)
-        #expect(g.accept(.didScroll, at: Self.t(20), state: Self.state(5, Self.drag)) == "4: duplicate didScroll at (0.0, 5.0) × 1.0")
+        #expect(g.accept(.didScroll, at: Self.t(20), state: Self.state(5, Self.drag)) == "4: duplicate didScroll at (0, 5) × 1")
         // The same offset at another scale is a move.
         var h = Self.dragging()
         #expect(h.accept(.didScroll, at: Self.t(20), state: Self.state(5, Self.drag)) == nil)

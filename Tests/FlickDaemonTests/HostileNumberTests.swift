@@ -148,7 +148,7 @@ import Testing
     @Test func numbersBecomeTextWhateverTheirSize() {
         #expect(1e19.brief == "1e+19" && (-1e19).brief == "-1e+19")
         #expect(Double.greatestFiniteMagnitude.brief == "1.7976931348623157e+308")
-        #expect(919.0.brief == "919" && 2.54.brief == "2.5" && (-1840.0).brief == "-1840" && (-0.0).brief == "0")
+        #expect(919.0.brief == "919" && 2.54.brief == "2.54" && (-1840.0).brief == "-1840" && (-0.0).brief == "0")
         #expect(Double.nan.brief == "nan" && Double.infinity.brief == "inf" && (-Double.infinity).brief == "-inf")
         #expect(Int(saturating: 1e19) == .max && Int(saturating: -1e300) == .min && Int(saturating: .nan) == 0)
         #expect(Int32(saturating: 3e9) == .max && UInt32(saturating: -4) == 0 && Int(saturating: -2.7) == -2)

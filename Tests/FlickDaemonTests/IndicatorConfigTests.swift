@@ -34,7 +34,7 @@ import Testing
             ("[indicators]\nscroll_indicator_insets = [1, 2, 3]\n", "indicators.scroll_indicator_insets", 2,
              "expected [top, left, bottom, right] in px, each at least 0, got a array"),
             ("[indicators]\nscroll_indicator_insets = [0, -1, 0, 0]\n", "indicators.scroll_indicator_insets", 2,
-             "expected [top, left, bottom, right] in px, each at least 0, got [0.0, -1.0, 0.0, 0.0]"),
+             "expected [top, left, bottom, right] in px, each at least 0, got [0, -1, 0, 0]"),
             ("[indicators]\nscroll_indicator_insets = [0, \"a\", 0, 0]\n", "indicators.scroll_indicator_insets", 2,
              "expected [top, left, bottom, right] in px, each at least 0, got \"a\""),
             ("[indicators]\ncolor = \"black\"\n", "indicators.color", 2,

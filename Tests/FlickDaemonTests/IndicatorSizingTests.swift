@@ -98,9 +98,9 @@ import Testing
         #expect(c.indicatorSizing.thicknessMillimetres == 1.2 && c.indicatorSizing.thicknessPixels == nil)
         #expect(Configuration().indicatorSizing == IndicatorSizing())
         #expect(Configuration().effectiveIndicatorStyle.thickness == 3)
-        for (text, key, message) in [("[indicators]\nthickness_mm = 0\n", "indicators.thickness_mm", "expected a number greater than 0, got 0.0"),
+        for (text, key, message) in [("[indicators]\nthickness_mm = 0\n", "indicators.thickness_mm", "expected a number greater than 0, got 0"),
                                      ("[indicators]\nthickness = -1\n", "indicators.thickness",
-                                      "expected px greater than 0, or 0 (from thickness_mm), got -1.0")] {
+                                      "expected px greater than 0, or 0 (from thickness_mm), got -1")] {
             let e = try #require(configError(text))
             #expect(e.key == key && e.line == 2 && e.message == message, "\(e)")
         }

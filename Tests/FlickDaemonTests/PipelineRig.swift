@@ -23,12 +23,14 @@ final class PipelineRig: PipelineSink {
     init(size: PixelSize = PixelSize(width: 320, height: 200), content: Content? = nil,
          configuration: Configuration = Configuration(), at start: Instant = .zero,
          restore: (offset: Point, zoomScale: Double)? = nil, physicalSize: Size? = nil,
-         touchPixelsPerMillimetre: Double? = nil) throws {
+         touchPixelsPerMillimetre: Double? = nil, powerEnvironment: PowerEnvironment? = nil) throws {
         clock = start
         let headless = try #require(HeadlessOutput(size: size, physicalSize: physicalSize))
         output = RecordingOutput(headless)
         self.content = try content ?? Content(image: #require(TestPattern.make(PixelSize(width: 1000, height: 3000))))
-        pipeline = try PipelineBuilder(configuration: configuration)
+        var builder = PipelineBuilder(configuration: configuration)
+        builder.powerEnvironment = powerEnvironment
+        pipeline = try builder
             .build(output: output, content: self.content, input: .source(touches, pixelsPerMillimetre: touchPixelsPerMillimetre), at: start,
                    restore: restore)
         pipeline.sink = self

@@ -36,4 +36,21 @@ import Testing
         #expect(configError("[power]\nmethod = \"sleep\"\n")?.key == "power.method")
         #expect(configError("[power]\noff_after_s = -5\n")?.key == "power.off_after_s")
     }
+
+    /// The panel dims before it goes off: a dim timer at or past the off timer is refused at
+    /// the key written later, with the other key's value in what was expected.
+    @Test func aDimTimerAtOrPastTheOffTimerIsAnError() throws {
+        let dimLater = try #require(configError("[power]\noff_after_s = 6\ndim_after_s = 60\n"))
+        #expect(dimLater.description == "flickd.toml:3: power.dim_after_s: the panel dims before it goes off; "
+                + "expected seconds less than power.off_after_s (6), or 0 (never dims), got 60", "\(dimLater)")
+        let offLater = try #require(configError("[power]\ndim_after_s = 60\n\noff_after_s = 6\n"))
+        #expect(offLater.line == 4 && offLater.key == "power.off_after_s" && offLater.found == "6", "\(offLater)")
+        #expect(offLater.expected == "seconds more than power.dim_after_s (60), or 0 (never off by idle)")
+        let equal = try #require(configError("[power]\ndim_after_s = 30.5\noff_after_s = 30.5\n"))
+        #expect(equal.key == "power.off_after_s" && equal.found == "30.5", "\(equal)")
+        // Either timer off (0) leaves nothing to contradict; dimming first is the point.
+        for text in ["dim_after_s = 60\noff_after_s = 0", "dim_after_s = 0\noff_after_s = 6", "dim_after_s = 30\noff_after_s = 120"] {
+            #expect(configError("[power]\n" + text + "\n") == nil, "\(text)")
+        }
+    }
 }

@@ -2,6 +2,7 @@ import FlickCore
 import FlickDisplay
 @testable import FlickDaemon
 import FlickInput
+import FlickTestSupport
 import Foundation
 import Testing
 
@@ -15,6 +16,9 @@ import Testing
         var contentTouches = 0
         var power: [(t: Double, state: String, reason: String)] = []
         var displayNotices: [String] = []
+        /// The power changes as the journal and `STATUS=` say them.
+        var powerLines: [String] = []
+        var unavailable: [String] = []
         func pipeline(_ pipeline: Pipeline, emitted outputs: [GestureOutput], view: ScrollView) {
             for output in outputs {
                 if case .content = output.kind { contentTouches += 1 }
@@ -24,8 +28,10 @@ import Testing
         func pipeline(_ pipeline: Pipeline, presentedAt vblank: Instant) {}
         func pipeline(_ pipeline: Pipeline, noted notice: Pipeline.Notice) {
             switch notice {
-            case let .power(state, reason, time): power.append((time.seconds, state, reason))
+            case let .power(state, reason, time, _): power.append((time.seconds, state, reason))
+                powerLines.append("\(notice)")
             case .display: displayNotices.append("\(notice)")
+            case .unavailable: unavailable.append("\(notice)")
             default: break
             }
         }
@@ -139,5 +145,66 @@ import Testing
         #expect(commands.handle(.display(.on), id: 3).ok == true && commands.status().power == "on")
         let plain = try PipelineRig()
         #expect(plain.commands().handle(.display(.off), id: 4).ok == false && plain.commands().status().power == nil)
+    }
+
+    /// Started outside the hours, the panel is off and says why and until when — the start
+    /// line (the journal's and `STATUS=`, which are the notice's words) and `status` — read on
+    /// an injected wall clock and zone: Saturday 2026-03-28 23:10 CET, the night the clocks go
+    /// forward, so the next on time is 07:30 CEST, 7 h 20 min later.
+    @Test func offAtStartOutsideTheHoursSaysWhyAndUntilWhen() throws {
+        var configuration = Configuration()
+        configuration.power.onHours = try PowerSchedule.windows(["07:30-22:00"])
+        let start = Instant.seconds(100)
+        let utc = CentralEuropeanZone.utc(2026, 3, 28, 23, 10, offset: 3600)
+        let environment = PowerEnvironment(backlight: nil, zone: CentralEuropeanZone(),
+                                           anchor: WallClockAnchor(instant: start, utcNanoseconds: utc * 1_000_000_000))
+        let rig = try PipelineRig(configuration: configuration, at: start, powerEnvironment: environment)
+        func powerLines() -> [String] { rig.notices.compactMap { if case .power = $0 { "\($0)" } else { nil } } }
+        #expect(powerLines() == ["display off (start: outside power.on_hours until 07:30)"])
+        let status = rig.commands().status()
+        #expect(status.power == "off" && status.powerReason == "outside power.on_hours until 07:30", "\(status)")
+        // Lit by the schedule at 07:30 local: nothing to explain any more.
+        rig.settle(seconds: 7 * 3600 + 20 * 60 + 1, expectRest: false)
+        #expect(powerLines().last == "display on (schedule)" && rig.pipeline.power?.state == .on)
+        #expect(rig.commands().status().powerReason == nil)
+        // Off by the schedule at 22:00 says the same, with the next morning's time.
+        rig.settle(seconds: 14.5 * 3600, expectRest: false)
+        #expect(powerLines().last == "display off (schedule: outside power.on_hours until 07:30)", "\(powerLines())")
+        // Within the hours, off by a command: no schedule to blame.
+        let day = try PipelineRig(configuration: configuration, at: start, powerEnvironment: PowerEnvironment(
+            backlight: nil, zone: CentralEuropeanZone(), anchor: WallClockAnchor(instant: start, utcNanoseconds: (utc - 12 * 3600) * 1_000_000_000)))
+        _ = day.commands().handle(.display(.off), id: nil)
+        #expect(day.commands().status().power == "off" && day.commands().status().powerReason == nil)
+        #expect(day.notices.compactMap { if case .power = $0 { "\($0)" } else { nil } } == ["display on (start)", "display off (command)"])
+    }
+
+    /// A display without DPMS (a compositor's window refuses it as unsupported): said once, at
+    /// info level (a notice of its own, not a display fault), and `auto` shows a black frame.
+    @Test func dpmsUnavailableIsSaidOnceNotAsAFault() throws {
+        final class NoDPMS: ForwardingOutput {
+            override func setActive(_ active: Bool) throws { throw OutputError.unsupported }
+        }
+        for method in [PowerConfiguration.Method.auto, .dpms] {
+            var configuration = Configuration()
+            configuration.power.offAfterSeconds = 1
+            configuration.power.method = method
+            let touches = ScriptedTouches()
+            let sink = Sink()
+            let start = Instant.seconds(10)
+            let pipeline = try PipelineBuilder(configuration: configuration)
+                .build(output: NoDPMS(try #require(HeadlessOutput(size: PixelSize(width: 320, height: 200)))),
+                       content: try Content.testPattern(PixelSize(width: 320, height: 2000)),
+                       input: .source(touches, pixelsPerMillimetre: nil), at: start)
+            pipeline.sink = sink
+            pipeline.start()
+            // Off, woken by a tap, off again: two offs, one line.
+            touches.frames += dragFrames(from: start + .seconds(3), at: 100, 100, by: 0, 0, steps: 1)
+            _ = VirtualRunner.run(pipeline, limit: start + .seconds(10))
+            #expect(sink.power.map { "\($0.state) \($0.reason)" } == ["on start", "off idle", "on touch", "off idle"], "\(method)")
+            #expect(sink.displayNotices.isEmpty, "\(method): \(sink.displayNotices)")
+            #expect(sink.unavailable.count == 1 && sink.unavailable[0].hasPrefix("power: this display has no DPMS"), "\(sink.unavailable)")
+            #expect(sink.unavailable[0].contains(method == .auto ? "off shows a black frame" : "turns nothing off"))
+            #expect(pipeline.power?.way == (method == .auto ? .black : .dpms))
+        }
     }
 }

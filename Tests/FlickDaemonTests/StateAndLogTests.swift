@@ -46,9 +46,11 @@ import Testing
         let v = try view()
         func entry(_ g: Gesture) -> GestureLog.Entry? { GestureLog.entry(for: GestureOutput(time: .zero, kind: .gesture(g)), view: v) }
         let flick = try #require(entry(.flick(velocity: Vector(dx: 0, dy: -1840), restOffset: Point(x: 0, y: 1019), duration: 3.6)))
-        #expect(flick.message == "flick up 1840 px/s → rest 919 px in 3.6 s")
+        #expect(flick.message == "flick up 1840 px/s → 919 px to rest at (0, 1019) in 3.6 s")
         #expect(flick.fields["GESTURE"] == "flick" && flick.fields["VELOCITY_Y"] == "-1840" && flick.fields["REST_Y"] == "1019")
-        #expect(entry(.tap(Point(x: 10, y: 20.25)))?.message == "tap at (10, 20.3)")
+        #expect(flick.fields["DISTANCE"] == "919" && flick.fields["DURATION"] == "3.6")
+        #expect(entry(.tap(Point(x: 10, y: 20.25)))?.message == "tap at (10, 20.25)")
+        #expect(entry(.tap(Point(x: 10, y: 20.25 + 1e-9)))?.message == "tap at (10, 20.3)")
         #expect(entry(.doubleTap(Point(x: 1, y: 2), zoomedTo: 2))?.message == "double tap at (1, 2) → zoom 2")
         #expect(entry(.longPress(Point(x: 5, y: 6)))?.fields["X"] == "5")
         #expect(entry(.drag(translation: Vector(dx: 0, dy: 200)))?.message == "drag by (0, 200) px, no momentum")
@@ -58,6 +60,33 @@ import Testing
         // Delegate messages and content touches are not journal entries.
         #expect(GestureLog.entry(for: GestureOutput(time: .zero, kind: .scroll(.didScroll)), view: v) == nil)
         #expect(GestureLog.entry(for: GestureOutput(time: .zero, kind: .content(.tap(.zero))), view: v) == nil)
+    }
+
+    /// Zooms far below 1 keep their significant digits in the message and the fields (the
+    /// view's ZOOM too).
+    @Test func zoomsBelowOneKeepTheirDigits() throws {
+        var v = try ScrollView(boundsSize: Size(width: 800, height: 480), contentSize: Size(width: 20000, height: 20000))
+        try v.setZoomScaleLimits(minimum: 0.01, maximum: 2)
+        try v.setZoomScale(0.025, animated: false, at: .zero)
+        func entry(_ g: Gesture) throws -> GestureLog.Entry {
+            try #require(GestureLog.entry(for: GestureOutput(time: .zero, kind: .gesture(g)), view: v))
+        }
+        let pinch = try entry(.pinch(fromScale: 1, toScale: 0.0244140625))
+        #expect(pinch.message == "pinch 1 → 0.0244" && pinch.fields["SCALE_TO"] == "0.0244", "\(pinch)")
+        #expect(pinch.fields["ZOOM"] == "0.025", "\(pinch.fields)")
+        #expect(try entry(.doubleTap(Point(x: 1, y: 2), zoomedTo: 0.05)).message == "double tap at (1, 2) → zoom 0.05")
+    }
+
+    /// A paged flick rests on a page's edge: the message names the rest the fields hold, and
+    /// the distance still to go has a field of its own.
+    @Test func aFlicksRestIsThePositionItsFieldsHold() throws {
+        var v = try ScrollView(boundsSize: Size(width: 800, height: 480), contentSize: Size(width: 3200, height: 480))
+        try v.setContentOffset(Point(x: 170, y: 0), animated: false, at: .zero)
+        let flick = try #require(GestureLog.entry(for: GestureOutput(time: .zero, kind: .gesture(
+            .flick(velocity: Vector(dx: 1200.4, dy: 0), restOffset: Point(x: 800, y: 0), duration: 0.35))), view: v))
+        #expect(flick.message == "flick right 1200 px/s → 630 px to rest at (800, 0) in 0.35 s", "\(flick.message)")
+        #expect(flick.fields["REST_X"] == "800" && flick.fields["DISTANCE"] == "630" && flick.fields["DURATION"] == "0.35")
+        #expect(flick.message.contains("(\(try #require(flick.fields["REST_X"])), \(try #require(flick.fields["REST_Y"])))"))
     }
 
     @Test func logBackendFollowsTheEnvironment() {

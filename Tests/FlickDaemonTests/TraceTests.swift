@@ -113,7 +113,7 @@ import Testing
         "     2.056 s  tap: dragging → lift → idle",
         "     2.056 s  gesture: following → lift → idle",
         "     2.056 s  scroll: dragging → release → decelerating",
-        "     2.056 s  flick up 2667 px/s → rest 1144 px in 1.7 s",
+        "     2.056 s  flick up 2667 px/s → 1144 px to rest at (0, 1440) in 1.67 s",
         "     2.063 s  frame: latching → wake → inFlight",
         "     3.733 s  scroll: decelerating → tick → idle",
         "     3.733 s  bounce off the bottom edge, 13.9 px past it",

@@ -73,4 +73,16 @@ import Testing
                 + "expected a running Wayland compositor (WAYLAND_DISPLAY and XDG_RUNTIME_DIR naming its socket)")
         }
     }
+
+    /// A window the compositor does not show: what flickd waits for, and the likely cause as
+    /// the compositor's globals suggest it (no seat: a kiosk shell that never activates it).
+    @Test func aWindowNotShownIsSaidWithItsLikelyCause() {
+        let seatless = WaylandDisplay.notShown(after: .seconds(5), socket: "/run/user/1000/wayland-0", hasSeat: false)
+        #expect(seatless.hasPrefix("waiting for the compositor at /run/user/1000/wayland-0 to show the window: no frame of it shown 5 s "
+                                   + "after it was configured; likely the compositor offers no seat"), "\(seatless)")
+        #expect(seatless.contains("Weston's kiosk-shell") && seatless.hasSuffix("not ready until it is shown (docs/wayland.md)"))
+        let seated = WaylandDisplay.notShown(after: .milliseconds(2500), socket: "wayland-1", hasSeat: true)
+        #expect(seated.contains("shown 2.5 s after") && seated.contains("likely the window is not on screen (minimised"), "\(seated)")
+        #expect(WaylandDisplay.defaultShowWait == .seconds(5))
+    }
 }

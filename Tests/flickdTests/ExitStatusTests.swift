@@ -14,7 +14,7 @@ import Testing
         let cases: [([String], Int32, String)] = [
             (["replay", dir + "/missing.evemu", "--config", empty], 66, "flickd: \(dir)/missing.evemu: no such file"),
             (["replay", dir + "/bad.evemu", "--config", empty], 65, "flickd: \(dir)/bad.evemu:2: expected"),
-            (["check-config", dir + "/bad.toml", "--user", FlickdProcess.user], 78, "flickd: \(dir)/bad.toml:2: scroll.spring_mass: expected a number greater than 0, got -1.0"),
+            (["check-config", dir + "/bad.toml", "--user", FlickdProcess.user], 78, "flickd: \(dir)/bad.toml:2: scroll.spring_mass: expected a number greater than 0, got -1"),
             (["run", "--config", empty, "--input", "event4"], 64, "flickd: --input: expected auto"),
             (["replay", dir + "/bad.evemu", "--config", empty, "--display", "drm"], 64, "flickd: --display: expected headless"),
         ]

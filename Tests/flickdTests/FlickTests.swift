@@ -49,7 +49,8 @@ import Testing
         // One log line for the gesture, with the numbers a person reads.
         try daemon.waitForLog("flick up ")
         let line = try #require(daemon.stderr.split(separator: "\n").first { $0.contains("flick up ") })
-        #expect(line.contains(" px/s → rest ") && line.contains("gesture=flick") && line.contains("velocity_y="))
+        #expect(line.contains(" px/s → ") && line.contains(" px to rest at (") && line.contains("gesture=flick") && line.contains("velocity_y="))
+        #expect(line.contains("rest_y=") && line.contains("distance="), "\(line)")
         #expect(try daemon.terminate() == 0)
     }
 

@@ -38,6 +38,9 @@ import Testing
         (["scroll-to-top", "0"], "Unexpected argument '0'"),
         (["stop", "now"], "Unexpected argument 'now'"),
         (["reload", "flickd.toml"], "Unexpected argument 'flickd.toml'"),
+        (["claim"], "Missing expected argument '<contact>'"),
+        (["claim", "x"], "The value 'x' is invalid for '<contact>'"),
+        (["claim", "1", "2"], "Unexpected argument '2'"),
     ]
 
     /// Nothing is sent (no daemon listens), the status is EX_USAGE, and the usage printed is the

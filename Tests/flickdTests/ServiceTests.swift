@@ -196,7 +196,7 @@ import Testing
 
         daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless"])
         try daemon.waitUntilReady()
-        #expect(daemon.stderr.contains("state: restored offset (150.0, 420.0) zoom 2.0"))
+        #expect(daemon.stderr.contains("state: restored offset (150, 420) zoom 2"))
         let status = try #require(try daemon.client().call(ControlRequest(cmd: "status")).status)
         #expect(status.offset == [150, 420] && status.zoomScale == 2)
         #expect(try daemon.terminate() == 0)

@@ -105,4 +105,33 @@ import Testing
             #expect(try daemon.terminate() == 0)
         }
     }
+
+    /// A big image that is truncated: the child building its pyramid fails, and its error is
+    /// said once, at error level, in the line saying the build failed; the info lines are its
+    /// progress only. What stays on screen is named as it is.
+    @Test func aFailedBuildsErrorIsAnErrorLineNotProgress() throws {
+        let dir = try FlickdProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/map.png"
+        try ControlTests.writePattern(to: path, width: 1600, height: 1200)
+        let whole = try Data(contentsOf: URL(fileURLWithPath: path))
+        try whole.prefix(whole.count / 3).write(to: URL(fileURLWithPath: path))
+        let extra = "[content]\npixel_budget = 65536\ncache_directory = \"\(dir)/cache\"\n"
+        try FlickdProcess.config(directory: dir, extra: extra, placeholder: nil).write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
+        let daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless", "--content", path])
+        try daemon.waitForLog("could not be built", timeout: 30)
+        let client = try daemon.client()
+        try daemon.waitUntil("status to say why the map is not shown", timeout: 10) {
+            (try? client.call(ControlRequest(cmd: "status")).status?.contentError) != nil
+        }
+        let lines = daemon.stderr.split(separator: "\n").map(String.init)
+        let failed = try #require(lines.first { $0.contains("could not be built") })
+        #expect(failed.hasPrefix("flickd error: content: the pyramid of \(path) could not be built, placeholder (black) stays on screen: "),
+                "\(failed)")
+        #expect(failed.contains("flickd pyramid ended with exit status 65: \(path): the file is truncated (end of stream)"), "\(failed)")
+        let progress = lines.filter { $0.contains("building the pyramid of \(path)") && !$0.contains("over content.pixel_budget") }
+        #expect(progress.allSatisfy { $0.hasPrefix("flickd info: content: building the pyramid of \(path): rows ") }, "\(progress)")
+        #expect(lines.filter { $0.contains("truncated") }.count == 1, "\(lines)")
+        #expect(try daemon.terminate() == 0)
+    }
 }

@@ -43,6 +43,30 @@ import Testing
         #expect(log.contains("display: wayland: the connection to the compositor at \(weston.runtime)/\(weston.socket) was lost"), "\(log)")
     }
 
+    /// Weston's kiosk shell on the headless backend (no seat) configures the window and never
+    /// shows it: flickd says what it waits for and the likely cause, in the journal and
+    /// `STATUS=`, a few seconds after start, and is not ready.
+    @Test func aCompositorThatNeverShowsTheWindowIsSaid() throws {
+        let dir = try FlickdProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let weston = try WestonProcess(directory: dir, width: Self.screen.width, height: Self.screen.height, shell: "kiosk-shell.so")
+        try ControlTests.writePattern(to: dir + "/pattern.png")
+        try FlickdProcess.config(directory: dir).write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
+        let notify = try ServiceTests.NotifySocket(path: dir + "/notify.sock")
+        let daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "wayland", "--content", dir + "/pattern.png"],
+                                       environment: weston.environment.merging(["NOTIFY_SOCKET": notify.path]) { $1 })
+        let said = "display: waiting for the compositor at \(weston.runtime)/\(weston.socket) to show the window: no frame of it "
+            + "shown 5 s after it was configured; likely the compositor offers no seat (no input device), and a kiosk shell"
+        try daemon.waitForLog(said, timeout: 30)
+        let line = try #require(daemon.stderr.split(separator: "\n").first { $0.contains(said) })
+        #expect(line.hasPrefix("flickd warning: ") && line.contains("Weston's kiosk-shell never does then"), "\(line)")
+        try daemon.waitUntil("STATUS= saying the same", timeout: 10) {
+            notify.messages.contains { $0.contains("STATUS=" + said) }
+        }
+        #expect(notify.count("READY=1") == 0 && !daemon.stderr.contains("ready: "), "\(daemon.stderr)")
+        #expect(try daemon.terminate() == 0)
+    }
+
     /// A monitor of scale 2: the window is half the pixels in surface units, its buffer the
     /// monitor's pixels (`set_buffer_scale`), so the content is shown one pixel for one.
     @Test func onAMonitorOfScaleTwoTheBufferHasTheMonitorsPixels() throws {

@@ -7,10 +7,11 @@ import Glibc
 /// root (CI), since Weston refuses root — with an XDG_RUNTIME_DIR of its own (mode 0700, owned
 /// by that user). Killed at the latest when the test drops it.
 ///
-/// Weston's desktop shell, not its kiosk shell: headless Weston has no seat, and the kiosk shell
-/// of Weston 10 puts a window on screen only when it activates it for a seat, so a window there
-/// is never shown and never gets a frame callback. The desktop shell's panel, animations and
-/// idle blanking are turned off (weston.ini), so a fullscreen window is all the screen shows.
+/// Weston's desktop shell by default, not its kiosk shell: headless Weston has no seat, and the
+/// kiosk shell of Weston 10 puts a window on screen only when it activates it for a seat, so a
+/// window there is never shown and never gets a frame callback (the trap a test asks for with
+/// `shell: "kiosk-shell.so"`). The desktop shell's panel, animations and idle blanking are
+/// turned off (weston.ini), so a fullscreen window is all the screen shows.
 final class WestonProcess: @unchecked Sendable {
     /// The runtime folder (XDG_RUNTIME_DIR) and the socket's name in it.
     let runtime: String
@@ -27,7 +28,8 @@ final class WestonProcess: @unchecked Sendable {
     /// - Parameters:
     ///   - width: the monitor's width in surface units (its pixels are `scale` times more).
     ///   - scale: the monitor's scale (`wl_output.scale`).
-    init(directory: String, width: Int, height: Int, scale: Int = 1) throws {
+    ///   - shell: Weston's shell module.
+    init(directory: String, width: Int, height: Int, scale: Int = 1, shell: String = "desktop-shell.so") throws {
         size = (width, height)
         runtime = directory + "/runtime"
         logPath = directory + "/weston.log"
@@ -50,7 +52,7 @@ final class WestonProcess: @unchecked Sendable {
         panel-position=none
         background-color=0xff000000
         """.write(toFile: directory + "/weston.ini", atomically: true, encoding: .utf8)
-        var arguments = ["--backend=headless-backend.so", "--use-pixman", "--shell=desktop-shell.so", "--debug",
+        var arguments = ["--backend=headless-backend.so", "--use-pixman", "--shell=\(shell)", "--debug",
                          "--config=\(directory)/weston.ini", "--width=\(width)", "--height=\(height)", "--scale=\(scale)", "--socket=\(socket)",
                          "--log=\(logPath)"]
         if getuid() == 0 {

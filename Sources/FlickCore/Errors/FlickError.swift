@@ -2,7 +2,7 @@
 /// its line, a device, a request, a call — the key or field at fault, and what was wrong: what
 /// was expected and what was found, or a reason in words. One shape, rendered one way, so the
 /// command line, the journal and the control socket's replies say the same thing
-/// (`flickd.toml:3: scroll.spring_mass: expected a number greater than 0, got -1.0`).
+/// (`flickd.toml:3: scroll.spring_mass: expected a number greater than 0, got -1`).
 public protocol FlickError: Error, CustomStringConvertible {
     /// Where and what.
     var context: ErrorContext { get }

@@ -28,7 +28,7 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
         ((x - other.x) * (x - other.x) + (y - other.y) * (y - other.y)).squareRoot()
     }
 
-    public var description: String { "(\(x), \(y))" }
+    public var description: String { "(\(x.brief), \(y.brief))" }
 
     /// The point moved by `v`.
     public static func + (p: Point, v: Vector) -> Point { Point(x: p.x + v.dx, y: p.y + v.dy) }
@@ -66,7 +66,7 @@ public struct Vector: Hashable, Sendable, CustomStringConvertible {
         set { if axis == .horizontal { dx = newValue } else { dy = newValue } }
     }
 
-    public var description: String { "(\(dx), \(dy))" }
+    public var description: String { "(\(dx.brief), \(dy.brief))" }
 
     /// Component-wise sum.
     public static func + (a: Vector, b: Vector) -> Vector { Vector(dx: a.dx + b.dx, dy: a.dy + b.dy) }
@@ -103,7 +103,7 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
     /// Whether both extents are finite and not negative.
     public var isValid: Bool { width.isFinite && height.isFinite && width >= 0 && height >= 0 }
 
-    public var description: String { "\(width)×\(height)" }
+    public var description: String { "\(width.brief)×\(height.brief)" }
 
     /// Both extents scaled by `k`.
     public static func * (s: Size, k: Double) -> Size { Size(width: s.width * k, height: s.height * k) }

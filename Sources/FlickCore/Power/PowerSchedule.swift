@@ -77,7 +77,7 @@ public struct OnHoursWindow: Hashable, Sendable, CustomStringConvertible {
         return h * 60 + m
     }
 
-    private static func text(_ minute: Int) -> String {
+    static func text(_ minute: Int) -> String {
         let h = minute / 60, m = minute % 60
         return (h < 10 ? "0" : "") + String(h) + ":" + (m < 10 ? "0" : "") + String(m)
     }
@@ -163,6 +163,20 @@ public struct PowerSchedule: Sendable {
         }
         let first = candidates.filter { $0 > now && isOn(utc: $0) != state && isOn(utc: $0 - 1) == state }.min()
         return first.map { anchor.instant(atUTC: $0) }
+    }
+
+    /// The wall clock at `t` as the hours are written, `"HH:MM"` in local time (the minute it is
+    /// in): what an integrator reads against `power.on_hours`.
+    public func localTime(at t: Instant) -> String {
+        let utc = anchor.utcSeconds(at: t)
+        return OnHoursWindow.text(Int(Self.floorMod(utc + zone.utcOffset(atUTC: utc), 86_400) / 60))
+    }
+
+    /// Why the panel is off at `t` by the schedule, and until when: `outside power.on_hours
+    /// until 07:30` (local time); nil within the hours.
+    public func offReason(at t: Instant) -> String? {
+        guard !isOn(at: t) else { return nil }
+        return "outside power.on_hours" + (nextBoundary(after: t).map { " until " + localTime(at: $0) } ?? "")
     }
 
     private func isOn(utc: Int64) -> Bool {

@@ -110,7 +110,7 @@ public struct DelegateGrammar: Sendable {
         switch e {
         case .didScroll:
             if let last = lastScroll, last.offset == state.contentOffset, last.scale == state.zoomScale {
-                return "\(i): duplicate didScroll at \(state.contentOffset) × \(state.zoomScale)"
+                return "\(i): duplicate didScroll at \(state.contentOffset) × \(state.zoomScale.brief)"
             }
             lastScroll = (state.contentOffset, state.zoomScale)
         case .willBeginDragging:

@@ -383,7 +383,7 @@ public struct ScrollView: Sendable {
     /// anchored somewhere, before the offset it is really going to).
     mutating func show(scale: Double, offset: Point) {
         guard scale.isFinite, scale > 0, offset.isFinite else {
-            note("ignored a non-finite zoom \(scale) at \(offset)")
+            note("ignored a non-finite zoom \(scale.brief) at \(offset)")
             return
         }
         // A zoom keeps a centred axis centred on every step (a pinch, its bounce, an animation);

@@ -30,15 +30,15 @@ public enum ScrollViewError: FlickError, Equatable, Sendable {
         case let .invalidInsets(value):
             ErrorContext(key: "content inset", expected: "finite edges", found: "\(value)")
         case let .invalidZoomScale(name, value):
-            ErrorContext(key: name, expected: "a finite number greater than 0", found: "\(value)")
+            ErrorContext(key: name, expected: "a finite number greater than 0", found: value.brief)
         case let .invalidZoomLimit(name, value):
-            ErrorContext(key: name, expected: "a scale \(ScrollView.zoomScaleLimitText)", found: "\(value)")
+            ErrorContext(key: name, expected: "a scale \(ScrollView.zoomScaleLimitText)", found: value.brief)
         case let .invalidZoomRange(minimum, maximum):
-            ErrorContext(key: "minimum zoom scale", expected: "at most the maximum zoom scale (\(maximum))", found: "\(minimum)")
+            ErrorContext(key: "minimum zoom scale", expected: "at most the maximum zoom scale (\(maximum.brief))", found: minimum.brief)
         case let .invalidDecelerationRate(value):
-            ErrorContext(key: "deceleration rate", expected: "normal, fast or a number between 0 and 1 (exclusive)", found: "\(value)")
+            ErrorContext(key: "deceleration rate", expected: "normal, fast or a number between 0 and 1 (exclusive)", found: value.brief)
         case let .invalidTunable(name, value, expected):
-            ErrorContext(key: name, expected: expected, found: "\(value)")
+            ErrorContext(key: name, expected: expected, found: value.brief)
         }
     }
 }

@@ -77,6 +77,7 @@ public enum ConfigLoader {
             }
         }
         try checkCombinations(configuration, path: path, lines: lines)
+        try checkPowerTimings(configuration.power, path: path, lines: lines)
         return configuration
     }
 
@@ -105,7 +106,7 @@ public enum ConfigLoader {
     private static func checkCombinations(_ c: Configuration, path: String, lines: KeyLines) throws(ConfigError) {
         if let minimum = c.minimumZoomScale?.number, minimum > c.maximumZoomScale {
             throw ConfigError(path: path, line: lines.nearestLine(of: "zoom.minimum_scale"), key: "zoom.minimum_scale",
-                              message: "expected at most zoom.maximum_scale (\(c.maximumZoomScale)), got \(minimum)")
+                              message: "expected at most zoom.maximum_scale (\(c.maximumZoomScale.brief)), got \(minimum.brief)")
         }
         do {
             try c.physics.validate()
@@ -117,12 +118,29 @@ public enum ConfigLoader {
                 // its own value, and the other key's value in what was expected.
                 if key == "scroll.spring_stiffness", lines.line(of: "scroll.spring_mass") > lines.line(of: key) {
                     key = "scroll.spring_mass"
-                    expected = "with spring_stiffness \(c.physics.springStiffness), a frequency √(stiffness/mass) from 0.1 to 10000 per second"
+                    expected = "with spring_stiffness \(c.physics.springStiffness.brief), a frequency √(stiffness/mass) from 0.1 to 10000 per second"
                     found = c.physics.springMass
                 }
-                throw ConfigError(path: path, line: lines.nearestLine(of: key), key: key, expected: expected, found: "\(found)")
+                throw ConfigError(path: path, line: lines.nearestLine(of: key), key: key, expected: expected, found: found.brief)
             }
             throw ConfigError(path: path, line: 0, key: "scroll", message: error.description)
         }
+    }
+
+    /// The panel dims before it goes off: a dim timer at or past the off timer would never dim
+    /// (it is off first), which is a mistake worth refusing, not a setting. Reported at the key
+    /// written later, as other rules across keys are.
+    private static func checkPowerTimings(_ p: PowerConfiguration, path: String, lines: KeyLines) throws(ConfigError) {
+        guard p.dimAfterSeconds > 0, p.offAfterSeconds > 0, p.dimAfterSeconds >= p.offAfterSeconds else { return }
+        let dimLater = lines.line(of: "power.dim_after_s") > lines.line(of: "power.off_after_s")
+        var error = dimLater
+            ? ConfigError(path: path, line: lines.nearestLine(of: "power.dim_after_s"), key: "power.dim_after_s",
+                          expected: "seconds less than power.off_after_s (\(p.offAfterSeconds.brief)), or 0 (never dims)",
+                          found: p.dimAfterSeconds.brief)
+            : ConfigError(path: path, line: lines.nearestLine(of: "power.off_after_s"), key: "power.off_after_s",
+                          expected: "seconds more than power.dim_after_s (\(p.dimAfterSeconds.brief)), or 0 (never off by idle)",
+                          found: p.offAfterSeconds.brief)
+        error.reason = "the panel dims before it goes off"
+        throw error
     }
 }

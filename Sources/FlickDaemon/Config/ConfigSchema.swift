@@ -18,7 +18,7 @@ enum ConfigSchema {
                 c.decelerationRate = s == "normal" ? .normal : .fast
             } else {
                 let d = try number(v, expected)
-                guard let rate = try? DecelerationRate(d) else { throw ValueProblem(expected: expected, found: String(d)) }
+                guard let rate = try? DecelerationRate(d) else { throw ValueProblem(expected: expected, found: d.brief) }
                 c.decelerationRate = rate
             }
         }
@@ -31,7 +31,7 @@ enum ConfigSchema {
         k["scroll.scrolls_to_top"] = bool(\.scrollsToTop)
         k["scroll.content_inset"] = { v, c throws in
             let n = try numbers(v, count: 4, "[top, left, bottom, right] in px, each at least 0")
-            guard n.allSatisfy({ $0 >= 0 }) else { throw ValueProblem(expected: "[top, left, bottom, right] in px, each at least 0", found: "[" + n.map { String($0) }.joined(separator: ", ") + "]") }
+            guard n.allSatisfy({ $0 >= 0 }) else { throw ValueProblem(expected: "[top, left, bottom, right] in px, each at least 0", found: "[" + n.map(\.brief).joined(separator: ", ") + "]") }
             c.contentInset = EdgeInsets(top: n[0], left: n[1], bottom: n[2], right: n[3])
         }
         k["scroll.rubber_band_coefficient"] = positive(\.physics.rubberBandCoefficient)
@@ -42,7 +42,7 @@ enum ConfigSchema {
         k["scroll.paging_velocity_threshold"] = atLeastZero(\.physics.pagingVelocityThreshold)
         k["scroll.paging_distance_threshold"] = { v, c throws in
             let d = try number(v, "a fraction of a page between 0 and 1 (exclusive)")
-            guard d > 0 && d < 1 else { throw ValueProblem(expected: "a fraction of a page between 0 and 1 (exclusive)", found: String(d)) }
+            guard d > 0 && d < 1 else { throw ValueProblem(expected: "a fraction of a page between 0 and 1 (exclusive)", found: d.brief) }
             c.physics.pagingDistanceThreshold = d
         }
         k["scroll.directional_lock_ratio"] = positive(\.physics.directionalLockRatio)
@@ -52,7 +52,7 @@ enum ConfigSchema {
         k["scroll.animation_speed"] = { v, c throws in
             let expected = "a speed in px/s from 0 (off: every scroll takes animation_duration) to 1000000"
             let d = try number(v, expected)
-            guard (0...1_000_000).contains(d) else { throw ValueProblem(expected: expected, found: String(d)) }
+            guard (0...1_000_000).contains(d) else { throw ValueProblem(expected: expected, found: d.brief) }
             c.physics.animationSpeed = d
         }
         k["scroll.zoom_bounce_duration"] = seconds(\.physics.zoomBounceDuration)
@@ -101,7 +101,7 @@ enum ConfigSchema {
                 return
             }
             let d = try number(v, expected)
-            guard ScrollView.zoomScaleLimitRange.contains(d) else { throw ValueProblem(expected: expected, found: String(d)) }
+            guard ScrollView.zoomScaleLimitRange.contains(d) else { throw ValueProblem(expected: expected, found: d.brief) }
             c.doubleTapScale = .scale(d)
         }
         k["zoom.bounces_zoom"] = bool(\.bouncesZoom)
@@ -155,7 +155,7 @@ enum ConfigSchema {
         }
         k["display.headless_refresh_rate"] = { v, c throws in
             let d = try number(v, "a rate in Hz from 1 to 1000")
-            guard (1...1000).contains(d) else { throw ValueProblem(expected: "a rate in Hz from 1 to 1000", found: String(d)) }
+            guard (1...1000).contains(d) else { throw ValueProblem(expected: "a rate in Hz from 1 to 1000", found: d.brief) }
             c.headlessRefreshRate = d
         }
         k["display.realtime_priority"] = { v, c throws in
@@ -181,7 +181,7 @@ enum ConfigSchema {
         k["content.provider_grace_s"] = { v, c throws in
             let expected = "seconds from 0 (the configured content at once) to 3600"
             let d = try number(v, expected)
-            guard (0...3600).contains(d) else { throw ValueProblem(expected: expected, found: String(d)) }
+            guard (0...3600).contains(d) else { throw ValueProblem(expected: expected, found: d.brief) }
             c.providerGraceSeconds = d
         }
         k["content.page_direction"] = choice(["horizontal": PageDirection.horizontal, "vertical": .vertical], \.pageDirection)
@@ -243,7 +243,7 @@ enum ConfigSchema {
         // [kiosk]
         k["kiosk.idle_reset_seconds"] = { v, c throws in
             let d = try number(v, "seconds from 0 (off) to 86400")
-            guard (0...86_400).contains(d) else { throw ValueProblem(expected: "seconds from 0 (off) to 86400", found: String(d)) }
+            guard (0...86_400).contains(d) else { throw ValueProblem(expected: "seconds from 0 (off) to 86400", found: d.brief) }
             c.idleResetSeconds = d
         }
         k["kiosk.home_offset"] = { v, c throws in
@@ -264,7 +264,7 @@ enum ConfigSchema {
         k["indicators.thickness"] = { v, c throws in
             let expected = "px greater than 0, or 0 (from thickness_mm)"
             let d = try number(v, expected)
-            guard d.isFinite, d >= 0 else { throw ValueProblem(expected: expected, found: String(d)) }
+            guard d.isFinite, d >= 0 else { throw ValueProblem(expected: expected, found: d.brief) }
             c.indicatorSizing.thicknessPixels = d > 0 ? d : nil
         }
         k["indicators.inset"] = atLeastZero(\.indicatorStyle.edgeInset)
@@ -274,7 +274,7 @@ enum ConfigSchema {
         k["indicators.scroll_indicator_insets"] = { v, c throws in
             let expected = "[top, left, bottom, right] in px, each at least 0"
             let n = try numbers(v, count: 4, expected)
-            guard n.allSatisfy({ $0 >= 0 }) else { throw ValueProblem(expected: expected, found: "[" + n.map { String($0) }.joined(separator: ", ") + "]") }
+            guard n.allSatisfy({ $0 >= 0 }) else { throw ValueProblem(expected: expected, found: "[" + n.map(\.brief).joined(separator: ", ") + "]") }
             c.indicatorStyle.insets = EdgeInsets(top: n[0], left: n[1], bottom: n[2], right: n[3])
         }
         k["indicators.color"] = { v, c throws in
@@ -286,7 +286,7 @@ enum ConfigSchema {
         }
         k["indicators.alpha"] = { v, c throws in
             let d = try number(v, "an opacity from 0 to 1")
-            guard (0...1).contains(d) else { throw ValueProblem(expected: "an opacity from 0 to 1", found: String(d)) }
+            guard (0...1).contains(d) else { throw ValueProblem(expected: "an opacity from 0 to 1", found: d.brief) }
             c.indicatorStyle.alpha = d
         }
         k["indicators.fade_duration"] = seconds(\.physics.indicatorFadeDuration)
@@ -367,7 +367,7 @@ enum ConfigSchema {
         k["metrics.interval_s"] = { v, c throws in
             let expected = "seconds from 1 to 3600"
             let d = try number(v, expected)
-            guard (1...3600).contains(d) else { throw ValueProblem(expected: expected, found: String(d)) }
+            guard (1...3600).contains(d) else { throw ValueProblem(expected: expected, found: d.brief) }
             c.metricsInterval = .seconds(double: d)
         }
         return k
@@ -378,7 +378,7 @@ enum ConfigSchema {
     static func show(_ v: TOMLValue) -> String {
         if let s = v.string { return "\"\(s)\"" }
         if let i = v.int { return String(i) }
-        if let d = v.double { return String(d) }
+        if let d = v.double { return d.brief }
         if let b = v.bool { return String(b) }
         return "a \(v.kindName)"
     }
@@ -399,7 +399,7 @@ enum ConfigSchema {
         var out: [Double] = []
         for element in a {
             let d = try number(element, expected)
-            guard d.isFinite else { throw ValueProblem(expected: expected, found: String(d)) }
+            guard d.isFinite else { throw ValueProblem(expected: expected, found: d.brief) }
             out.append(d)
         }
         return out
@@ -429,7 +429,7 @@ enum ConfigSchema {
     static func positive(_ key: WritableKeyPath<Configuration, Double> & Sendable) -> Reader {
         { v, c throws in
             let d = try number(v, "a number greater than 0")
-            guard d.isFinite, d > 0 else { throw ValueProblem(expected: "a number greater than 0", found: String(d)) }
+            guard d.isFinite, d > 0 else { throw ValueProblem(expected: "a number greater than 0", found: d.brief) }
             c[keyPath: key] = d
         }
     }
@@ -437,7 +437,7 @@ enum ConfigSchema {
     static func atLeastZero(_ key: WritableKeyPath<Configuration, Double> & Sendable) -> Reader {
         { v, c throws in
             let d = try number(v, "a number of at least 0")
-            guard d.isFinite, d >= 0 else { throw ValueProblem(expected: "a number of at least 0", found: String(d)) }
+            guard d.isFinite, d >= 0 else { throw ValueProblem(expected: "a number of at least 0", found: d.brief) }
             c[keyPath: key] = d
         }
     }
@@ -447,7 +447,7 @@ enum ConfigSchema {
         { v, c throws in
             let expected = "a scale \(ScrollView.zoomScaleLimitText)"
             let d = try number(v, expected)
-            guard ScrollView.zoomScaleLimitRange.contains(d) else { throw ValueProblem(expected: expected, found: String(d)) }
+            guard ScrollView.zoomScaleLimitRange.contains(d) else { throw ValueProblem(expected: expected, found: d.brief) }
             c[keyPath: key] = d
         }
     }
@@ -464,7 +464,7 @@ enum ConfigSchema {
             return
         }
         let d = try number(v, expected)
-        guard ScrollView.zoomScaleLimitRange.contains(d) else { throw ValueProblem(expected: expected, found: String(d)) }
+        guard ScrollView.zoomScaleLimitRange.contains(d) else { throw ValueProblem(expected: expected, found: d.brief) }
         setting = .scale(d)
     }
 
@@ -474,7 +474,7 @@ enum ConfigSchema {
     static func seconds(_ key: WritableKeyPath<Configuration, Double> & Sendable) -> Reader {
         { v, c throws in
             let d = try number(v, "a time in seconds from 0 to 60")
-            guard (0...60).contains(d) else { throw ValueProblem(expected: "a time in seconds from 0 to 60", found: String(d)) }
+            guard (0...60).contains(d) else { throw ValueProblem(expected: "a time in seconds from 0 to 60", found: d.brief) }
             c[keyPath: key] = d
         }
     }
@@ -484,7 +484,7 @@ enum ConfigSchema {
         { v, c throws in
             let expected = "seconds from 0 (never) to 86400"
             let d = try number(v, expected)
-            guard (0...86_400).contains(d) else { throw ValueProblem(expected: expected, found: String(d)) }
+            guard (0...86_400).contains(d) else { throw ValueProblem(expected: expected, found: d.brief) }
             c[keyPath: key] = d
         }
     }
@@ -495,7 +495,7 @@ enum ConfigSchema {
             let most = limit.inMilliseconds
             let expected = "a time in milliseconds from 0 to \(most.brief)"
             let d = try number(v, expected)
-            guard (0...most).contains(d) else { throw ValueProblem(expected: expected, found: String(d)) }
+            guard (0...most).contains(d) else { throw ValueProblem(expected: expected, found: d.brief) }
             c[keyPath: key] = .nanoseconds(Int64((d * 1e6).rounded()))
         }
     }

@@ -33,7 +33,7 @@ extension ContentHost {
                 return nil
             }
         }
-        logger.info("state: restored offset (\(saved.offsetX), \(saved.offsetY)) zoom \(saved.zoomScale)\(on)")
+        logger.info("state: restored offset (\(saved.offsetX.brief), \(saved.offsetY.brief)) zoom \(saved.zoomScale.brief)\(on)")
         return (Point(x: saved.offsetX, y: saved.offsetY), saved.zoomScale)
     }
 }

@@ -34,9 +34,9 @@ extension ContentHost {
             if loadPending == build.image { loadPending = nil }
             try? show(path: build.image, configuration: configuration, origin: origin)
         case .failure(let error):
-            logger.report(.error, "content: the pyramid of \(build.image) could not be built, keeping \(name ?? "no content"): ", error)
+            logger.report(.error, "content: the pyramid of \(build.image) could not be built, \(stays(refusing: build.image)): ", error)
             if build.image == wanted {
-                contentError = "\(error); keeping \(name ?? "no content")"
+                contentError = "\(error); \(stays(refusing: build.image))"
                 refusedSignature = ContentIdentity.signature(of: build.image)
             }
         }
@@ -44,5 +44,13 @@ extension ContentHost {
             nextPyramid = nil
             buildPyramid(of: next.image, into: next.cacheDirectory)
         }
+    }
+
+    /// What stays on screen when `path` could not be shown, in words that are true: when the
+    /// file refused is the one shown (replaced on disk by a broken one), what stays is the
+    /// version of it read before, not the file named.
+    func stays(refusing path: String) -> String {
+        guard let name else { return "nothing shown" }
+        return name == path ? "its version shown before stays on screen" : "\(name) stays on screen"
     }
 }

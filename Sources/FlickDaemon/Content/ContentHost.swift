@@ -386,9 +386,9 @@ public final class ContentHost: PassiveComponent {
             noteShown(path, signature: signature, origin: origin, configuration: configuration)
             logger.info("content loaded: \(loaded.name), \(loaded.content.summary)")
         } catch {
-            logger.report(.error, "content rejected, keeping \(name ?? "no content"): ", error)
+            logger.report(.error, "content rejected, \(stays(refusing: path)): ", error)
             if origin != .load {
-                contentError = "\(error); keeping \(name ?? "no content")"
+                contentError = "\(error); \(stays(refusing: path))"
                 refusedSignature = signature
             }
             throw error

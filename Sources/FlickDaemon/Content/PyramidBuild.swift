@@ -36,12 +36,14 @@ final class PyramidBuild {
         let state = Shared()
         self.state = state
         let started = worker.submit {
-            let result = Self.run(["pyramid", image, "--cache-directory", cacheDirectory]) { line in
+            let result = Self.run(["pyramid", image, "--cache-directory", cacheDirectory], progress: { line in
                 // "rows 2540/30000 (8 %), …": the child's progress, a line per tenth.
                 let percent = line.split(separator: "(").dropFirst().first.flatMap { Int($0.prefix { $0.isNumber }) }
                 state.progress.withLock { $0 = (line, percent ?? $0?.percent ?? 0) }
                 logger.info("content: building the pyramid of \(image): \(line)")
-            }
+            }, said: { line in
+                logger.warning("content: building the pyramid of \(image), flickd pyramid said: \(line)")
+            })
             state.result.withLock {
                 $0 = result.mapError { ContentError(path: image, reason: .pyramidBuildFailed($0.message)) }
             }
@@ -74,9 +76,18 @@ final class PyramidBuild {
         init(_ step: String, _ cause: SystemError) { message = "\(step): \(cause.message)" }
     }
 
-    /// Runs `/proc/self/exe ARGUMENTS`, handing each line of its standard error to `line`;
-    /// returns its standard output's first line, or its last error line if it failed.
-    private static func run(_ arguments: [String], line: (String) -> Void) -> Result<String, ChildFailure> {
+    /// Whether a line of the child's standard error is its progress (`rows …`, `built …`,
+    /// `already built`): anything else is the child complaining, which is no progress to log
+    /// at info level.
+    static func isProgress(_ line: String) -> Bool {
+        line.hasPrefix("rows ") || line.hasPrefix("built ") || line == "already built"
+    }
+
+    /// Runs `/proc/self/exe ARGUMENTS`, handing each progress line of its standard error to
+    /// `progress` as it comes; returns its standard output's first line, or, if it failed, the
+    /// last of its other lines (its error, without its `flickd: `), which a build that succeeded
+    /// hands to `said` instead.
+    private static func run(_ arguments: [String], progress: (String) -> Void, said: (String) -> Void) -> Result<String, ChildFailure> {
         var out: [Int32] = [-1, -1], err: [Int32] = [-1, -1]
         guard pipe(&out) == 0 else { return .failure(ChildFailure("cannot make a pipe", .current("pipe", "flickd pyramid"))) }
         guard pipe(&err) == 0 else {
@@ -100,7 +111,7 @@ final class PyramidBuild {
         guard rc == 0 else {
             return .failure(ChildFailure("cannot start flickd pyramid", SystemError(call: "posix_spawn", context: "/proc/self/exe", errno: rc)))
         }
-        var lastError = ""
+        var complaints: [String] = []
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -111,9 +122,10 @@ final class PyramidBuild {
             while let newline = pending.firstIndex(of: 10) {
                 let text = String(decoding: pending[..<newline], as: UTF8.self)
                 pending.removeSubrange(...newline)
-                if !text.isEmpty {
-                    lastError = text
-                    line(text)
+                if isProgress(text) {
+                    progress(text)
+                } else if !text.isEmpty {
+                    complaints.append(text.hasPrefix("flickd: ") ? String(text.dropFirst("flickd: ".count)) : text)
                 }
             }
         }
@@ -130,8 +142,9 @@ final class PyramidBuild {
         let path = String(decoding: output, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
         guard exited && code == 0 && !path.isEmpty else {
             let how = exited ? "exit status \(code)" : "signal \(status & 0x7F)"
-            return .failure(ChildFailure(message: "flickd pyramid ended with \(how)" + (lastError.isEmpty ? "" : ": \(lastError)")))
+            return .failure(ChildFailure(message: "flickd pyramid ended with \(how)" + (complaints.last.map { ": \($0)" } ?? "")))
         }
+        complaints.forEach(said)
         return .success(path)
     }
 }

@@ -224,6 +224,7 @@ public final class CommandHandler {
         status.pageCount = pages.isEmpty ? nil : pages.count
         status.power = pipeline.power?.state.rawValue
         status.powerNote = pipeline.power?.startNote
+        if let power = pipeline.power, power.isOff { status.powerReason = power.machine.schedule?.offReason(at: context?.now ?? pipeline.now) }
         status.building = content?.pyramidBuilding
         status.provider = content?.providerStatus
         status.document = content?.documentStatus

@@ -48,9 +48,9 @@ extension Daemon {
 
     /// Says a change of the panel's power: a journal line, `STATUS=`, the `power` event.
     static func said(_ notice: Pipeline.Notice, view: ScrollView, logger: Logger, notifier: Notifier, server: ControlServer?) {
-        guard case let .power(state, reason, time) = notice else { return }
+        guard case let .power(state, reason, time, _) = notice else { return }
         logger.notice("\(notice)")
-        notifier.status("display \(state) (\(reason))")
+        notifier.status("\(notice)")
         if server?.hasSubscribers == true {
             server?.broadcast(.power(state: state, reason: reason, at: time.seconds, view: view.state))
         }

@@ -191,14 +191,14 @@ public final class Daemon: PipelineSink, CommandContext {
     public func pipeline(_ pipeline: Pipeline, noted notice: Pipeline.Notice) {
         switch notice {
         case .display: logger.error("\(notice)")
-        case .attractMode: logger.info("\(notice)")
+        case .attractMode, .unavailable: logger.info("\(notice)")
         case .redrawsPaced: logger.notice("\(notice)")
         case .output:
             logger.notice("\(notice)")
             // A document laid out for the old panel's size (its width, paging's cells) is laid out again.
             content.relayDocument()
         case .tile, .reducedPage: logger.warning("\(notice)")
-        case let .power(state, _, _):
+        case let .power(state, _, _, _):
             metrics?.powerState = state
             Self.said(notice, view: pipeline.scrollView, logger: logger, notifier: notifier, server: server)
         }

@@ -37,11 +37,15 @@ public enum GestureLog {
         case let .flick(v, rest, duration):
             fields["VELOCITY_X"] = num(v.dx); fields["VELOCITY_Y"] = num(v.dy)
             fields["REST_X"] = num(rest.x); fields["REST_Y"] = num(rest.y); fields["DURATION"] = num(duration)
+            // The rest is said as the position the fields hold, and how far it still is (from
+            // the view as the line is written) as a distance of its own: a paged flick rests on
+            // a page's edge, which no distance names.
             let distance = ((rest.x - view.contentOffset.x) * (rest.x - view.contentOffset.x)
                             + (rest.y - view.contentOffset.y) * (rest.y - view.contentOffset.y)).squareRoot()
+            fields["DISTANCE"] = num(distance.rounded())
             let speed = (v.dx * v.dx + v.dy * v.dy).squareRoot()
-            message = "flick \(direction(v)) \(speed.fixed(0)) px/s → rest \(distance.fixed(0)) px in "
-                + duration.fixed(1) + " s"
+            message = "flick \(direction(v)) \(num(speed.rounded())) px/s → \(num(distance.rounded())) px to rest at "
+                + "(\(num(rest.x)), \(num(rest.y))) in \(num(duration)) s"
         case let .pinch(from, to):
             fields["SCALE_FROM"] = num(from); fields["SCALE_TO"] = num(to)
             message = "pinch \(num(from)) → \(num(to))"
@@ -67,6 +71,7 @@ public enum GestureLog {
         abs(v.dy) >= abs(v.dx) ? (v.dy < 0 ? "up" : "down") : (v.dx < 0 ? "left" : "right")
     }
 
-    /// At most one decimal, no trailing zero: 919, 2.5, -1840 (any value: see `Double.brief`).
+    /// The one number format (`Double.brief`): 919, 2.5, -1840, a zoom of 0.0244; the message
+    /// and the fields say each number alike.
     static func num(_ x: Double) -> String { x.brief }
 }

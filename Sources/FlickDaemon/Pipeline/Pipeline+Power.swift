@@ -100,7 +100,9 @@ extension Pipeline {
         }
         // On the stream's clock, which never goes back (a frame may have been stamped at its vblank).
         let time = max(change.time, streamTime ?? change.time)
-        sink?.pipeline(self, noted: .power(state: change.state.rawValue, reason: change.reason.rawValue, time: time))
+        // Off outside the hours says until when: a panel dark at start is otherwise a mystery.
+        let why = change.state == .off ? power.machine.schedule?.offReason(at: change.time) : nil
+        sink?.pipeline(self, noted: .power(state: change.state.rawValue, reason: change.reason.rawValue, time: time, why: why))
     }
 
     private func goDark(_ power: PanelPower) {
@@ -141,6 +143,19 @@ extension Pipeline {
         case .dpms:
             do {
                 try presenter.output.setActive(false)
+            } catch OutputError.unsupported {
+                // A display without DPMS at all (a compositor's window) is no fault: said once.
+                if !power.dpmsUnavailableSaid {
+                    power.dpmsUnavailableSaid = true
+                    sink?.pipeline(self, noted: .unavailable("power: this display has no DPMS (a compositor's window: the monitor is the "
+                        + "compositor's): " + (power.automatic ? "off shows a black frame" : "power.method = \"dpms\" turns nothing off, "
+                        + "the last frame stays (\"auto\" or \"black\" show a black frame)")))
+                }
+                if power.automatic {
+                    power.way = .black
+                    presenter.setNeedsDisplay(at: now, redraw: true)
+                    return
+                }
             } catch {
                 sink?.pipeline(self, noted: .display("power: DPMS off refused (\(error))"
                     + (power.automatic ? ": a black frame instead" : "")))
@@ -157,7 +172,13 @@ extension Pipeline {
     private func light(_ power: PanelPower, dimmed: Bool) {
         if presenter.isSuspended || power.way == .black {
             if power.way == .dpms {
-                do { try presenter.output.setActive(true) } catch { sink?.pipeline(self, noted: .display("power: DPMS on refused (\(error))")) }
+                do {
+                    try presenter.output.setActive(true)
+                } catch OutputError.unsupported {
+                    // Said when it went off.
+                } catch {
+                    sink?.pipeline(self, noted: .display("power: DPMS on refused (\(error))"))
+                }
             }
             presenter.isSuspended = false
             presenter.setNeedsDisplay(at: now, redraw: true)

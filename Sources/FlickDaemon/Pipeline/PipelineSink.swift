@@ -34,19 +34,23 @@ extension Pipeline {
         /// An app's changed tiles on screen first had to wait their turn
         /// (`content.provider_redraw_hz`): noted once per content.
         case redrawsPaced
-        /// The panel went on, dim or off (docs/power.md): the `power` event.
-        case power(state: String, reason: String, time: Instant)
+        /// Something the display cannot do here and what is done instead, said once: no fault
+        /// (DPMS under a compositor, whose monitor is not flickd's to turn off).
+        case unavailable(String)
+        /// The panel went on, dim or off (docs/power.md): the `power` event; `why` says what keeps
+        /// it off and until when, when the schedule does (`outside power.on_hours until 07:30`).
+        case power(state: String, reason: String, time: Instant, why: String?)
 
         public var description: String {
             switch self {
-            case let .display(text), let .output(text): text
+            case let .display(text), let .output(text), let .unavailable(text): text
             case let .attractMode(seconds): "idle for \(seconds.brief) s: back to the home position"
             case let .tile(text): "content: \(text); drawn from a coarser level"
             case let .reducedPage(text): "content: \(text); shown reduced to its page's size"
             case .redrawsPaced:
                 "content: the app changes its tiles on screen faster than content.provider_redraw_hz lets them be redrawn: "
                     + "they are asked for in turn, scrolling keeps the display's rate (flickctl provider counts the waits)"
-            case let .power(state, reason, _): "display \(state) (\(reason))"
+            case let .power(state, reason, _, why): "display \(state) (\(reason)" + (why.map { ": \($0)" } ?? "") + ")"
             }
         }
     }

@@ -28,6 +28,8 @@ public final class PanelPower {
 
     /// Whether the touch in progress is swallowed, to the lift of its last finger.
     var swallowing = false
+    /// Whether a display without DPMS was said to be one (once per run).
+    var dpmsUnavailableSaid = false
     /// Whether the method asked for `auto` (DPMS may then fall back to black).
     let automatic: Bool
 

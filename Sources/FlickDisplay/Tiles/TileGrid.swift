@@ -21,7 +21,7 @@ public struct TileKey: Hashable, Sendable, CustomStringConvertible {
         self.zoom = zoom
     }
 
-    public var description: String { "\(level)/\(column)_\(row)" + (zoom.map { " at zoom \($0)" } ?? "") }
+    public var description: String { "\(level)/\(column)_\(row)" + (zoom.map { " at zoom \($0.brief)" } ?? "") }
 }
 
 /// The geometry of a Deep Zoom pyramid: the full image's size, the tile size and the overlap.
