@@ -220,6 +220,28 @@ import Testing
         #expect(try daemon.terminate() == 0)
     }
 
+    @Test func withNoStatePathNothingIsSavedAndAStartIsAtHome() throws {
+        let dir = try FlickdProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let config = FlickdProcess.config(directory: dir).replacingOccurrences(of: "path = \"\(dir)/state.json\"", with: "path = \"\"")
+        #expect(config.contains("path = \"\"\n"))
+        try config.write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
+        let said = "state: state.path is empty: nothing is saved, so a restart starts at the home view"
+        for _ in 0..<2 {
+            let daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless"])
+            try daemon.waitUntilReady()
+            #expect(daemon.stderr.components(separatedBy: said).count == 2)
+            let client = try daemon.client()
+            #expect(try client.call(ControlRequest(cmd: "status")).status?.offset == [0, 0])
+            #expect(try client.call(ControlRequest(cmd: "set-offset", x: 0, y: 300, animated: false)).ok == true)
+            // The stop saves what is pending: with no path there is nothing to save, and no
+            // warning of a save that failed.
+            #expect(try daemon.terminate() == 0)
+            #expect(!daemon.finalLog().contains("state (said once"))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".json") } == [])
+    }
+
     @Test func aBadConfigAtStartExitsNonZeroWithLineAndKey() throws {
         let dir = try FlickdProcess.makeDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }

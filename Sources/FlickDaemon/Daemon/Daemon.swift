@@ -35,7 +35,8 @@ public final class Daemon: PipelineSink, CommandContext {
     private var signals: [SignalSource] = []
     private var stateTimer: TimerSource?
     var metrics: FleetMetrics!
-    private let stateStore: StateStore
+    /// Nil with `state.path = ""`: nothing is saved, and every start is at the home view.
+    private let stateStore: StateStore?
     /// The display's one line, for logs and `status`.
     var display: String
     /// The loop thread's scheduling and why not real time, if refused (`status`).
@@ -68,7 +69,10 @@ public final class Daemon: PipelineSink, CommandContext {
         let logical = configuration.panelRotation.logicalSize(panel: opened.output.size)
 
         // Content, and where the view was for it (restored only for the same content).
-        stateStore = StateStore(path: configuration.statePath)
+        stateStore = configuration.statePath.isEmpty ? nil : StateStore(path: configuration.statePath)
+        if stateStore == nil {
+            logger.notice("state: state.path is empty: nothing is saved, so a restart starts at the home view with the configured content")
+        }
         let loop = loop
         content = ContentHost(configuration: configuration, pinnedPath: options.content, stateStore: stateStore,
                               logger: logger, clock: { [unowned loop] in loop.now })
@@ -223,12 +227,13 @@ public final class Daemon: PipelineSink, CommandContext {
     // MARK: State
 
     private func scheduleStateSave() {
+        guard stateStore != nil else { return }
         stateDirty = true
         stateTimer?.schedule(at: loop.now + configuration.stateSaveDelay)
     }
 
     private func saveState() {
-        guard stateDirty else { return }
+        guard stateDirty, let stateStore else { return }
         stateDirty = false
         let v = pipeline.scrollView
         do {
