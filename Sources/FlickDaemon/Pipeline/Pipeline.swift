@@ -131,7 +131,7 @@ public final class Pipeline {
     /// With no panel, the end of the model's motion: no frame steps it (`presenter(_:frameFor:)`
     /// is the only place that does), so the loop wakes once, at its end, to finish it there
     /// rather than leave it standing where it began until a panel comes.
-    var unseenMotionEnd: Instant? { isConnected ? nil : scrollView.motionEnd }
+    var unseenMotionEnd: Instant? { presenter.output.isConnected ? nil : scrollView.motionEnd }
 
     /// Does everything due at `t`, in order: the input's frames, the gesture timers, attract
     /// mode, then the display (its presentations, and the frame for the next vblank).
