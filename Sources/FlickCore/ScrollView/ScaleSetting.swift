@@ -58,11 +58,3 @@ extension ScrollView {
         setting.resolved(content: unscaledContentSize, viewport: boundsSize, inset: contentInset)
     }
 }
-
-extension Double {
-    /// The number as a config file would write it: every digit it has (`0.25`, not `0.3`), and
-    /// no `.0`.
-    var written: String {
-        self == rounded() && abs(self) < 1e15 ? String(Int64(self)) : String(self)
-    }
-}

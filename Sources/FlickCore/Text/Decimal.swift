@@ -64,6 +64,13 @@ extension Double {
         }
         return text
     }
+
+    /// A setting as a config file writes it, for echoing it back (`ScaleSetting`,
+    /// `DoubleTapZoom`): every digit it has, unlike `brief` (`0.3333333333`, not `0.333`), and
+    /// no `.0`.
+    var written: String {
+        self == rounded() && abs(self) < 1e15 ? String(Int64(self)) : String(self)
+    }
 }
 
 extension String {
