@@ -105,8 +105,26 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Also print every state transition of every machine (time, machine: old → event → new).")
     var trace = false
 
+    @Option(name: .customLong("wall-clock"), help: "The wall clock at the recording's first event, YYYY-MM-DDTHH:MM[:SS] in UTC, for power.on_hours (default 2000-01-01T12:00: never the machine's clock).")
+    var wallClock: String?
+
+    @Option(name: .customLong("time-zone"), help: "The zone power.on_hours is read in: UTC or a fixed offset: +01:00, or --time-zone=-05:30 west of UTC (default UTC: never the machine's zone).")
+    var timeZone: String?
+
     func run() throws {
         let (configuration, _, _) = try common.loadConfiguration()
+        let utc = try wallClock.map { text in
+            guard let utc = CivilTime.parse(text) else {
+                throw failure(EndpointError(option: "--wall-clock", value: text, expected: "a time in UTC such as 2026-01-01T12:00"))
+            }
+            return utc
+        }
+        let zone = try timeZone.map { text in
+            guard let zone = FixedOffsetZone(parsing: text) else {
+                throw failure(EndpointError(option: "--time-zone", value: text, expected: "UTC or an offset from it such as +01:00 or -05:30"))
+            }
+            return zone
+        }
         var size: PixelSize?
         if let display {
             switch try? DisplayEndpoint(parsing: display) {
@@ -119,6 +137,8 @@ struct ReplayCommand: ParsableCommand {
         var options = Replay.Options(recording: recording, size: size, content: common.content,
                                      snapshotDirectory: common.snapshotDirectory)
         options.tracing = trace
+        if let utc { options.wallClock = utc }
+        if let zone { options.timeZone = zone }
         let summary: Replay.Summary
         do {
             summary = try Replay.run(options, configuration: configuration, sink: ReplayPrinter(json: json, trace: trace),

@@ -165,10 +165,12 @@ final class FlickdProcess: @unchecked Sendable {
 
 /// Runs a binary built beside the test bundle (`flickd`, `flickctl`) to its end, in `folder`
 /// if given: its exit status, standard output and standard error.
-func runBuilt(_ name: String, _ arguments: [String], in folder: String? = nil) throws -> (status: Int32, out: String, err: String) {
+func runBuilt(_ name: String, _ arguments: [String], in folder: String? = nil,
+              environment: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: FlickdProcess.binary).deletingLastPathComponent().appendingPathComponent(name)
     process.arguments = arguments
+    if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
     if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out

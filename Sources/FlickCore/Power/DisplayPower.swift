@@ -112,6 +112,19 @@ public struct DisplayPower: Sendable {
         plan(at: t)
     }
 
+    /// The wall clock was set (`anchor` is its new reading): the hours are read anew at `t` and
+    /// the panel follows them at once, as at a boundary of theirs (a `timer`, which nothing
+    /// else about the panel moves: the idle timers keep their instants); the next boundary is
+    /// worked out again.
+    /// - Returns: what `handle(.timer, at: t)` returns (nothing before the start).
+    public mutating func wallClockSet(_ anchor: WallClockAnchor, at t: Instant) -> (change: Change?, transition: Transition?) {
+        schedule?.anchor = anchor
+        boundaryKnown = false
+        // Not started: `start` reads the hours.
+        guard state != .starting else { return (nil, nil) }
+        return handle(.timer, at: t)
+    }
+
     /// Whether a touch beginning at `t` must be swallowed: the panel is dark (the touch wakes
     /// it, or not, and is nobody's), or it was lit from dark less than the wake guard ago.
     public func swallowsTouch(at t: Instant) -> Bool {

@@ -13,7 +13,7 @@ extension Daemon {
     /// - Throws: `BacklightError` for a `power.backlight` that is no backlight.
     static func powerEnvironment(_ configuration: PowerConfiguration, output: any Output, at t: Instant,
                                  logger: Logger) throws -> PowerEnvironment {
-        var environment = PowerEnvironment.withoutBacklight(at: t)
+        var environment = PowerEnvironment.system(at: t)
         // A compositor's client owns no monitor: the laptop's or board's backlight is the
         // compositor's to dim, and DPMS is refused (`auto` then shows a black frame).
         if output is WaylandOutput {
@@ -44,6 +44,30 @@ extension Daemon {
             logger.warning("power: method \"backlight\" but no backlight in \(Backlight.defaultRoot): the panel goes off by DPMS")
         }
         return environment
+    }
+
+    /// Hears the wall clock being set, and hands each new reading to the pipeline (which reads
+    /// the hours on it at once and notes the jump); nil, said, when the kernel refuses the watch:
+    /// the hours then stay on the start's reading until a restart.
+    func watchWallClock() -> WallClockWatch? {
+        do {
+            return try WallClockWatch(loop: loop) { [unowned self] in
+                // Both clocks read together: the loop's `now` is this wake-up's, a moment older.
+                let t = EventLoop.monotonicNow()
+                pipeline.wallClockSet(SystemTimeZone.anchor(at: t), at: loop.now)
+                runner.rearm()
+            }
+        } catch {
+            logger.report(.warning, "wall clock: not told when it is set, power.on_hours keeps the start's reading: ", error)
+            return nil
+        }
+    }
+
+    /// Says the wall clock set: a notice, with the jump in seconds (negative: back) and the
+    /// new time as fields.
+    static func said(_ jump: WallClockJump, _ notice: Pipeline.Notice, logger: Logger) {
+        logger.notice("\(notice)", metadata: ["wall_clock_jump_s": .string(jump.seconds.fixed(3)),
+                                              "wall_clock_utc": .string(CivilTime.text(utc: jump.toSeconds))])
     }
 
     /// Says a change of the panel's power: a journal line, `STATUS=`, the `power` event.

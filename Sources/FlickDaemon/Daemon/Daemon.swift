@@ -43,6 +43,8 @@ public final class Daemon: PipelineSink, CommandContext {
     private(set) public var loopScheduling: String?
     /// Monitors coming and going on the DRM card in use or awaited (nil on other displays).
     var hotplug: DisplayHotplug?
+    /// Told when the wall clock is set (nil when the kernel refused the watch).
+    private var wallClockWatch: WallClockWatch?
     var ready = false
     private var stateDirty = false
     /// The state could not be saved and it was said: said again only after a save succeeds.
@@ -130,6 +132,7 @@ public final class Daemon: PipelineSink, CommandContext {
         metrics.file.failed = { [unowned self] in self.logger.report(.warning, "metrics.textfile (said once until a write succeeds): ", $0) }
         runner = try LiveRunner(loop: loop, pipeline: pipeline, companions: [content, metrics.file])
         stateTimer = try loop.addTimer(context: "state save") { [unowned self] _ in self.saveState() }
+        wallClockWatch = watchWallClock()
         signals.append(try loop.addSignal(SIGTERM) { [unowned self] in self.stop() })
         signals.append(try loop.addSignal(SIGINT) { [unowned self] in self.stop() })
         signals.append(try loop.addSignal(SIGHUP) { [unowned self] in _ = try? self.reload() })
@@ -205,6 +208,8 @@ public final class Daemon: PipelineSink, CommandContext {
         case let .power(state, _, _, _):
             metrics?.powerState = state
             Self.said(notice, view: pipeline.scrollView, logger: logger, notifier: notifier, server: server)
+        case let .wallClock(jump, _):
+            Self.said(jump, notice, logger: logger)
         }
     }
 

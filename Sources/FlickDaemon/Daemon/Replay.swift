@@ -25,6 +25,11 @@ public enum Replay {
         public var settleLimit: Duration = .seconds(600)
         /// Whether every machine's steps are emitted (`--trace`).
         public var tracing = false
+        /// The wall clock at the recording's first event, seconds since 1970 (UTC), and the
+        /// zone `power.on_hours` is read in: never the machine's, so a recording and a config
+        /// replay the same anywhere, at any hour (`--wall-clock`, `--time-zone`).
+        public var wallClock = PowerEnvironment.defaultWallClock
+        public var timeZone = FixedOffsetZone.utc
 
         /// Creates options.
         public init(recording: String, size: PixelSize? = nil, content: String? = nil, snapshotDirectory: String? = nil) {
@@ -79,8 +84,9 @@ public enum Replay {
         let content = try ContentLoader.load(path: options.content ?? configuration.contentPath, view: logical,
                                              configuration: configuration, workers: 0)
         let start = Instant.zero
-        let pipeline = try PipelineBuilder(configuration: configuration)
-            .build(output: output, content: content.content, input: .recording(recording, start: start), at: start)
+        var builder = PipelineBuilder(configuration: configuration)
+        builder.powerEnvironment = .withoutBacklight(at: start, wallClock: options.wallClock, zone: options.timeZone)
+        let pipeline = try builder.build(output: output, content: content.content, input: .recording(recording, start: start), at: start)
         let counter = Counter(sink)
         pipeline.sink = counter
         pipeline.tracing = options.tracing

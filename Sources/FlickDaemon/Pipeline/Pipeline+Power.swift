@@ -39,7 +39,9 @@ extension Pipeline {
             power = nil
             return
         }
+        // Kept: a later reload reads the hours on the same wall clock (and a replay's stays fixed).
         let environment = powerEnvironment ?? .withoutBacklight(at: t)
+        powerEnvironment = environment
         let schedule = configuration.onHours.isEmpty ? nil
             : PowerSchedule(windows: configuration.onHours, zone: environment.zone, anchor: environment.anchor)
         if let power {
@@ -51,6 +53,22 @@ extension Pipeline {
         power = made
         if let note = made.startNote { sink?.pipeline(self, noted: .display(note)) }
         if reload { startPower() }
+    }
+
+    /// The wall clock was set (NTP's first sync on a board without a real-time clock): its new
+    /// reading `anchor` replaces the one the hours were read on, the panel follows the hours at
+    /// once (on or off by the schedule, its next boundary worked out again), and the jump is
+    /// noted once. Nothing on the monotonic clock moves: motion, the idle timers, attract mode.
+    public func wallClockSet(_ anchor: WallClockAnchor, at t: Instant) {
+        let old = powerEnvironment?.anchor ?? anchor
+        powerEnvironment?.anchor = anchor
+        let jump = WallClockJump(from: old, to: anchor)
+        let schedule = power?.machine.schedule != nil
+        if let power {
+            follow(power.machine.wallClockSet(anchor, at: max(t, now)), in: power)
+            flush()
+        }
+        if !jump.isNegligible { sink?.pipeline(self, noted: .wallClock(jump, scheduleReread: schedule)) }
     }
 
     /// `flickctl display on|off|dim` at `t`.

@@ -24,7 +24,8 @@ public struct PipelineBuilder {
     /// The tunables.
     public var configuration: Configuration
     /// What display power needs from the world (the backlight, the zone, the wall clock); nil:
-    /// no backlight, the system's zone, the wall clock now.
+    /// no backlight and a fixed wall clock in UTC (`PowerEnvironment.withoutBacklight(at:)`):
+    /// only the live daemon reads the machine's.
     public var powerEnvironment: PowerEnvironment?
 
     /// Creates a builder for a config.

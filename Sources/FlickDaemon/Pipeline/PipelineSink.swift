@@ -40,6 +40,9 @@ extension Pipeline {
         /// The panel went on, dim or off (docs/power.md): the `power` event; `why` says what keeps
         /// it off and until when, when the schedule does (`outside power.on_hours until 07:30`).
         case power(state: String, reason: String, time: Instant, why: String?)
+        /// The wall clock was set: said once per setting, with whether the power schedule was
+        /// read again on it (`Pipeline.wallClockSet(_:at:)`).
+        case wallClock(WallClockJump, scheduleReread: Bool)
 
         public var description: String {
             switch self {
@@ -51,6 +54,7 @@ extension Pipeline {
                 "content: the app changes its tiles on screen faster than content.provider_redraw_hz lets them be redrawn: "
                     + "they are asked for in turn, scrolling keeps the display's rate (flickctl provider counts the waits)"
             case let .power(state, reason, _, why): "display \(state) (\(reason)" + (why.map { ": \($0)" } ?? "") + ")"
+            case let .wallClock(jump, reread): "\(jump)" + (reread ? ": power schedule re-read" : "")
             }
         }
     }

@@ -20,10 +20,23 @@ public struct PowerEnvironment {
         self.anchor = anchor
     }
 
-    /// No backlight, the system's zone, the wall clock now standing at `t`: a replay's, a
-    /// test's.
-    public static func withoutBacklight(at t: Instant) -> PowerEnvironment {
-        PowerEnvironment(backlight: nil, zone: SystemTimeZone(), anchor: WallClockAnchor(instant: t, utcNanoseconds: SystemTimeZone.utcNow()))
+    /// No backlight, and a wall clock and zone of the caller's, never the machine's: a
+    /// replay's, a test's. `wallClock` is where the wall clock stands at `t`; by default
+    /// `defaultWallClock` in UTC, so the same recording and config play the same anywhere, at
+    /// any hour.
+    public static func withoutBacklight(at t: Instant, wallClock: Int64 = defaultWallClock,
+                                        zone: FixedOffsetZone = .utc) -> PowerEnvironment {
+        PowerEnvironment(backlight: nil, zone: zone, anchor: WallClockAnchor(instant: t, utcNanoseconds: wallClock &* 1_000_000_000))
+    }
+
+    /// A replay's wall clock at its first event unless told otherwise: 2000-01-01 12:00 UTC, a
+    /// Saturday noon, within the hours of a kiosk's usual day.
+    public static let defaultWallClock = CivilTime.utc(year: 2000, month: 1, day: 1, hour: 12)
+
+    /// The machine's: no backlight yet, the system's zone, the wall clock read now as standing
+    /// at `t` (the live daemon's; read again when the wall clock is set).
+    public static func system(at t: Instant) -> PowerEnvironment {
+        PowerEnvironment(backlight: nil, zone: SystemTimeZone(), anchor: SystemTimeZone.anchor(at: t))
     }
 }
 
@@ -38,6 +51,11 @@ public struct SystemTimeZone: UTCOffsetRule {
         var parts = tm()
         guard localtime_r(&t, &parts) != nil else { return 0 }
         return Int64(parts.tm_gmtoff)
+    }
+
+    /// The wall clock read now, standing at `t`.
+    public static func anchor(at t: Instant) -> WallClockAnchor {
+        WallClockAnchor(instant: t, utcNanoseconds: utcNow())
     }
 
     /// The wall clock now, nanoseconds since 1970 (UTC).
