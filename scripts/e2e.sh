@@ -12,6 +12,8 @@
 # weston, package; several with commas) runs only those parts, while iterating on one;
 # FLICKD_E2E_ONLY=document runs scenario 15 alone (a PDF menu drawn by flickd-render), which
 # `scenarios` runs last, and FLICKD_E2E_ONLY=monitors scenario 12 (monitors that come and go).
+# FLICKD_E2E_ONLY=clock sets the machine's wall clock under flickd, from 1970 to now and back
+# (Tests/E2E/clock.sh; not in the default parts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -101,6 +103,12 @@ if part monitors && ! part scenarios; then
   Tests/E2E/vm.sh -t "${FLICKD_E2E_MONITORS_TIMEOUT:-300}" "$PWD" Tests/E2E/scenarios.sh "$OUT" 12
   monitors_rc=$?
   [ $rc != 0 ] || rc=$monitors_rc
+fi
+# The wall clock set under flickd in a boot of its own (Tests/E2E/clock.sh): about 50 s.
+if part clock; then
+  Tests/E2E/vm.sh -t "${FLICKD_E2E_CLOCK_TIMEOUT:-240}" "$PWD" Tests/E2E/clock.sh "$OUT"
+  clock_rc=$?
+  [ $rc != 0 ] || rc=$clock_rc
 fi
 # flickd calibrate against a deliberately misaligned panel, in a boot of its own: it needs the
 # display and the touchscreen to itself (Tests/E2E/calibrate.sh).
