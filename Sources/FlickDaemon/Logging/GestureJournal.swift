@@ -74,7 +74,7 @@ public final class GestureJournal: PassiveComponent {
         let kinds = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
         counts = [:]
         let total = kinds.reduce(0) { $0 + $1.value }
-        let seconds = Int((now - opened).inSeconds.rounded(.up))
+        let seconds = Int((now - opened).inSeconds.rounded())
         var metadata: Logger.Metadata = ["gestures": "\(total)", "window": "\(max(seconds, 1))"]
         for (kind, n) in kinds { metadata["count_" + kind] = "\(n)" }
         let said = kinds.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
