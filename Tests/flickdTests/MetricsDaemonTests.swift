@@ -76,7 +76,8 @@ import Testing
     @Test func aFileThatCannotBeWrittenIsSaidOnceAndTheDaemonRunsOn() throws {
         let dir = try FlickdProcess.makeDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try FlickdProcess.config(directory: dir, extra: "[metrics]\ntextfile = \"\(dir)/missing/flickd.prom\"\ninterval_s = 1\n")
+        try FlickdProcess.config(directory: dir, extra: "[metrics]\ntextfile = \"\(dir)/missing/flickd.prom\"\ninterval_s = 1\n"
+                                  + "[log]\ngestures = \"all\"\n") // the second flick's own line says it came
             .write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
         try Recordings.flicks(at: [1.0, 2.5]).write(toFile: dir + "/flick.event", atomically: true, encoding: .utf8)
         let daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless", "--input", "evemu:\(dir)/flick.event"])

@@ -294,7 +294,13 @@ enum ConfigSchema {
         // [log]
         k["log.level"] = choice(["trace": "trace", "debug": "debug", "info": "info", "notice": "notice", "warning": "warning",
                                  "error": "error", "critical": "critical"], \.logLevel)
-        k["log.gestures"] = bool(\.logGestures)
+        k["log.gestures"] = { v, c throws in
+            // true and false are the key's first two values: configs written for them load unchanged.
+            let expected = "\"all\", \"summary\" or \"none\" (true is \"all\", false is \"none\")"
+            if let b = v.bool { c.logGestures = b ? .all : .none; return }
+            guard let s = v.string, let level = GestureLogLevel(rawValue: s) else { throw ValueProblem(expected: expected, found: show(v)) }
+            c.logGestures = level
+        }
         // [control]
         k["control.socket"] = { v, c throws in
             let s = try string(v, "an absolute path for the control socket")

@@ -111,7 +111,7 @@ public struct Configuration: Hashable, Sendable {
 
     /// `[log]`.
     public var logLevel = "info"
-    public var logGestures = true
+    public var logGestures = GestureLogLevel.summary
 
     /// `[debug]`: dots and trails under the fingers (bring-up).
     public var touchOverlay = false

@@ -35,6 +35,7 @@ public final class Daemon: PipelineSink, CommandContext {
     private var signals: [SignalSource] = []
     private var stateTimer: TimerSource?
     var metrics: FleetMetrics!
+    private lazy var gestureJournal = GestureJournal(level: configuration.logGestures) { [unowned self] in self.logger }
     /// Nil with `state.path = ""`: nothing is saved, and every start is at the home view.
     private let stateStore: StateStore?
     /// The display's one line, for logs and `status`.
@@ -130,7 +131,7 @@ public final class Daemon: PipelineSink, CommandContext {
         metrics = FleetMetrics(configuration: configuration, pipeline: pipeline, content: content) { [unowned loop] in loop.now }
         content.contentErrorChanged = { [unowned self] in self.metrics.changed() }
         metrics.file.failed = { [unowned self] in self.logger.report(.warning, "metrics.textfile (said once until a write succeeds): ", $0) }
-        runner = try LiveRunner(loop: loop, pipeline: pipeline, companions: [content, metrics.file])
+        runner = try LiveRunner(loop: loop, pipeline: pipeline, companions: [content, metrics.file, gestureJournal])
         stateTimer = try loop.addTimer(context: "state save") { [unowned self] _ in self.saveState() }
         wallClockWatch = watchWallClock()
         signals.append(try loop.addSignal(SIGTERM) { [unowned self] in self.stop() })
@@ -153,6 +154,7 @@ public final class Daemon: PipelineSink, CommandContext {
         }
         saveState()
         metrics.flush(at: loop.now)
+        gestureJournal.flush(at: loop.now)
         pipeline.presenter.output.close()
         logger.info("stopped")
         return code
@@ -214,11 +216,7 @@ public final class Daemon: PipelineSink, CommandContext {
     }
 
     private func published(_ output: GestureOutput, _ view: ScrollView) {
-        if configuration.logGestures, let entry = GestureLog.entry(for: output, view: view) {
-            var metadata: Logger.Metadata = [:]
-            for (key, value) in entry.fields { metadata[key.lowercased()] = .string(value) }
-            logger.info("\(entry.message)", metadata: metadata)
-        }
+        gestureJournal.published(output, view: view)
         if server?.hasSubscribers == true { server?.broadcast(.event(output, view: view)) }
         if case .scroll(let event) = output.kind, event.leavesAtRest(view) { scheduleStateSave() }
     }
@@ -270,6 +268,7 @@ public final class Daemon: PipelineSink, CommandContext {
             content.apply(next)
             metrics.apply(next)
             hotplug?.apply(next)
+            gestureJournal.apply(next, at: loop.now)
             configuration = next
             let values = fromFile ? ConfigChanges.values(path: options.configPath) : [:]
             (changes, configValues, read) = (ConfigChanges.between(configValues, values), values, fromFile)

@@ -1,8 +1,9 @@
 import FlickCore
 import FoundationEssentials
 
-/// One journal entry per gesture: a sentence for people and `FLICK_*` fields for machines
-/// (`journalctl -u flickd FLICK_GESTURE=flick`). Delegate messages and content touches are not
+/// A gesture's journal entry: a sentence for people and `FLICK_*` fields for machines
+/// (`journalctl -u flickd FLICK_GESTURE=flick`), written for each gesture at `log.gestures = "all"`
+/// and counted at "summary" (`GestureJournal`). Delegate messages and content touches are not
 /// logged: they are many per gesture and go to control-socket subscribers instead.
 public enum GestureLog {
     /// A log entry.
