@@ -1,22 +1,22 @@
 #!/usr/bin/env bash
-# Tests/E2E/soak.sh OUT [MINUTES] — a real-time soak, run as root inside the VM (vm.sh) by
-# `FLICKD_E2E_ONLY=soak scripts/e2e.sh` (FLICKD_E2E_SOAK_MINUTES, default 30); not in the default
-# list, so not in CI.
+# Tests/E2E/soak.sh OUT [MINUTES [RSS_BOUND_MIB]] — a real-time soak, run as root inside the VM
+# (vm.sh) by `FLICKD_E2E_ONLY=soak scripts/e2e.sh` (FLICKD_E2E_SOAK_MINUTES, default 30); not in
+# the default list, so not in CI.
 #
 # One flickd on vkms for MINUTES, with a uinput touchscreen playing gestures without a pause
-# (flicks four ways, drags, pinches out and back, taps), and every minute a fault, in turn: the
-# panel off by DPMS and on again (by `flickctl display on`, or by a touch, alternately); the
-# connector unplugged and replugged (its sysfs `status` and a uevent, as monitors.sh does); the
-# content file replaced (copied over in place, or renamed over, alternately) by the same pattern
-# transposed, which has as many pixels, so memory is comparable across swaps. After each fault the
-# frame is read back from the CRTC three times: where the gestures left the view (status' offset
-# and zoom), at a new offset (a frame moved since the fault, not a stale one), and at home, which
-# must equal the first frame byte for byte. flickd's RSS, descriptors and threads are read from
-# /proc every 30 s. Fails when flickd exits or restarts, a frame is wrong, the descriptors after
-# warm-up differ from the first count after it, or RSS after warm-up grows beyond RSS_BOUND_MIB
-# over its first sample after warm-up. Warm-up: the first sixth of the run, at least one round of
-# the three faults. The summary goes to stdout and OUT/soak-summary.txt, the samples to
-# OUT/soak-samples.tsv.
+# (flicks four ways, drags, pinches out and back, taps), and a fault a minute after the last one
+# is over, in turn: the panel off by DPMS and on again (by `flickctl display on`, or by a touch,
+# alternately); the connector unplugged and replugged (its sysfs `status` and a uevent, as
+# monitors.sh does); the content file replaced (copied over in place, or renamed over,
+# alternately) by the same pattern transposed, which has as many pixels, so memory is comparable
+# across swaps. After each fault the frame is read back from the CRTC three times: where the
+# gestures left the view (status' offset and zoom), at a new offset (a frame moved since the
+# fault, not a stale one), and at home, which must equal the first frame byte for byte. flickd's
+# RSS, descriptors and threads are read from /proc every 30 s. Fails when flickd exits or
+# restarts, a frame is wrong, the descriptors after warm-up differ from the first count after
+# it, or RSS after warm-up grows beyond RSS_BOUND_MIB (default 4) over its first sample after
+# warm-up. Warm-up: the first sixth of the run, at least one round of the three faults. The
+# summary goes to stdout and OUT/soak-summary.txt, the samples to OUT/soak-samples.tsv.
 set -uo pipefail
 
 OUT=$(realpath "$1")
@@ -226,7 +226,7 @@ gestures=0 faults=0
 t0=$SECONDS
 end=$((t0 + MINUTES * 60))
 next_sample=$t0 next_fault=$((t0 + FAULT_EVERY))
-say "gestures without a pause; a fault every $FAULT_EVERY s; samples every $SAMPLE_EVERY s; warm-up $WARMUP s"
+say "gestures without a pause; a fault $FAULT_EVERY s after the last; samples every $SAMPLE_EVERY s; warm-up $WARMUP s"
 while ((SECONDS < end)) && [ ${#failed[@]} -lt 5 ]; do
   if ((SECONDS >= next_sample)); then
     sample $((SECONDS - t0))
@@ -268,7 +268,7 @@ first=$(sed -n 2p "$SAMPLES" | cut -f2)
   echo "soak: $((elapsed / 60)) min $((elapsed % 60)) s of flickd on vkms (kernel $(uname -r), $(nproc) CPUs, TCG)"
   echo "gestures sent: $gestures ($(for k in "${!sent[@]}"; do printf '%s %s, ' "$k" "${sent[$k]}"; done | sed 's/, $//'))"
   echo "faults injected: $faults: DPMS off/on $dpms, connector off/on $unplugs, content replaced $swaps"
-  echo "frames checked against the content: $checks ($retried needed a second read); flickd committed $frames frames; events to a subscriber: $(cat "$RUN/events.count" 2>/dev/null)"
+  echo "frames checked against the content: $checks ($retried needed a second read); status' frame count at the end $frames; events to a subscriber: $(cat "$RUN/events.count" 2>/dev/null)"
   echo "samples: $samples every $SAMPLE_EVERY s; warm-up $WARMUP s; RSS at the first sample $(mib "$first") MiB"
   echo "after warm-up: RSS $(mib "${rss_min:-0}")-$(mib "${rss_max:-0}") MiB (first $(mib "${rss_ref:-0}"), last $(mib "$(tail -n 1 "$SAMPLES" | cut -f2)"), bound +$RSS_BOUND_MIB MiB); descriptors ${fds_ref:-?} at every sample; threads ${thr_ref:-?}"
   echo "journal: $(wc -l <"$LOG") lines; flickd started once: $([ "$starts" = 1 ] && echo yes || echo no); exit $rc on SIGTERM"
