@@ -13,7 +13,11 @@
 # FLICKD_E2E_ONLY=document runs scenario 15 alone (a PDF menu drawn by flickd-render), which
 # `scenarios` runs last, and FLICKD_E2E_ONLY=monitors scenario 12 (monitors that come and go).
 # FLICKD_E2E_ONLY=clock sets the machine's wall clock under flickd, from 1970 to now and back
-# (Tests/E2E/clock.sh; not in the default parts).
+# (Tests/E2E/clock.sh; in the default parts, about 50 s).
+# FLICKD_E2E_ONLY=readonly (in the default list) runs flickd with `/` read-only, only the unit's
+# state, cache and runtime folders writable (Tests/E2E/readonly.sh). FLICKD_E2E_ONLY=soak, never in
+# the default list, is the real-time soak (Tests/E2E/soak.sh): FLICKD_E2E_SOAK_MINUTES (default 30)
+# of gestures, DPMS, unplugs and content swaps, frames read back, RSS and descriptors sampled.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -21,7 +25,7 @@ SCRATCH=${FLICKD_E2E_SCRATCH:-.build-e2e}
 OUT=${FLICKD_E2E_OUT:-$SCRATCH/e2e-run}
 # The release products are built as every release build is (Makefile), so they share .build.
 BUILD=${FLICKD_E2E_BUILD:-.build}
-ONLY=${FLICKD_E2E_ONLY:-scenarios,calibrate,cage,weston,package}
+ONLY=${FLICKD_E2E_ONLY:-scenarios,calibrate,readonly,clock,cage,weston,package}
 part() { [[ ",$ONLY," == *",$1,"* ]]; }
 
 scripts/deps.sh
@@ -108,7 +112,23 @@ fi
 if part clock; then
   Tests/E2E/vm.sh -t "${FLICKD_E2E_CLOCK_TIMEOUT:-240}" "$PWD" Tests/E2E/clock.sh "$OUT"
   clock_rc=$?
+  [ $clock_rc = 0 ] || echo "e2e: the wall clock set under flickd FAILED (exit $clock_rc)" >&2
   [ $rc != 0 ] || rc=$clock_rc
+fi
+# `/` read-only: flickd writes only into its state, cache and runtime folders (Tests/E2E/readonly.sh).
+if part readonly; then
+  Tests/E2E/vm.sh -t "${FLICKD_E2E_READONLY_TIMEOUT:-300}" "$PWD" Tests/E2E/readonly.sh "$OUT"
+  readonly_rc=$?
+  [ $readonly_rc = 0 ] || echo "e2e: flickd with a read-only root FAILED (exit $readonly_rc)" >&2
+  [ $rc != 0 ] || rc=$readonly_rc
+fi
+# The real-time soak, only when asked for: its minutes plus room to boot, check and stop.
+if part soak; then
+  soak_minutes=${FLICKD_E2E_SOAK_MINUTES:-30}
+  Tests/E2E/vm.sh -t $((soak_minutes * 60 + 420)) "$PWD" Tests/E2E/soak.sh "$OUT" "$soak_minutes"
+  soak_rc=$?
+  [ $soak_rc = 0 ] || echo "e2e: the soak FAILED (exit $soak_rc)" >&2
+  [ $rc != 0 ] || rc=$soak_rc
 fi
 # flickd calibrate against a deliberately misaligned panel, in a boot of its own: it needs the
 # display and the touchscreen to itself (Tests/E2E/calibrate.sh).
