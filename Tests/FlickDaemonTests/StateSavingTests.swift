@@ -17,6 +17,7 @@ import Testing
     final class Kiosk {
         let writes: Writes
         let saving: StateSaving
+        let path: String
         var deadline: Instant?
         var offsetY = 0.0
         var state: PersistedState { PersistedState(content: "map.png|3000|3000", offsetX: 0, offsetY: offsetY, zoomScale: 1) }
@@ -26,7 +27,7 @@ import Testing
             var configuration = Configuration()
             configure(&configuration)
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("flickd-saving-\(UUID()).json").path
-            defer { try? FileManager.default.removeItem(atPath: path) }
+            self.path = path
             if let existing { try StateStore(path: path).save(existing) }
             let writes = Writes()
             self.writes = writes
@@ -34,6 +35,8 @@ import Testing
                 writes.states.append(try! JSONDecoder().decode(PersistedState.self, from: data))
             }
         }
+
+        deinit { try? FileManager.default.removeItem(atPath: path) }
 
         /// Time passes to `t`, firing the timer if it falls due.
         func advance(to t: Instant) throws {

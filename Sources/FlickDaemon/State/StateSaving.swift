@@ -28,8 +28,10 @@ final class StateSaving {
     private var delay: Duration
     private var interval: Duration
     private let write: (Data) throws -> Void
-    /// The bytes of the file as last written or read at start.
+    /// The bytes of the file as last written, or as read before the first save (after the
+    /// start, which may have rewritten it: `ContentHost.restoredLoad`).
     private var lastBytes: Data?
+    private var fileRead = false
     private var lastWrite: Instant?
     private var pending = false
     private var contentPending = false
@@ -42,7 +44,6 @@ final class StateSaving {
         delay = configuration.stateSaveDelay
         interval = configuration.stateSaveInterval
         self.write = write ?? { try store.write($0) }
-        lastBytes = FileManager.default.contents(atPath: store.path)
     }
 
     /// A reload's delay and interval (`state.restore` applies at the next start).
@@ -75,6 +76,10 @@ final class StateSaving {
         guard pending else { return false }
         pending = false
         contentPending = false
+        if !fileRead {
+            lastBytes = FileManager.default.contents(atPath: store.path)
+            fileRead = true
+        }
         let data = StateStore.encoded(state())
         guard data != lastBytes else { return false }
         lastWrite = now
