@@ -1,5 +1,6 @@
 // flickd-soak: the real daemon on the headless display under a synthetic 250 Hz touch stream
 // for a long time, sampled every 10 s: resident memory, open fds, frames. `scripts/soak.sh`.
+// With --writes, the bytes it writes to disk instead (Writes.swift, `scripts/writes.sh`).
 import FlickControl
 import FlickInput
 import Foundation
@@ -13,6 +14,7 @@ func option(_ name: String, _ fallback: Double) -> Double {
 let minutes = option("--minutes", 10)
 let warmUp = option("--warm-up", 60)
 let binary = arguments.firstIndex(of: "--flickd").map { arguments[$0 + 1] } ?? ".build/release/flickd"
+if arguments.contains("--writes") { exit(try writesRun()) }
 
 /// A loop of gestures at 250 Hz for the whole run: flicks both ways, a slow drag, pinches out
 /// and in, taps, a double tap and a long press, every 7 s, so something always moves.

@@ -4,7 +4,7 @@ import Glibc
 import Testing
 
 /// Power cut at any moment: the daemon is killed with SIGKILL 200 times while it saves its
-/// state as fast as it can. The state file is always a complete old or new version, and each
+/// state as fast as it can (the view restored, with no delay and no interval between saves). The state file is always a complete old or new version, and each
 /// restart reads it back without a warning.
 @Suite struct CrashSafetyTests {
     struct Saved: Decodable {
@@ -17,7 +17,7 @@ import Testing
     @Test func sigkillDuringSavesNeverLeavesAPartialStateFile() throws {
         let dir = try FlickdProcess.makeDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try FlickdProcess.config(directory: dir).replacingOccurrences(of: "save_delay_ms = 50", with: "save_delay_ms = 0")
+        try FlickdProcess.config(directory: dir).replacingOccurrences(of: "save_delay_ms = 50", with: "save_delay_ms = 0\nsave_interval_s = 0\nrestore = \"view\"")
             .write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
         var rng = SystemRandomNumberGenerator()
         var sent: Set<Double> = [0]

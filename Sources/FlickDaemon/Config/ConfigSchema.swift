@@ -324,6 +324,12 @@ enum ConfigSchema {
         // [state]
         k["state.path"] = text(\.statePath)
         k["state.save_delay_ms"] = milliseconds(\.stateSaveDelay)
+        k["state.save_interval_s"] = { v, c throws in
+            let expected = "seconds from 0 (no minimum) to 86400"
+            let d = try number(v, expected)
+            guard (0...86_400).contains(d) else { throw ValueProblem(expected: expected, found: d.brief) }
+            c.stateSaveInterval = .seconds(double: d)
+        }
         k["state.restore"] = choice(["view": StateRestore.view, "home": .home], \.stateRestore)
         // [debug]
         k["debug.touch_overlay"] = bool(\.touchOverlay)

@@ -33,11 +33,11 @@ public final class Daemon: PipelineSink, CommandContext {
     private var server: ControlServer?
     private var commands: CommandHandler!
     private var signals: [SignalSource] = []
-    private var stateTimer: TimerSource?
+    var stateTimer: TimerSource?
     var metrics: FleetMetrics!
     private lazy var gestureJournal = GestureJournal(level: configuration.logGestures) { [unowned self] in self.logger }
     /// Nil with `state.path = ""`: nothing is saved, and every start is at the home view.
-    private let stateStore: StateStore?
+    let stateSaving: StateSaving?
     /// The display's one line, for logs and `status`.
     var display: String
     /// The loop thread's scheduling and why not real time, if refused (`status`).
@@ -47,9 +47,8 @@ public final class Daemon: PipelineSink, CommandContext {
     /// Told when the wall clock is set (nil when the kernel refused the watch).
     private var wallClockWatch: WallClockWatch?
     var ready = false
-    private var stateDirty = false
     /// The state could not be saved and it was said: said again only after a save succeeds.
-    private var stateWarned = false
+    var stateWarned = false
 
     /// Opens the display, content, input and control socket, restores the saved state and
     /// composes the first frame.
@@ -72,12 +71,13 @@ public final class Daemon: PipelineSink, CommandContext {
         let logical = configuration.panelRotation.logicalSize(panel: opened.output.size)
 
         // Content, and where the view was for it (restored only for the same content).
-        stateStore = configuration.statePath.isEmpty ? nil : StateStore(path: configuration.statePath)
-        if stateStore == nil {
+        stateSaving = configuration.statePath.isEmpty ? nil
+            : StateSaving(store: StateStore(path: configuration.statePath), configuration: configuration)
+        if stateSaving == nil {
             logger.notice("state: state.path is empty: nothing is saved, so a restart starts at the home view with the configured content")
         }
         let loop = loop
-        content = ContentHost(configuration: configuration, pinnedPath: options.content, stateStore: stateStore,
+        content = ContentHost(configuration: configuration, pinnedPath: options.content, stateStore: stateSaving?.store,
                               logger: logger, clock: { [unowned loop] in loop.now })
         let (first, restore) = try content.start(view: logical)
 
@@ -103,7 +103,7 @@ public final class Daemon: PipelineSink, CommandContext {
         pipeline.tracing = logger.logLevel <= .debug
         commands = CommandHandler(pipeline: pipeline, context: self)
         commands.content = content
-        content.chosen = { [unowned self] in self.scheduleStateSave() }
+        content.chosen = { [unowned self] in self.scheduleStateSave(.content) }
         commands.snapshotDirectory = configuration.snapshotFolder
         do {
             server = try ControlServer(path: configuration.controlSocket, mode: mode_t(configuration.controlMode), loop: loop) {
@@ -218,7 +218,7 @@ public final class Daemon: PipelineSink, CommandContext {
     private func published(_ output: GestureOutput, _ view: ScrollView) {
         gestureJournal.published(output, view: view)
         if server?.hasSubscribers == true { server?.broadcast(.event(output, view: view)) }
-        if case .scroll(let event) = output.kind, event.leavesAtRest(view) { scheduleStateSave() }
+        if case .scroll(let event) = output.kind, event.leavesAtRest(view) { scheduleStateSave(.view) }
     }
 
     // MARK: CommandContext
@@ -226,28 +226,6 @@ public final class Daemon: PipelineSink, CommandContext {
     public var now: Instant { loop.now }
     public var deviceName: String? { pipeline.input.name }
     public var displayName: String? { display }
-
-    // MARK: State
-
-    private func scheduleStateSave() {
-        guard stateStore != nil else { return }
-        stateDirty = true
-        stateTimer?.schedule(at: loop.now + configuration.stateSaveDelay)
-    }
-
-    private func saveState() {
-        guard stateDirty, let stateStore else { return }
-        stateDirty = false
-        let v = pipeline.scrollView
-        do {
-            try stateStore.save(content.persistedState(offset: v.contentOffset, zoomScale: v.zoomScale))
-            stateWarned = false
-        } catch {
-            // A missing or read-only folder fails every save: say it once, not at every gesture.
-            if !stateWarned { logger.report(.warning, "state (said once until a save succeeds): ", error) }
-            stateWarned = true
-        }
-    }
 
     // MARK: Reload
 
@@ -267,6 +245,7 @@ public final class Daemon: PipelineSink, CommandContext {
             commands.snapshotDirectory = next.snapshotFolder
             content.apply(next)
             metrics.apply(next)
+            stateSaving?.apply(next)
             hotplug?.apply(next)
             gestureJournal.apply(next, at: loop.now)
             configuration = next

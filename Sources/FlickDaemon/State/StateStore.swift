@@ -66,9 +66,20 @@ public struct StateStore: Sendable {
     /// Writes the state atomically.
     /// - Throws: `SystemError` naming the step and the path.
     public func save(_ state: PersistedState) throws(SystemError) {
+        try write(Self.encoded(state))
+    }
+
+    /// The file's bytes for `state`: the same state gives the same bytes (keys sorted), so an
+    /// unchanged state is seen as such before it is written.
+    static func encoded(_ state: PersistedState) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let data = (try? encoder.encode(state)) ?? Data()
+        return (try? encoder.encode(state)) ?? Data()
+    }
+
+    /// Writes `data` as the state file, atomically.
+    /// - Throws: `SystemError` naming the step and the path.
+    func write(_ data: Data) throws(SystemError) {
         try AtomicFile.write(data, to: path, makingDirectory: true)
     }
 }
