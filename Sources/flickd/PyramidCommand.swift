@@ -52,6 +52,10 @@ struct PyramidCommand: ParsableCommand {
                 writeStandardOutput(existing + "\n")
                 return
             }
+            // Each tile row's tiles are encoded on as many threads as CPUs, each through zlib's
+            // and libspng's buffers: the daemon's allocator settings keep those threads from
+            // growing heaps of their own whose freed space stays resident at the build's peak.
+            MallocTuning.apply()
             var lastTenth = -1
             let path = try PyramidBuilder.build(image: image, cacheDirectory: directory, tileSize: tileSize,
                                                 overlap: overlap) { progress in

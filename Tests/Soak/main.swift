@@ -1,6 +1,16 @@
 // flickd-soak: the real daemon on the headless display under a synthetic 250 Hz touch stream
-// for a long time, sampled every 10 s: resident memory, open fds, frames. `scripts/soak.sh`.
-// With --writes, the bytes it writes to disk instead (Writes.swift, `scripts/writes.sh`).
+// for a long time, sampled every 10 s (`--sample-every`): resident memory (anonymous, file-backed, shared memory),
+// open fds, frames. `scripts/soak.sh`. With --writes, the bytes it writes to disk instead
+// (Writes.swift, `scripts/writes.sh`).
+//
+//     flickd-soak [--minutes M] [--warm-up S] [--flickd PATH]
+//                 [--content PATH] [--flick-every S] [--flicks up,down,left,right] [--size WxH]
+//                 [--sample-every S]
+//
+// `--flick-every S`: only flicks, one every S seconds, instead of the loop of every gesture; in
+// turn the directions `--flicks` names (all four by default: at rest at an edge half the time,
+// so each flick back bounces; `--flicks up` reaches the far edge only after many); `--content`:
+// what the daemon shows (the test pattern otherwise); `--size`: the headless panel (800x480).
 import FlickControl
 import FlickInput
 import Foundation
@@ -13,8 +23,13 @@ func option(_ name: String, _ fallback: Double) -> Double {
 }
 let minutes = option("--minutes", 10)
 let warmUp = option("--warm-up", 60)
+let sampleEvery = option("--sample-every", 10)
 let binary = arguments.firstIndex(of: "--flickd").map { arguments[$0 + 1] } ?? ".build/release/flickd"
 if arguments.contains("--writes") { exit(try writesRun()) }
+let content = arguments.firstIndex(of: "--content").map { arguments[$0 + 1] }
+let flickEvery = option("--flick-every", 0)
+let size = arguments.firstIndex(of: "--size").map { arguments[$0 + 1] } ?? "800x480"
+let directions = (arguments.firstIndex(of: "--flicks").map { arguments[$0 + 1] } ?? "up,down,left,right").split(separator: ",")
 
 /// A loop of gestures at 250 Hz for the whole run: flicks both ways, a slow drag, pinches out
 /// and in, taps, a double tap and a long press, every 7 s, so something always moves.
@@ -37,16 +52,40 @@ func recording(seconds: Double) -> String {
     return s.text
 }
 
+/// Flicks alone, one every `every` seconds, in turn in the directions `--flicks` names (the
+/// finger's: up scrolls the content towards its bottom).
+func flicks(seconds: Double, every: Double) -> String {
+    var s = TouchScript(description: .slotTouchscreen(name: "flickd soak panel", width: 800, height: 480, slots: 10,
+                                                      resolution: 10), rate: 0.004)
+    s.idle(0)
+    let named: [Substring: ((Double, Double), (Double, Double))] = [
+        "up": ((400, 420), (400, 120)), "down": ((400, 120), (400, 420)),
+        "left": ((650, 240), (150, 240)), "right": ((150, 240), (650, 240)),
+    ]
+    let strokes = directions.compactMap { named[$0] }
+    guard !strokes.isEmpty else { fatalError("--flicks: up, down, left or right, separated by commas") }
+    var t = 1.0, n = 0
+    while t + 1 < seconds {
+        let (from, to) = strokes[n % strokes.count]
+        s.drag(from: from, to: to, seconds: 0.12, t: t)
+        t += every
+        n += 1
+    }
+    return s.text
+}
+
 struct Sample {
     var second: Int
     var rssKB: Int
+    var anonKB: Int, fileKB: Int, shmemKB: Int
     var fds: Int
     var frames: Int
 }
 
-func rss(_ pid: Int32) -> Int {
+/// A field of /proc/PID/status in kB (VmRSS, RssAnon, RssFile, RssShmem), -1 if unread.
+func rss(_ pid: Int32, _ field: String = "VmRSS") -> Int {
     let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-    let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") } ?? ""
     return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
 }
 
@@ -58,10 +97,10 @@ var template = Array("/tmp/flickd-soak-XXXXXX".utf8CString)
 guard let made = mkdtemp(&template) else { fatalError("mkdtemp") }
 let dir = String(cString: made)
 let seconds = minutes * 60
-try recording(seconds: seconds + 10).write(toFile: dir + "/soak.event", atomically: true, encoding: .utf8)
+try (flickEvery > 0 ? flicks(seconds: seconds + 10, every: flickEvery) : recording(seconds: seconds + 10)).write(toFile: dir + "/soak.event", atomically: true, encoding: .utf8)
 try """
 [display]
-headless_size = "800x480"
+headless_size = "\(size)"
 [control]
 socket = "\(dir)/control.sock"
 [state]
@@ -73,6 +112,7 @@ gestures = false
 let process = Process()
 process.executableURL = URL(fileURLWithPath: binary)
 process.arguments = ["run", "--display", "headless", "--input", "evemu:\(dir)/soak.event", "--config", dir + "/flickd.toml"]
+    + (content.map { ["--content", $0] } ?? [])
 var environment = ProcessInfo.processInfo.environment
 environment["FLICKD_LOG"] = "stderr"
 process.environment = environment
@@ -81,19 +121,24 @@ try process.run()
 let pid = process.processIdentifier
 usleep(1_000_000)
 
-print("flickd-soak: \(binary), \(Int(minutes)) min of 250 Hz gestures, pid \(pid), warm-up \(Int(warmUp)) s")
-print("   t/s   RSS/kB   fds   frames   frames/s")
+let what = flickEvery > 0 ? "a flick every \(flickEvery) s" : "250 Hz gestures"
+print("flickd-soak: \(binary), \(Int(minutes)) min of \(what) over \(content ?? "the test pattern") on \(size), pid \(pid), "
+      + "warm-up \(Int(warmUp)) s")
+print("   t/s   RSS/kB  anon/kB  file/kB shmem/kB   fds   frames   frames/s")
 var samples: [Sample] = []
 let start = Date()
 while Date().timeIntervalSince(start) < seconds, process.isRunning {
     // fds first: the status connection itself is an fd of the daemon's until it sees the close.
     let fds = fdCount(pid), memory = rss(pid)
     let frames = (try? ControlClient(path: dir + "/control.sock").call(ControlRequest(cmd: "status")).status?.frames) ?? nil
-    let sample = Sample(second: Int(Date().timeIntervalSince(start).rounded()), rssKB: memory, fds: fds, frames: frames ?? -1)
+    let sample = Sample(second: Int(Date().timeIntervalSince(start).rounded()), rssKB: memory,
+                        anonKB: rss(pid, "RssAnon"), fileKB: rss(pid, "RssFile"), shmemKB: rss(pid, "RssShmem"),
+                        fds: fds, frames: frames ?? -1)
     let rate = samples.last.map { Double(sample.frames - $0.frames) / Double(max(1, sample.second - $0.second)) } ?? 0
-    print(String(format: "%6d %8d %5d %8d %10.1f", sample.second, sample.rssKB, sample.fds, sample.frames, rate))
+    print(String(format: "%6d %8d %8d %8d %8d %5d %8d %10.1f", sample.second, sample.rssKB, sample.anonKB, sample.fileKB,
+                 sample.shmemKB, sample.fds, sample.frames, rate))
     samples.append(sample)
-    usleep(10_000_000)
+    usleep(UInt32(sampleEvery * 1e6))
 }
 let alive = process.isRunning
 kill(pid, SIGTERM)

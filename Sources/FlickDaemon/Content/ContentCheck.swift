@@ -1,6 +1,6 @@
 import FlickCore
 import FlickDisplay
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// `flickd check-config`'s look at the content a config names: that it exists and that the
@@ -171,13 +171,13 @@ public enum ContentCheck {
             guard allows(info, isFolder ? [S_IRUSR | S_IXUSR] : [S_IRUSR]) else {
                 return "not readable by \(who) (mode \(String(info.st_mode & 0o777, radix: 8)), owner \(info.st_uid):\(info.st_gid))"
             }
-            var folder = (path as NSString).deletingLastPathComponent
+            var folder = parentDirectory(of: path)
             while !folder.isEmpty && folder != "/" {
                 var above = stat()
                 if stat(folder, &above) == 0, !allows(above, [S_IXUSR]) {
                     return "the folder \(folder) cannot be entered by \(who) (mode \(String(above.st_mode & 0o777, radix: 8)))"
                 }
-                folder = (folder as NSString).deletingLastPathComponent
+                folder = parentDirectory(of: folder)
             }
             return nil
         }
