@@ -52,3 +52,20 @@ struct ProcessProbe: Equatable {
         return count
     }
 }
+
+extension ProcessProbe {
+    /// What each open descriptor is (/proc/self/fd's links), to say what a leak holds.
+    static func descriptorTargets() -> [String] {
+        guard let dir = opendir("/proc/self/fd") else { return [] }
+        defer { closedir(dir) }
+        var targets: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name == "." || name == ".." { continue }
+            var buffer = [CChar](repeating: 0, count: 256)
+            let n = readlink("/proc/self/fd/" + name, &buffer, buffer.count - 1)
+            targets.append("\(name)→" + (n > 0 ? String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "?"))
+        }
+        return targets
+    }
+}

@@ -12,6 +12,9 @@ if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "pyramid" {
     exit(PyramidChild.run(Array(CommandLine.arguments.dropFirst(2))))
 }
 
+// A line a day as it ends, also when the output is a file or a pipe (CI's log, `tee`).
+setvbuf(stdout, nil, _IOLBF, 0)
+
 var days = 30, perDay = 33_334, seed: UInt64 = 51
 var arguments = CommandLine.arguments.dropFirst()
 while let flag = arguments.popFirst() {
@@ -33,6 +36,14 @@ enum Bounds {
     /// Mappings may exceed the warm-up day's most by this many: malloc serves large blocks
     /// (decoded images, pyramid bands) with mmap, and how many are live at a given hour varies.
     static let mappingSlack = 16
+    /// Descriptors and threads may exceed the warm-up day's most by one tile loader (a worker
+    /// thread and its wake-up pipe): image content over `content.pixel_budget` is shown from its
+    /// pyramid through a `TileLoader`, which starts a worker whenever such content is loaded, and
+    /// which image shows at a given hour follows the replacements. A descriptor or thread left
+    /// behind by an event (48 replacements, a reload, a monitor's night, a provider's session
+    /// a day) passes this within a day.
+    static let descriptorSlack = 2
+    static let threadSlack = 1
     /// Journal lines a day: the default `log.gestures = true` writes about one line per
     /// gesture (its classification) plus the power, display and content lines; per gesture
     /// allowed, and the rest.
@@ -55,7 +66,7 @@ var failures: [String] = []
 
 let perHour = perDay / Kiosk.onHours.count
 var baseline: [Int: Checkpoint] = [:]
-var warmupResident = 0, warmupMappings = 0, warmupCache = 0, warmupBuffers = 0
+var warmupResident = 0, warmupMappings = 0, warmupDescriptors = 0, warmupThreads = 0, warmupCache = 0, warmupBuffers = 0
 var firstDayResident = 0, lastDayResident = 0, peakResident = 0
 var linesAtDayStart = 0, gesturesAtDayStart = 0, maxLinesPerDay = 0
 print("day  wall s  RSS MiB  fds thr maps  cache  gestures  journal lines")
@@ -77,6 +88,8 @@ for day in 0..<days {
             baseline[h] = sample
             warmupResident = max(warmupResident, rss)
             warmupMappings = max(warmupMappings, sample.process.mappings)
+            warmupDescriptors = max(warmupDescriptors, sample.process.descriptors)
+            warmupThreads = max(warmupThreads, sample.process.threads)
             warmupCache = max(warmupCache, sample.cacheFiles)
             warmupBuffers = max(warmupBuffers, sample.composedBuffers)
         } else if let base = baseline[h] {
@@ -84,11 +97,11 @@ for day in 0..<days {
             if rss > warmupResident + Bounds.residentSlack {
                 fail("\(at): resident \(rss >> 10) KiB, the warm-up day's highest \(warmupResident >> 10) KiB + \(Bounds.residentSlack >> 10)")
             }
-            if sample.process.descriptors != base.process.descriptors {
-                fail("\(at): \(sample.process.descriptors) descriptors open, \(base.process.descriptors) on day 1 at this hour")
+            if sample.process.descriptors > warmupDescriptors + Bounds.descriptorSlack {
+                fail("\(at): \(sample.process.descriptors) descriptors open, day 1's most \(warmupDescriptors) + \(Bounds.descriptorSlack): \(ProcessProbe.descriptorTargets().joined(separator: " "))")
             }
-            if sample.process.threads != base.process.threads {
-                fail("\(at): \(sample.process.threads) threads, \(base.process.threads) on day 1 at this hour")
+            if sample.process.threads > warmupThreads + Bounds.threadSlack {
+                fail("\(at): \(sample.process.threads) threads, day 1's most \(warmupThreads) + \(Bounds.threadSlack)")
             }
             if sample.process.mappings > warmupMappings + Bounds.mappingSlack {
                 fail("\(at): \(sample.process.mappings) mappings, day 1's most \(warmupMappings) + \(Bounds.mappingSlack)")
