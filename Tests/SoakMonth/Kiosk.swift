@@ -144,6 +144,12 @@ final class Kiosk: PipelineSink {
         try write(images[replacements % images.count])
         _ = awaitContent(milliseconds: 2000)
         run(until: now + configuration.watchSettle + .milliseconds(20))
+        try awaitPyramid()
+    }
+
+    /// Waits (real time) for a pyramid build under way to end and shows its result at the
+    /// virtual now, so the month does not depend on how fast the machine builds.
+    func awaitPyramid() throws {
         var waited = 0
         while host.pyramidBuilding != nil {
             pyramidsWaited += 1
@@ -173,6 +179,7 @@ final class Kiosk: PipelineSink {
         configuration = next
         reloads += 1
         run(until: now + .milliseconds(100))
+        try awaitPyramid()
     }
 
     /// The monitor unplugged: the pipeline on no panel, as the hotplug handler attaches one.
@@ -200,10 +207,12 @@ final class Kiosk: PipelineSink {
         run(until: now + .milliseconds(100))
     }
 
-    func killProvider() {
+    func killProvider() throws {
         app.die(in: host)
-        // Past the grace after which the configured content shows again.
+        // Past the grace after which the configured content shows again (its pyramid built
+        // again if it is the big image: the provider's content replaced it).
         run(until: now + .seconds(double: configuration.providerGraceSeconds) + .seconds(1))
+        try awaitPyramid()
     }
 
     func problem(_ text: String) {
