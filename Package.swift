@@ -151,6 +151,11 @@ let package = Package(
 
         // The soak run (scripts/soak.sh, not in CI): the real daemon under a long 250 Hz stream.
         .executableTarget(name: "flickd-soak", dependencies: ["FlickInput", "FlickControl"], path: "Tests/Soak"),
+        // A month of a kiosk's life on the virtual clock (`make soak-month`, 3 days in CI): the
+        // pipeline, content host, power machine and a provider as the daemon assembles them.
+        .executableTarget(name: "flickd-soak-month", dependencies: ["FlickDaemon", "FlickDisplay", "FlickControl", "FlickCore", "FlickSystem",
+                                                                    "CMemfd", .product(name: "Logging", package: "swift-log")],
+                          path: "Tests/SoakMonth"),
 
         // What the test targets share (not a product): the state tables of docs/ARCHITECTURE.md
         // read back, so tests hold each machine to its documented table; and waits on conditions
