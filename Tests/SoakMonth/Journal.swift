@@ -2,7 +2,7 @@ import FlickCore
 import Logging
 
 /// What the daemon's journal would hold: the content host's lines through its `Logger`, and the
-/// lines the daemon writes for the pipeline's gesture outputs (`log.gestures`, on by default)
+/// lines the daemon writes for the pipeline's gesture outputs (`GestureJournal`, at `log.gestures`'s level)
 /// and notices (each one line, `Daemon.pipeline(_:noted:)`), at the default `log.level` (info).
 /// Lines are counted, not kept; the last few of the content host's are, to say what happened.
 final class Journal: @unchecked Sendable {
@@ -28,8 +28,14 @@ final class Journal: @unchecked Sendable {
         Logger(label: "flickd") { _ in Handler(journal: self) }
     }
 
+    /// The logger `GestureJournal` writes to: each entry one gesture line.
+    var gestureLogger: Logger {
+        Logger(label: "flickd") { _ in Handler(journal: self, gestures: true) }
+    }
+
     struct Handler: LogHandler {
         let journal: Journal
+        var gestures = false
         var metadata: Logger.Metadata = [:]
         var logLevel: Logger.Level = .info
         subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -37,6 +43,7 @@ final class Journal: @unchecked Sendable {
             set { metadata[key] = newValue }
         }
         func log(event: LogEvent) {
+            if gestures { return journal.gesture() }
             journal.content(event.level, "\(event.message)")
         }
     }

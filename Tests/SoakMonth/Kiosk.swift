@@ -28,6 +28,8 @@ final class Kiosk: PipelineSink {
     private(set) var now = Kiosk.start
     let touches = ScriptedTouches()
     let journal = Journal()
+    /// The daemon's gesture entries at `log.gestures`'s level, counted by `journal`.
+    private(set) lazy var gestureJournal = GestureJournal(level: configuration.logGestures) { [journal] in journal.gestureLogger }
     private(set) var configuration: Configuration
     private(set) var host: ContentHost!
     private(set) var pipeline: Pipeline!
@@ -80,7 +82,8 @@ final class Kiosk: PipelineSink {
     /// Runs every part whose deadline comes up to `target`, in time order, then stands at `target`.
     func run(until target: Instant) {
         var same = 0, last = now
-        while let next = [pipeline.nextDeadline, host.nextDeadline, app.nextDeadline].compactMap({ $0 }).min(), next <= target {
+        while let next = [pipeline.nextDeadline, host.nextDeadline, app.nextDeadline, gestureJournal.nextDeadline].compactMap({ $0 }).min(),
+              next <= target {
             now = max(now, next)
             if now == last { same += 1 } else { same = 0; last = now }
             if same > 100_000 {
@@ -89,6 +92,7 @@ final class Kiosk: PipelineSink {
             }
             let answered = app.answer(at: now, host: host)
             if let due = host.nextDeadline, due <= now { host.dispatch(now: now) }
+            if let due = gestureJournal.nextDeadline, due <= now { gestureJournal.dispatch(now: now) }
             if answered || (pipeline.nextDeadline.map { $0 <= now } ?? false) { pipeline.dispatch(now: now) }
         }
         now = max(now, target)
@@ -176,6 +180,7 @@ final class Kiosk: PipelineSink {
         next.cacheMegabytes = day.isMultiple(of: 2) ? 8 : 9
         try PipelineBuilder.apply(next, previous: configuration, to: pipeline, at: now)
         host.apply(next)
+        gestureJournal.apply(next, at: now)
         configuration = next
         reloads += 1
         run(until: now + .milliseconds(100))
@@ -231,7 +236,7 @@ final class Kiosk: PipelineSink {
 
     func pipeline(_ pipeline: Pipeline, emitted outputs: [GestureOutput], view: ScrollView) {
         for output in outputs {
-            if configuration.logGestures, GestureLog.entry(for: output, view: view) != nil { journal.gesture() }
+            gestureJournal.published(output, view: view)
             let wrong: String? = switch output.kind {
             case let .scroll(event): output.state.map { grammar.accept(event, at: output.time, state: $0) } ?? "\(event) without a state"
             case let .state(state): grammar.acceptState(state, at: output.time)

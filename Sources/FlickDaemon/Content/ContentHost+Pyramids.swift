@@ -46,6 +46,14 @@ extension ContentHost {
         }
     }
 
+    /// Removes the pyramids of `image`'s older versions (`PyramidVersions`), once its new one
+    /// shows: said, so a cache that shrinks is explained in the journal.
+    func prunePyramids(of image: String, shown: String, cacheDirectory: String) {
+        let removed = PyramidVersions.prune(of: image, shown: shown, cacheDirectory: cacheDirectory)
+        guard !removed.isEmpty else { return }
+        logger.notice("content: removed \(removed.count) older pyramid\(removed.count == 1 ? "" : "s") of \(image) from \(cacheDirectory) (\(removed.joined(separator: ", ")); the \(PyramidVersions.kept) newest stay)")
+    }
+
     /// What stays on screen when `path` could not be shown, in words that are true: when the
     /// file refused is the one shown (replaced on disk by a broken one), what stays is the
     /// version of it read before, not the file named.

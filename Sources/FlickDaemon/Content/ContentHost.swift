@@ -385,6 +385,7 @@ public final class ContentHost: PassiveComponent {
             }
             noteShown(path, signature: signature, origin: origin, configuration: configuration)
             logger.info("content loaded: \(loaded.name), \(loaded.content.summary)")
+            if let pyramid = loaded.pyramid { prunePyramids(of: path, shown: pyramid, cacheDirectory: configuration.cacheDirectory) }
         } catch {
             logger.report(.error, "content rejected, \(stays(refusing: path)): ", error)
             if origin != .load {

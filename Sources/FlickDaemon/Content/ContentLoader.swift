@@ -14,6 +14,8 @@ public enum ContentLoader {
         public var content: Content
         /// The path, or "test pattern".
         public var name: String
+        /// The `.dzi` of the cached pyramid the content is read from, when it is a big image's.
+        public var pyramid: String? = nil
     }
 
     /// Resolves `path` (symbolic links and `..` included) and checks it lies inside one of
@@ -140,7 +142,7 @@ public enum ContentLoader {
         let cache = configuration.cacheDirectory
         let descriptor = try PyramidBuilder.cachedDescriptor(for: path, cacheDirectory: cache)
         if access(descriptor, F_OK) == 0 {
-            return .ready(Loaded(content: try Content.load(deepZoom: descriptor, tiles: tiles), name: path))
+            return .ready(Loaded(content: try Content.load(deepZoom: descriptor, tiles: tiles), name: path, pyramid: descriptor))
         }
         // A folder systemd did not make (a run outside the unit): made here, as the state's is.
         if access(cache, F_OK) != 0 { _ = mkdir(cache, 0o755) }

@@ -106,6 +106,7 @@ public enum PyramidBuilder {
             }
             try top.finish()
             try folder.writeDescriptor(grid)
+            try folder.writeSource(before.path)
             if let error = changed() { throw error }
             let path = try folder.publish()
             report(rows: grid.height, finished: true)

@@ -59,6 +59,15 @@ final class PyramidFolder: @unchecked Sendable {
         try write(Array(xml.utf8), to: "\(temporary)/\(name).dzi", step: "write the descriptor")
     }
 
+    /// The file in a pyramid's folder that names the image it was built from (its resolved
+    /// path), so the versions of one image can be told from another image of the same name.
+    static let sourceFile = "source"
+
+    /// Writes which image the pyramid is of (`sourceFile`).
+    func writeSource(_ path: String) throws {
+        try write(Array((path + "\n").utf8), to: "\(temporary)/\(Self.sourceFile)", step: "write the source's name")
+    }
+
     /// Flushes the files to disk and renames the folder into place.
     ///
     /// - Returns: the descriptor's path. When another builder published the same pyramid first,

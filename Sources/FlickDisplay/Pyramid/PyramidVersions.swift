@@ -1,0 +1,37 @@
+import FlickSystem
+import Glibc
+
+/// The versions of one image's pyramid in the cache. Each replacement of a big image on disk
+/// gets a pyramid of its own (its folder is keyed by size, modification time and inode), so
+/// without pruning a nightly content update fills an SD card in weeks. The newest two stay:
+/// the one shown and the one shown before it, whose tiles the loaders of the content just
+/// replaced may still be reading.
+public enum PyramidVersions {
+    /// How many versions of one image stay in the cache.
+    public static let kept = 2
+
+    /// Removes all but the newest `kept` versions of `image`'s pyramid from `cacheDirectory`
+    /// (newest by the folder's modification time, which its last file written sets), never the
+    /// folder of `shown`. Pyramids without a source file (built by an older flickd, or by
+    /// `vips dzsave`) are not recognised as versions and stay.
+    /// - Returns: the folders removed.
+    public static func prune(of image: String, shown: String, cacheDirectory: String) -> [String] {
+        guard let source = try? SourceIdentity(image), case .success(let names) = FileIO.list(cacheDirectory) else { return [] }
+        let shownFolder = shown.split(separator: "/").dropLast().last.map(String.init)
+        var versions: [(name: String, modified: Int64)] = []
+        for name in names where name.hasPrefix(source.baseName + "-") {
+            let folder = "\(cacheDirectory)/\(name)"
+            guard case .success(let bytes) = FileIO.read("\(folder)/\(PyramidFolder.sourceFile)", limit: 4096),
+                  String(decoding: bytes, as: UTF8.self) == source.path + "\n" else { continue }
+            var info = stat()
+            guard stat(folder, &info) == 0 else { continue }
+            versions.append((name, Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)))
+        }
+        var removed: [String] = []
+        for version in versions.sorted(by: { $0.modified > $1.modified }).dropFirst(kept) where version.name != shownFolder {
+            PyramidFolder.removeTree("\(cacheDirectory)/\(version.name)")
+            removed.append(version.name)
+        }
+        return removed
+    }
+}
