@@ -78,9 +78,14 @@ ls -A /dev/shm >"$RUN/shm-before.txt"
 CONFIG=$RUN/readonly.toml
 cat >"$CONFIG" <<EOF
 # state.path, content.cache_directory and control.socket at their defaults: the unit's folders.
+# restore = "view" with no interval: the view is written at each rest (at the default "home" a
+# gesture writes nothing, and this run must show a state written into the state folder).
 [content]
 path = "$OUT/content.png"
 pixel_budget = 65536
+[state]
+restore = "view"
+save_interval_s = 0
 EOF
 run_readonly "$LOG" "$CONFIG" "$STATE" "$CACHE" "$RUNTIME"
 ok=yes
