@@ -7,7 +7,7 @@ public struct CentralEuropeanZone: UTCOffsetRule {
     public init() {}
 
     public func utcOffset(atUTC utc: Int64) -> Int64 {
-        let year = Self.civil(days: Self.floorDiv(utc, 86_400)).year
+        let year = CivilTime.civil(days: Self.floorDiv(utc, 86_400)).year
         let begins = Self.lastSunday(year: year, month: 3) * 86_400 + 3600
         let ends = Self.lastSunday(year: year, month: 10) * 86_400 + 3600
         return utc >= begins && utc < ends ? 7200 : 3600
@@ -18,26 +18,9 @@ public struct CentralEuropeanZone: UTCOffsetRule {
         days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 - offset
     }
 
-    /// Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm).
+    /// Days since 1970-01-01 of a civil date (FlickCore's own calendar arithmetic).
     public static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = floorDiv(y, 400)
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    static func civil(days z: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = z + 719_468
-        let era = floorDiv(z, 146_097)
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+        CivilTime.days(year: year, month: month, day: day)
     }
 
     static func lastSunday(year: Int64, month: Int64) -> Int64 {

@@ -35,7 +35,7 @@ public enum CivilTime {
 
     /// Days since 1970-01-01 of a date (Howard Hinnant's algorithm; a day out of its month
     /// rolls into the next).
-    static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
+    public static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = PowerSchedule.floorDiv(y, 400)
         let yoe = y - era * 400
@@ -45,7 +45,7 @@ public enum CivilTime {
     }
 
     /// The date `days` after 1970-01-01.
-    static func civil(days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    public static func civil(days: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let z = days + 719_468
         let era = PowerSchedule.floorDiv(z, 146_097)
         let doe = z - era * 146_097
