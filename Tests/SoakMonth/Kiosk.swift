@@ -37,6 +37,9 @@ final class Kiosk: PipelineSink {
     let app = ProviderApp()
     private var images: [[UInt8]] = []
     var grammar = DelegateGrammar()
+    /// The last outputs, said with a grammar problem: what led to it (kept as values, written
+    /// out only then: the month has some 70 million of them).
+    private var recentOutputs: [GestureOutput] = []
     /// Broken invariants, each once with its time.
     private(set) var problems: [String] = []
     private(set) var frames = 0
@@ -243,7 +246,12 @@ final class Kiosk: PipelineSink {
             case .content, .gesture: grammar.acceptOther(at: output.time)
             case .transition, .diagnostic: nil
             }
-            if let wrong { problem("delegate grammar: \(wrong)") }
+            if recentOutputs.count == 24 { recentOutputs.removeFirst() }
+            recentOutputs.append(output)
+            if let wrong {
+                let before = recentOutputs.map { "\(Self.clock($0.time)) +\($0.time.nanoseconds % 1_000_000_000 / 1_000_000) ms: \($0.kind)" }
+                problem("delegate grammar: \(wrong); the outputs up to it, oldest first: \(before.joined(separator: " | "))")
+            }
         }
     }
 
