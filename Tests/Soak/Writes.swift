@@ -81,22 +81,14 @@ struct IOCounters {
     \(extra)
     """.write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
 
-    let process = Process()
     let daemonArguments = ["run", "--display", "headless", "--input", "evemu:\(dir)/flicks.event", "--config", dir + "/flickd.toml"]
-    if let strace {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/strace")
-        process.arguments = ["-f", "-qq", "-o", strace, "-e",
-                             "trace=openat,creat,rename,renameat,renameat2,unlink,unlinkat,mkdir,mkdirat,fsync,fdatasync,sync_file_range,ftruncate",
-                             binary] + daemonArguments
+    let process = if let strace {
+        try startQuietly("/usr/bin/strace", ["-f", "-qq", "-o", strace, "-e",
+                                             "trace=openat,creat,rename,renameat,renameat2,unlink,unlinkat,mkdir,mkdirat,fsync,fdatasync,sync_file_range,ftruncate",
+                                             binary] + daemonArguments)
     } else {
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = daemonArguments
+        try startQuietly(binary, daemonArguments)
     }
-    var environment = ProcessInfo.processInfo.environment
-    environment["FLICKD_LOG"] = "stderr"
-    process.environment = environment
-    process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-    try process.run()
     let pid = process.processIdentifier
     let started = Date()
     while (try? ControlClient(path: dir + "/control.sock").call(ControlRequest(cmd: "status"))) == nil {

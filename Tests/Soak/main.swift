@@ -21,6 +21,19 @@ func option(_ name: String, _ fallback: Double) -> Double {
     guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count, let v = Double(arguments[i + 1]) else { return fallback }
     return v
 }
+/// Starts `executable` (flickd, or strace running it) with flickd's log on standard error,
+/// which is thrown away: the soak reads the daemon through /proc and its control socket.
+func startQuietly(_ executable: String, _ arguments: [String]) throws -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    var environment = ProcessInfo.processInfo.environment
+    environment["FLICKD_LOG"] = "stderr"
+    process.environment = environment
+    process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+    try process.run()
+    return process
+}
 let minutes = option("--minutes", 10)
 let warmUp = option("--warm-up", 60)
 let sampleEvery = option("--sample-every", 10)
@@ -109,15 +122,8 @@ path = "\(dir)/state.json"
 gestures = false
 """.write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
 
-let process = Process()
-process.executableURL = URL(fileURLWithPath: binary)
-process.arguments = ["run", "--display", "headless", "--input", "evemu:\(dir)/soak.event", "--config", dir + "/flickd.toml"]
-    + (content.map { ["--content", $0] } ?? [])
-var environment = ProcessInfo.processInfo.environment
-environment["FLICKD_LOG"] = "stderr"
-process.environment = environment
-process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-try process.run()
+let process = try startQuietly(binary, ["run", "--display", "headless", "--input", "evemu:\(dir)/soak.event", "--config", dir + "/flickd.toml"]
+                                       + (content.map { ["--content", $0] } ?? []))
 let pid = process.processIdentifier
 usleep(1_000_000)
 
