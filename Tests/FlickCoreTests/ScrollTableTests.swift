@@ -54,6 +54,11 @@ import Testing
             v.advance(to: ms(5000))                                                    // decelerating → idle on tick
         }
         script { v in flick(&v); v.touchDown(at: ms(100)); v.release(velocity: .zero, at: ms(110)) }   // → tracking
+        script { v in
+            // A tap's lift out of bounds: idle until the tap has acted, then settle bounces back.
+            try? v.setContentOffset(Point(x: 0, y: -80), animated: false, at: ms(0))
+            v.touchDown(at: ms(10)); v.liftForTap(at: ms(20)); v.settle(at: ms(20))
+        }
         script { v in flick(&v); try? v.setContentOffset(.zero, animated: true, at: ms(100)); v.advance(to: ms(1000)) }
         script { v in flick(&v); v.stopScrollingAndZooming(at: ms(100)) }
         script { v in try? v.setContentOffset(Point(x: 0, y: 500), animated: true, at: ms(0)); v.touchDown(at: ms(100)) }

@@ -250,7 +250,7 @@ final class Kiosk: PipelineSink {
             recentOutputs.append(output)
             if let wrong {
                 let before = recentOutputs.map { "\(Self.clock($0.time)) +\($0.time.nanoseconds % 1_000_000_000 / 1_000_000) ms: \($0.kind)" }
-                problem("delegate grammar: \(wrong); the outputs up to it, oldest first: \(before.joined(separator: " | "))")
+                problem("delegate grammar: \(wrong); the outputs up to it, oldest first: \(before.joined(separator: " | ")); the view after them: \(view)")
             }
         }
     }

@@ -311,8 +311,11 @@ public struct GestureRecognizer: Sendable {
                 // A touch that did not drag leaves the scroll view before its tap acts, as
                 // UIKit's tap recognisers fire after touchesEnded: a double tap's zoom or the
                 // strip's scroll to top then animates, where under a finger it would jump.
-                if !wasDragging { drive(at: t) { $0.release(velocity: .zero, at: t) } }
+                // Content the touch held out of bounds goes back after the tap, unless the
+                // tap's animation already takes it.
+                if !wasDragging { drive(at: t) { $0.liftForTap(at: t) } }
                 classify(.lift(contact.position), at: t)
+                if !wasDragging { drive(at: t) { $0.settle(at: t) } }
             }
             let travel = followedTouch?.travel ?? touch.travel
             enter(.idle, on: event, at: t)

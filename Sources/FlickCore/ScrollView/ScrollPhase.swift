@@ -48,7 +48,11 @@ enum ScrollPhase: Hashable, Sendable {
     enum Input: Hashable, Sendable, CustomStringConvertible {
         case touchDown
         case drag(Vector)
-        case release(velocity: Vector)
+        /// `settles`: false when a tap acts on the lift first, and `settle` follows it.
+        case release(velocity: Vector, settles: Bool = true)
+        /// Content a touch caught out of bounds (or between pages) goes back, if nothing
+        /// else has taken it since the lift.
+        case settle
         case tick
         case animate(ScrollAnimation)
         case stop
@@ -58,6 +62,7 @@ enum ScrollPhase: Hashable, Sendable {
             case .touchDown: "touchDown"
             case .drag: "drag"
             case .release: "release"
+            case .settle: "settle"
             case .tick: "tick"
             case .animate: "animate"
             case .stop: "stop"
@@ -107,6 +112,23 @@ extension ScrollView {
     ///   - t: the lift's kernel time.
     public mutating func release(velocity: Vector, at t: Instant) {
         handle(.release(velocity: velocity), at: t)
+    }
+
+    /// The finger lifted without dragging, and a tap acts on the lift (UIKit's tap recognisers
+    /// fire after touchesEnded): the finger lets the content go, but content it caught out of
+    /// bounds stays where it is until `settle(at:)`, after the tap. An animation the tap starts
+    /// (a double tap's zoom, a scroll to top) then takes the content back itself: a bounce begun
+    /// at the lift would be ended by it at that same instant, before it moved.
+    /// - Parameter t: the lift's kernel time.
+    public mutating func liftForTap(at t: Instant) {
+        handle(.release(velocity: .zero, settles: false), at: t)
+    }
+
+    /// After a tap's lift (`liftForTap(at:)`) and whatever the tap did: content left out of
+    /// bounds, or between pages, goes back; nothing happens if it is in place or already moving.
+    /// - Parameter t: the lift's kernel time.
+    public mutating func settle(at t: Instant) {
+        handle(.settle, at: t)
     }
 
     /// The touch was cancelled (device gone, events dropped): a lift without momentum, so the
@@ -175,6 +197,11 @@ extension ScrollView {
         case (.idle, .tick), (.idle, .stop), (.tracking, .touchDown), (.tracking, .tick), (.tracking, .stop),
              (.dragging, .touchDown), (.dragging, .tick), (.dragging, .stop):
             break
+        case (.idle, .settle):
+            settleIfNeeded(at: t)
+        case (.tracking, .settle), (.dragging, .settle), (.decelerating, .settle), (.animating, .settle):
+            // A finger holds the content, or something already moves it.
+            break
         case (.idle, .drag), (.idle, .release), (.decelerating, .drag), (.decelerating, .release),
              (.animating, .drag), (.animating, .release):
             note("invalid scroll input \(input) in state \(phase.name)")
@@ -189,10 +216,10 @@ extension ScrollView {
             applyDrag(delta, drag: drag)
         case (.dragging(let drag), .drag(let delta)):
             applyDrag(delta, drag: drag)
-        case (.tracking, .release):
+        case (.tracking, .release(_, let settles)):
             phase = .idle
-            if isZooming { handleZoom(.lift, at: t) } else { settleIfNeeded(at: t) }
-        case (.dragging(let drag), .release(let velocity)):
+            if isZooming { handleZoom(.lift, at: t) } else if settles { settleIfNeeded(at: t) }
+        case (.dragging(let drag), .release(let velocity, _)):
             endDrag(drag, velocity: velocity, at: t)
         case (.decelerating(let m), .tick):
             moveOffset(to: m.offset(at: t))
