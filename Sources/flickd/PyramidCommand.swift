@@ -15,7 +15,10 @@ struct PyramidCommand: ParsableCommand {
             Streams the image row by row: memory stays tens of MiB whatever its size. Progress goes to standard \
             error (`rows R/N (P %), T tiles, S s`, then `built WxH in L levels, T tiles in S s`), the .dzi's path to \
             standard output. A pyramid already built for this version of the file (same path, size and \
-            modification time) is reused: `already built` on standard error, its path on standard output.
+            modification time) is reused: `already built` on standard error, its path on standard output. \
+            Once a new pyramid is written, the older versions of the same image in the folder (the file \
+            replaced on disk) are removed but the two newest and any `--keep` pyramid: `removed …` on \
+            standard error.
             """)
 
     @Argument(help: "The PNG (not interlaced) or JPEG.")
@@ -30,6 +33,9 @@ struct PyramidCommand: ParsableCommand {
 
     @Option(help: "Pixels of each neighbour a tile carries, from 0 to the tile size minus 1.")
     var overlap = PyramidBuilder.defaultOverlap
+
+    @Option(help: "A pyramid's .dzi that removing the image's older versions leaves in place (the daemon passes the one it shows).")
+    var keep: [String] = []
 
     func validate() throws {
         guard (1...8192).contains(tileSize) else { throw ValidationError("--tile-size must be from 1 to 8192, not \(tileSize).") }
@@ -65,6 +71,9 @@ struct PyramidCommand: ParsableCommand {
                     lastTenth = tenth
                     writeStandardError("\(progress)\n")
                 }
+            }
+            if let removed = PyramidVersions.pruneAfterBuilding(image, built: path, keeping: keep, cacheDirectory: directory) {
+                writeStandardError(removed + "\n")
             }
             writeStandardOutput(path + "\n")
         } catch {

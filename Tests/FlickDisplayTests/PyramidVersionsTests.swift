@@ -42,7 +42,7 @@ import Testing
             try replace(dir + "/map.png", width: width)
             let dzi = try PyramidBuilder.build(image: dir + "/map.png", cacheDirectory: cache, tileSize: 16, overlap: 1)
             built.append(dzi)
-            removed += PyramidVersions.prune(of: dir + "/map.png", shown: dzi, cacheDirectory: cache)
+            removed += PyramidVersions.prune(of: dir + "/map.png", keeping: [dzi], cacheDirectory: cache)
             #expect(access(dzi, F_OK) == 0)
         }
         let folderOf = { (dzi: String) in String(dzi.split(separator: "/").dropLast().last!) }
@@ -52,7 +52,7 @@ import Testing
         #expect(folders(cache, prefix: "map") == (built.suffix(2) + [other]).map(folderOf).sorted())
         #expect(access(other, F_OK) == 0)
         // Pruning again removes nothing more.
-        #expect(PyramidVersions.prune(of: dir + "/map.png", shown: built[3], cacheDirectory: cache).isEmpty)
+        #expect(PyramidVersions.prune(of: dir + "/map.png", keeping: [built[3]], cacheDirectory: cache).isEmpty)
     }
 
     @Test func theShownPyramidIsNeverRemovedEvenWhenOlder() throws {
@@ -62,7 +62,7 @@ import Testing
             try replace(dir + "/map.png", width: width)
             built.append(try PyramidBuilder.build(image: dir + "/map.png", cacheDirectory: dir, tileSize: 16, overlap: 1))
         }
-        let removed = PyramidVersions.prune(of: dir + "/map.png", shown: built[0], cacheDirectory: dir)
+        let removed = PyramidVersions.prune(of: dir + "/map.png", keeping: [built[0]], cacheDirectory: dir)
         #expect(removed.isEmpty)
         #expect(built.allSatisfy { access($0, F_OK) == 0 })
     }

@@ -51,4 +51,33 @@ import Testing
         let usage = try runBuilt("flickd", ["pyramid", dir + "/map.png", "--tile-size", "0"])
         #expect(usage.status == 64 && usage.err.contains("--tile-size must be from 1 to 8192, not 0."))
     }
+
+    /// A content update replaces the file (a new inode, so a new pyramid): each build removes
+    /// the image's versions but the two newest and the one `--keep` names, and says so.
+    @Test func aNewVersionRemovesTheOlderOnesButTwoAndTheKeptOne() throws {
+        let dir = try FlickdProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let cache = dir + "/cache"
+        func version(_ width: Int, keep: [String] = []) throws -> (dzi: String, err: String) {
+            let image = try #require(TestPattern.make(PixelSize(width: width, height: 20)))
+            try PNGCodec.write(image, to: dir + "/map.png.new")
+            #expect(rename(dir + "/map.png.new", dir + "/map.png") == 0)
+            let run = try runBuilt("flickd", ["pyramid", dir + "/map.png", "--cache-directory", cache] + keep.flatMap { ["--keep", $0] })
+            #expect(run.status == 0, "\(run.err)")
+            return (run.out.trimmingCharacters(in: .newlines), run.err)
+        }
+        func folder(_ dzi: String) -> String { (dzi as NSString).deletingLastPathComponent }
+        let first = try version(30), second = try version(31)
+        #expect(!first.err.contains("removed") && !second.err.contains("removed"))
+        // The third keeps the first (shown, say): nothing goes.
+        let third = try version(32, keep: [first.dzi])
+        #expect(!third.err.contains("removed"), "\(third.err)")
+        #expect([first, second, third].allSatisfy { FileManager.default.fileExists(atPath: $0.dzi) })
+        // The fourth keeps nothing more: the two oldest go, said on standard error.
+        let fourth = try version(33)
+        let said = try #require(fourth.err.split(separator: "\n").first { $0.hasPrefix("removed ") }, "\(fourth.err)")
+        #expect(said.hasPrefix("removed 2 older pyramids of \(dir)/map.png from \(cache) ("), "\(said)")
+        #expect(!FileManager.default.fileExists(atPath: folder(first.dzi)) && !FileManager.default.fileExists(atPath: folder(second.dzi)))
+        #expect(FileManager.default.fileExists(atPath: third.dzi) && FileManager.default.fileExists(atPath: fourth.dzi))
+    }
 }

@@ -145,7 +145,7 @@ public struct Configuration: Hashable, Sendable {
     public var stateSaveDelay = Duration.milliseconds(1000)
     /// With `stateRestore == .view`, the shortest time between two writes of the view: each
     /// is a small synced write, what wears an SD card.
-    public var stateSaveInterval = Duration.seconds(900)
+    public var stateSaveInterval = Duration.seconds(1800)
     /// Whether a start shows the view saved for the content, or its home view.
     public var stateRestore = StateRestore.home
 

@@ -12,7 +12,7 @@ extension ContentHost {
             return
         }
         let size = (try? PyramidBuilder.imageSize(of: image)).map { "\($0)" } ?? "?"
-        guard let build = PyramidBuild(image: image, cacheDirectory: cacheDirectory, logger: logger) else {
+        guard let build = PyramidBuild(image: image, cacheDirectory: cacheDirectory, keeping: shownPyramid, logger: logger) else {
             logger.error("content: cannot start a thread to build the pyramid of \(image)")
             return
         }
@@ -44,14 +44,6 @@ extension ContentHost {
             nextPyramid = nil
             buildPyramid(of: next.image, into: next.cacheDirectory)
         }
-    }
-
-    /// Removes the pyramids of `image`'s older versions (`PyramidVersions`), once its new one
-    /// shows: said, so a cache that shrinks is explained in the journal.
-    func prunePyramids(of image: String, shown: String, cacheDirectory: String) {
-        let removed = PyramidVersions.prune(of: image, shown: shown, cacheDirectory: cacheDirectory)
-        guard !removed.isEmpty else { return }
-        logger.notice("content: removed \(removed.count) older pyramid\(removed.count == 1 ? "" : "s") of \(image) from \(cacheDirectory) (\(removed.joined(separator: ", ")); the \(PyramidVersions.kept) newest stay)")
     }
 
     /// What stays on screen when `path` could not be shown, in words that are true: when the

@@ -62,6 +62,9 @@ public final class ContentHost: PassiveComponent {
     var refusedSignature: ContentIdentity.Signature?
     /// The pages of what shows, to keep the page in view when it is replaced.
     var shownPages: [Content.Page] = []
+    /// The `.dzi` of the pyramid that shows, if one does: a build's pruning of older versions
+    /// leaves it in place.
+    var shownPyramid: String?
     /// What `load` chose, and the config's `content.path` it was chosen under.
     var loaded: (path: String, under: String)?
     /// The image `load` chose whose pyramid is being built.
@@ -385,7 +388,7 @@ public final class ContentHost: PassiveComponent {
             }
             noteShown(path, signature: signature, origin: origin, configuration: configuration)
             logger.info("content loaded: \(loaded.name), \(loaded.content.summary)")
-            if let pyramid = loaded.pyramid { prunePyramids(of: path, shown: pyramid, cacheDirectory: configuration.cacheDirectory) }
+            shownPyramid = loaded.pyramid
         } catch {
             logger.report(.error, "content rejected, \(stays(refusing: path)): ", error)
             if origin != .load {
@@ -406,6 +409,7 @@ public final class ContentHost: PassiveComponent {
         self.name = name
         identity = ContentIdentity.of(name)
         shownPages = content.pages
+        shownPyramid = nil
     }
 
     /// The provider's content, named (its size is valid: `provide` checked it), where the view

@@ -26,9 +26,10 @@ final class PyramidBuild {
         let result = Mutex<Result<String, ContentError>?>(nil)
     }
 
-    /// Starts building `image`'s pyramid into `cacheDirectory`.
+    /// Starts building `image`'s pyramid into `cacheDirectory`; the child then removes the
+    /// image's older pyramids but the two newest and `keeping` (the `.dzi` shown now).
     /// - Returns: `nil` if no thread could be started.
-    init?(image: String, cacheDirectory: String, logger: Logger) {
+    init?(image: String, cacheDirectory: String, keeping: String?, logger: Logger) {
         // Its child inherits the thread's scheduling: the build runs as far below the loop as decoders.
         guard let worker = BackgroundWorker(level: .ahead) else { return nil }
         self.image = image
@@ -36,7 +37,13 @@ final class PyramidBuild {
         let state = Shared()
         self.state = state
         let started = worker.submit {
-            let result = Self.run(["pyramid", image, "--cache-directory", cacheDirectory], progress: { line in
+            let keep = keeping.map { ["--keep", $0] } ?? []
+            let result = Self.run(["pyramid", image, "--cache-directory", cacheDirectory] + keep, progress: { line in
+                // A cache that shrinks is explained in the journal.
+                if line.hasPrefix(PyramidVersions.removedPrefix) {
+                    logger.notice("content: \(line)")
+                    return
+                }
                 // "rows 2540/30000 (8 %), …": the child's progress, a line per tenth.
                 let percent = line.split(separator: "(").dropFirst().first.flatMap { Int($0.prefix { $0.isNumber }) }
                 state.progress.withLock { $0 = (line, percent ?? $0?.percent ?? 0) }
@@ -77,10 +84,10 @@ final class PyramidBuild {
     }
 
     /// Whether a line of the child's standard error is its progress (`rows …`, `built …`,
-    /// `already built`): anything else is the child complaining, which is no progress to log
+    /// `already built`, and `removed …` older versions): anything else is the child complaining, which is no progress to log
     /// at info level.
     static func isProgress(_ line: String) -> Bool {
-        line.hasPrefix("rows ") || line.hasPrefix("built ") || line == "already built"
+        line.hasPrefix("rows ") || line.hasPrefix("built ") || line == "already built" || line.hasPrefix(PyramidVersions.removedPrefix)
     }
 
     /// Runs `/proc/self/exe ARGUMENTS`, handing each progress line of its standard error to
