@@ -84,8 +84,8 @@ final class PyramidBuild {
     }
 
     /// Whether a line of the child's standard error is its progress (`rows …`, `built …`,
-    /// `already built`, and `removed …` older versions): anything else is the child complaining, which is no progress to log
-    /// at info level.
+    /// `already built`) or its pruning (`removed …` older versions): anything else is the child
+    /// complaining, which is no progress to log at info level.
     static func isProgress(_ line: String) -> Bool {
         line.hasPrefix("rows ") || line.hasPrefix("built ") || line == "already built" || line.hasPrefix(PyramidVersions.removedPrefix)
     }
