@@ -8,7 +8,7 @@ public struct TouchConditioning: Sendable {
     /// its vblank would predict the latest report's age (up to a report interval, 5–17 ms on the
     /// recorded panels) plus the lead, but nothing in the reports says a finger stopped dead
     /// just after the latest one: the content runs past it by the finger's speed times the
-    /// horizon (14.9 px at 1000 px/s with 60 Hz reports at 15 ms, issue 36). 8 ms, Android's
+    /// horizon (14.9 px at 1000 px/s with 60 Hz reports at 15 ms: BENCHMARKS.md, "the feel"). 8 ms, Android's
     /// bound, keeps that within 8 px; a 60 Hz panel's fastest drags then trail by more
     /// (BENCHMARKS.md, "6. feel", the prediction bound's table).
     public static let defaultMaximumPrediction = Duration.milliseconds(8)

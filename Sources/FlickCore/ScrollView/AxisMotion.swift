@@ -43,7 +43,7 @@ struct AxisMotion: Hashable, Sendable {
     /// its rest (a bounce to the edge, or a page snap) that moves slower than `unseenSpeed`
     /// px/s, at the rest; anything else where it is. Such a touch lands on content that looks
     /// still a pixel or so short of the edge (−1.35 px in the 3M recording, −0.43 px on an
-    /// optical panel in issue 36): left there, out of bounds, the touch's lift would spring it
+    /// optical panel's recording): left there, out of bounds, the touch's lift would spring it
     /// back again, a second, tiny bounce.
     func stopped(at t: Double, unseenSpeed: Double) -> Double {
         let p = position(at: t)

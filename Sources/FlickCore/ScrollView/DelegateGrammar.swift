@@ -38,7 +38,7 @@ public struct DelegateGrammar: Sendable {
     /// - Parameter allowingInstantStops: accept a deceleration that ends with no `didScroll`
     ///   since it began. Only a touch (or a stop) stamped with the very time of the lift can end
     ///   one so, which only synthetic streams do (storms that repeat timestamps); anywhere else
-    ///   it is a lift that should not have decelerated (issue 21: a flick into an edge with
+    ///   it is a lift that should not have decelerated (a flick into an edge with
     ///   `bounces` off).
     public init(allowingInstantStops: Bool = false) {
         allowsInstantStops = allowingInstantStops

@@ -20,10 +20,10 @@ import Logging
 /// control socket's subscribers and the state store — and the control commands' context;
 /// what is shown, and where it came from, is the `ContentHost`'s.
 public final class Daemon: PipelineSink, CommandContext {
-    private let options: Options
+    let options: Options
     var configuration: Configuration
     /// The config file's keys as written, for what a reload changed (`ConfigChanges`).
-    private var configValues: [String: String]
+    var configValues: [String: String]
     var logger: Logger
     let loop: EventLoop
     let notifier = Notifier()
@@ -31,11 +31,11 @@ public final class Daemon: PipelineSink, CommandContext {
     let content: ContentHost
     var runner: LiveRunner!
     private var server: ControlServer?
-    private var commands: CommandHandler!
+    var commands: CommandHandler!
     private var signals: [SignalSource] = []
     var stateTimer: TimerSource?
     var metrics: FleetMetrics!
-    private lazy var gestureJournal = GestureJournal(level: configuration.logGestures) { [unowned self] in self.logger }
+    lazy var gestureJournal = GestureJournal(level: configuration.logGestures) { [unowned self] in self.logger }
     /// Nil with `state.path = ""`: nothing is saved, and every start is at the home view.
     let stateSaving: StateSaving?
     /// The display's one line, for logs and `status`.
@@ -226,42 +226,4 @@ public final class Daemon: PipelineSink, CommandContext {
     public var now: Instant { loop.now }
     public var deviceName: String? { pipeline.input.name }
     public var displayName: String? { display }
-
-    // MARK: Reload
-
-    /// Re-reads the config file; a good one applies at once, a bad one is logged and thrown,
-    /// and the config in force stays.
-    /// - Returns: the file read and the keys that changed.
-    @discardableResult
-    public func reload() throws -> ConfigReload {
-        notifier.reloading(at: UInt64(max(0, loop.now.nanoseconds / 1000)))
-        defer { notifier.ready(status: "reloaded") }
-        let changes: [ConfigChanges.Change]
-        let read: Bool
-        do {
-            let (loaded, fromFile) = try ConfigLoader.load(path: options.configPath, explicit: options.configPathExplicit)
-            let next = loaded.placed(in: ProcessInfo.processInfo.environment)
-            try PipelineBuilder.apply(next, previous: configuration, to: pipeline, at: loop.now)
-            commands.snapshotDirectory = next.snapshotFolder
-            content.apply(next)
-            metrics.apply(next)
-            stateSaving?.apply(next)
-            hotplug?.apply(next)
-            gestureJournal.apply(next, at: loop.now)
-            configuration = next
-            let values = fromFile ? ConfigChanges.values(path: options.configPath) : [:]
-            (changes, configValues, read) = (ConfigChanges.between(configValues, values), values, fromFile)
-        } catch {
-            logger.report(.error, "reload refused, keeping the config in force: ", error)
-            metrics.reloaded(accepted: false)
-            throw error
-        }
-        metrics.reloaded(accepted: true)
-        logger.logLevel = Logger.Level(rawValue: configuration.logLevel) ?? .info
-        pipeline.tracing = logger.logLevel <= .debug
-        runner.rearm()
-        for change in changes { logger.notice("reload: \(change.line)") }
-        logger.notice("reloaded \(options.configPath): deceleration \(configuration.decelerationRate); \(ConfigChanges.summary(changes))")
-        return ConfigReload(config: read ? options.configPath : nil, changes: changes)
-    }
 }

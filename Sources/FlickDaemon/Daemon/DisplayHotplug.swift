@@ -3,7 +3,7 @@ import FlickDisplay
 import Glibc
 import Logging
 
-/// Monitors that come and go (issue 35): udev's `drm` events (`DeviceMonitor`, sd-device on the
+/// Monitors that come and go: udev's `drm` events (`DeviceMonitor`, sd-device on the
 /// loop) make the daemon look at its card again, and the pipeline takes what it finds
 /// (`PipelineBuilder.attach`):
 ///

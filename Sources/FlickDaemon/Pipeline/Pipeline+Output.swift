@@ -1,7 +1,7 @@
 import FlickCore
 import FlickDisplay
 
-/// A pipeline's panel changes while it runs (issue 35, "monitors that come and go"): a monitor
+/// A pipeline's panel changes while it runs (monitors that come and go): a monitor
 /// connected after the start, unplugged, or swapped for one with another preferred mode. The
 /// model, the content, the input and the compositor stay; the presenter gets a new composer for
 /// the new output, and the view is laid out for its size.

@@ -10,7 +10,7 @@ import Glibc
 /// charged to flickd as a whole, and a frame's few hundred µs then wait behind any other busy
 /// process — a browser, a provider app, a compiler — for milliseconds. A flick over PNG tiles on a
 /// loaded 2-core machine had 6 of 271 frames over 1 ms, every one preempted and waiting for a CPU
-/// (BENCHMARKS.md, "Issue 36 part 7"). `SCHED_RR` at the lowest real-time priority puts the loop
+/// (BENCHMARKS.md, "the loop above its workers"). `SCHED_RR` at the lowest real-time priority puts the loop
 /// ahead of every ordinary thread and behind every other real-time one (audio, IRQ threads),
 /// as KWin does for its DRM commit thread; `SCHED_RESET_ON_FORK` keeps what the loop creates
 /// (workers, a `flickd pyramid` child, a render helper) ordinary.

@@ -7,7 +7,7 @@ import Glibc
 /// The loop thread is the one that must never wait: a frame it cannot take from a band in time
 /// it composes itself, while the vblank comes. Every worker is ahead of need; at equal priority
 /// two PNG decoders held both cores of a 2-core board and the loop waited behind them
-/// (BENCHMARKS.md, "Issue 36 part 7"). `SCHED_BATCH` keeps a waking worker from preempting the
+/// (BENCHMARKS.md, "the loop above its workers"). `SCHED_BATCH` keeps a waking worker from preempting the
 /// loop, and the nice levels give the loop three (band) to ten (decoders) times a worker's share
 /// of a core both want. Among the workers, the band's comes first: its band is due within a few
 /// frames, and a late one is a frame composed on the loop; a decoder works for that band or

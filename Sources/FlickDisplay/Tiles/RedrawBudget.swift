@@ -9,7 +9,7 @@ import FlickCore
 /// Why: every tile an app redraws is copied three times by the loop (out of the app's pool, then
 /// into each of the scan-out band's two buffers), 768 KiB of memory traffic for a 256 px tile. An
 /// app redrawing a 1920×1080 view at 60 Hz is 2 GB/s, a third of what one Pi 4 core moves
-/// (BENCHMARKS.md, issue 36 parts 4 and 6): the frames a finger moves would miss their vblank.
+/// (BENCHMARKS.md, "app tiles" and "what a frame costs on a Pi-class board"): the frames a finger moves would miss their vblank.
 ///
 /// A stale tile on screen (an app invalidated it; not a page's stand-in, not a missing tile, which
 /// are always asked for) is, with respect to this budget:

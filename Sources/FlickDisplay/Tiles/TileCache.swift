@@ -13,8 +13,8 @@
 /// cannot be written yet: it is **retired**, and free once they let it go (looked at when a
 /// frame begins and when no free buffer is left).
 /// Without that, an app redrawing tiles a band's worker was reading got a fresh mapping for
-/// each, and the old buffer was unmapped when the worker let go (issue 36 part 4: one answer in
-/// six under attack (d) of BENCHMARKS.md section 11).
+/// each, and the old buffer was unmapped when the worker let go (one answer in six under attack
+/// (d) of BENCHMARKS.md section 11, "app tiles").
 ///
 /// A kept buffer's states: retired (someone else reads it) → free (`reusableBuffer` may hand
 /// it out) → a tile's again; or let go (unmapped) when the budget and spare have no room.
