@@ -33,8 +33,8 @@ public final class DRMOutput: Output {
         public var mode: ModeRequest?
         /// How a panned frame reaches the view's corner: `.source` (one framebuffer per buffer,
         /// the plane's SRC moved; views where the driver refuses that framebuffer), or `.views`
-        /// (a framebuffer per corner of the view, for drivers that refuse a source offset). `FLICKD_DRM_PAN=views` in the
-        /// environment chooses views (the e2e VM measures both ways on the same kernel with it).
+        /// (a framebuffer per corner of the view). `FLICKD_DRM_PAN=views` in the environment
+        /// chooses views (the e2e VM measures both ways on the same kernel with it).
         public var pan: ScanOutPan
 
         /// Creates a configuration.
