@@ -86,4 +86,22 @@ import Testing
         #expect(Self.violation(h.take()) == nil)
         #expect(h.view.contentOffset == Point(x: 0, y: 0) && h.view.zoomScale == 1)
     }
+
+    /// A tap in the scroll-to-top strip on content held out of bounds: the scroll to the top
+    /// takes it back, with no bounce begun at the lift.
+    @Test func aTapInTheTopStripOnContentOutOfBoundsScrollsToTheTopWithoutAnInstantBounce() {
+        var h = Self.tappedOnABounce()
+        h.recognizer.setConfiguration({ var c = h.recognizer.configuration; c.scrollToTopStripHeight = 40; return c }())
+        h.wait(ms: 50)
+        let before = h.outputs.count
+        Self.tap(&h, x: 100, y: 10)
+        let lift = Array(h.outputs[before...])
+        #expect(!GestureHarness.scroll(lift).contains(.willBeginDecelerating), "\(GestureHarness.scroll(lift))")
+        #expect(h.view.isScrollAnimating)
+        h.settle()
+        let out = h.take()
+        #expect(Self.violation(out) == nil)
+        #expect(GestureHarness.scroll(out).last == .didScrollToTop)
+        #expect(h.view.contentOffset == Point(x: 0, y: 0))
+    }
 }
