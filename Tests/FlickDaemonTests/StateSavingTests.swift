@@ -31,7 +31,7 @@ import Testing
             if let existing { try StateStore(path: path).save(existing) }
             let writes = Writes()
             self.writes = writes
-            saving = StateSaving(store: StateStore(path: path), configuration: configuration) { data in
+            saving = StateSaving(store: StateStore(path: path), configuration: configuration, start: .seconds(0)) { data in
                 writes.states.append(try! JSONDecoder().decode(PersistedState.self, from: data))
             }
         }
@@ -85,12 +85,41 @@ import Testing
         #expect(kiosk.saving.restore == .view && Configuration().stateSaveInterval == .seconds(1800))
         try kiosk.flicks(from: 0, seconds: 3600)
         let inTheHour = kiosk.writes.states.count
-        // The first rest, then one an interval: one more in the hour at most (about 20 KiB each
-        // to an SD card's file system, RELIABILITY.md "The SD card": within 64 KiB an hour).
-        #expect((1...2).contains(inTheHour), "\(inTheHour) writes in an hour of 2400 flicks")
-        try kiosk.stop(at: .seconds(3601))
-        #expect(kiosk.writes.states.count == inTheHour + 1)
+        // One an interval from the start: one in the first hour (about 23 KiB each to an SD
+        // card's file system, RELIABILITY.md "The SD card": two in any hour, within 64 KiB).
+        #expect(inTheHour == 1, "\(inTheHour) writes in an hour of 2400 flicks")
+        try kiosk.flicks(from: 3600, seconds: 3600 * 3)
+        #expect(kiosk.writes.states.count - inTheHour == 6, "\(kiosk.writes.states.count - inTheHour) writes in three hours")
+        try kiosk.stop(at: .seconds(4 * 3600 + 1))
+        #expect(kiosk.writes.states.count == inTheHour + 7)
         #expect(kiosk.writes.states.last == kiosk.state) // a clean restart loses nothing
+    }
+
+    /// Every 3600 s window holds at most 3600 / interval saves (two at the default), wherever
+    /// it starts: the writes of six hours of flicks, looked at in every hour-long window.
+    @Test func noHourHoldsMoreThanTwoSavesAtTheDefault() throws {
+        var times: [Double] = []
+        let kiosk = try Kiosk { $0.stateRestore = .view }
+        var t = 0.0, last = 0
+        while t < 6 * 3600 {
+            kiosk.offsetY = (kiosk.offsetY + 300).truncatingRemainder(dividingBy: 2700)
+            try kiosk.changed(.view, at: .seconds(t + 1))
+            if kiosk.writes.states.count > last { times.append(t + 1); last = kiosk.writes.states.count }
+            t += 1.5
+        }
+        #expect(times.count == 11, "\(times)")
+        for (i, start) in times.enumerated() {
+            let within = times[i...].prefix { $0 < start + 3600 }.count
+            #expect(within <= 2, "\(within) saves in the hour from \(start) s")
+        }
+    }
+
+    @Test func theViewIsWrittenAtStopWithinTheFirstInterval() throws {
+        let kiosk = try Kiosk { $0.stateRestore = .view }
+        try kiosk.flicks(from: 0, seconds: 600)
+        #expect(kiosk.writes.states.isEmpty)
+        try kiosk.stop(at: .seconds(601))
+        #expect(kiosk.writes.states == [kiosk.state]) // a clean restart loses nothing
     }
 
     @Test func withNoIntervalEachRestIsWritten() throws {

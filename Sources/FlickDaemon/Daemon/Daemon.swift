@@ -72,7 +72,7 @@ public final class Daemon: PipelineSink, CommandContext {
 
         // Content, and where the view was for it (restored only for the same content).
         stateSaving = configuration.statePath.isEmpty ? nil
-            : StateSaving(store: StateStore(path: configuration.statePath), configuration: configuration)
+            : StateSaving(store: StateStore(path: configuration.statePath), configuration: configuration, start: loop.now)
         if stateSaving == nil {
             logger.notice("state: state.path is empty: nothing is saved, so a restart starts at the home view with the configured content")
         }

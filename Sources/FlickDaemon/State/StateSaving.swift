@@ -7,8 +7,9 @@ import FoundationEssentials
 /// - with `state.restore = "home"` a restart starts at the home view, so where the view is does
 ///   not matter: only a content change (what `load` chose) is saved, and a gesture writes nothing;
 /// - with `"view"`, the view at rest too, `state.save_delay_ms` after the last change and no
-///   sooner than `state.save_interval_s` after the last write, so continuous gestures write a
-///   bounded number of times an hour;
+///   sooner than `state.save_interval_s` after the last write or the start (which may have
+///   written it: `ContentHost.restoredLoad`), so continuous gestures write at most
+///   3600 / `save_interval_s` times in any hour, the first hour included;
 /// - whatever is pending is written at stop, so a clean restart loses nothing; a power cut
 ///   loses the view changes since the last write;
 /// - bytes equal to those last written (or found in the file at start) are not written again,
@@ -32,14 +33,16 @@ final class StateSaving {
     /// start, which may have rewritten it: `ContentHost.restoredLoad`).
     private var lastBytes: Data?
     private var fileRead = false
-    private var lastWrite: Instant?
+    /// The last write, or the start.
+    private var lastWrite: Instant
     private var pending = false
     private var contentPending = false
 
-    /// Saving into `store` as `configuration` says; `write` writes the file (the store's atomic
-    /// write unless a test observes the writes).
-    init(store: StateStore, configuration: Configuration, write: ((Data) throws -> Void)? = nil) {
+    /// Saving into `store` as `configuration` says, from a start at `start`; `write` writes the
+    /// file (the store's atomic write unless a test observes the writes).
+    init(store: StateStore, configuration: Configuration, start: Instant, write: ((Data) throws -> Void)? = nil) {
         self.store = store
+        lastWrite = start
         restore = configuration.stateRestore
         delay = configuration.stateSaveDelay
         interval = configuration.stateSaveInterval
@@ -63,7 +66,7 @@ final class StateSaving {
             pending = true
             contentPending = true
         }
-        let soonest = contentPending ? now : lastWrite.map { $0 + interval } ?? now
+        let soonest = contentPending ? now : lastWrite + interval
         return max(now + delay, soonest)
     }
 
