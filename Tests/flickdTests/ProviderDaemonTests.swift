@@ -130,7 +130,8 @@ import Testing
     }
 
     @Test func afterARestartTheProvidersViewIsWhereItWasWhenTheAppReconnects() throws {
-        let first = try daemon(waitingFor: "timetable", extra: "restore = \"view\"\n")
+        // Each rest saved (no interval): the test waits for the offset on disk before the stop.
+        let first = try daemon(waitingFor: "timetable", extra: "restore = \"view\"\nsave_interval_s = 0\n")
         defer { try? FileManager.default.removeItem(atPath: first.directory) }
         let socket = first.directory + "/control.sock"
         var python = try app("/usr/bin/python3", [Self.examples + "/timetable.py", "--socket", socket, "--exit-after", "60"])

@@ -189,7 +189,7 @@ import Testing
         let client = try daemon.client()
         #expect(try client.call(ControlRequest(cmd: "set-zoom", scale: 2, animated: false)).ok == true)
         #expect(try client.call(ControlRequest(cmd: "set-offset", x: 150, y: 420, animated: false)).ok == true)
-        // Within state.save_interval_s of the first save: the stop writes the view.
+        // Within state.save_interval_s of the start, nothing was saved: the stop writes the view.
         #expect(try daemon.terminate() == 0)
         #expect((try? String(contentsOfFile: dir + "/state.json", encoding: .utf8))?.contains("420") == true)
 
