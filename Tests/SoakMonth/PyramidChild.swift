@@ -2,12 +2,12 @@ import FlickDaemon
 import FlickDisplay
 import Glibc
 
-/// `pyramid IMAGE --cache-directory DIR [--keep DZI]`: the content host builds pyramids in a child process
-/// of its own executable (`/proc/self/exe`, `PyramidBuild`), which in the daemon is
-/// `flickd pyramid`; the soak's executable answers the same command the same way (the .dzi's
+/// `pyramid IMAGE --cache-directory DIR [--keep DZI]`: the content host builds pyramids in a
+/// child process of its own executable (`/proc/self/exe`, `PyramidBuild`), which in the daemon
+/// is `flickd pyramid`; the soak's executable answers the same command the same way (the .dzi's
 /// path on standard output, the `built …` and `removed …` lines on standard error, the older
-/// versions pruned as `flickd pyramid` prunes them), so the host's real child
-/// process, pipes and worker thread are what the month exercises.
+/// versions pruned as `flickd pyramid` prunes them), so the host's real child process, pipes
+/// and worker thread are what the month exercises.
 enum PyramidChild {
     static func run(_ arguments: [String]) -> Int32 {
         guard arguments.count == 3 || arguments.count == 5, arguments[1] == "--cache-directory",
