@@ -103,7 +103,7 @@ let package = Package(
         .executableTarget(
             name: "flickd",
             dependencies: ["FlickDaemon", "FlickInput", "FlickDisplay", "FlickControl", "FlickCore",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                           "FlickSystem", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             // Release builds (linked with --static-swift-stdlib, see the Makefile) use lld and packed
             // relative relocations (DT_RELR, glibc ≥ 2.36): the position-independent daemon's ~1.8 MB
             // of relocation records shrink to ~15 KB, which start-up no longer reads (less resident
