@@ -85,8 +85,8 @@ import Testing
         #expect(kiosk.saving.restore == .view && Configuration().stateSaveInterval == .seconds(1800))
         try kiosk.flicks(from: 0, seconds: 3600)
         let inTheHour = kiosk.writes.states.count
-        // One an interval from the start: one in the first hour (about 23 KiB each to an SD
-        // card's file system, RELIABILITY.md "The SD card": two in any hour, within 64 KiB).
+        // One an interval from the start: one in the first hour, two in any later one (23–36 KiB
+        // each to an ext4 file system: RELIABILITY.md, "The SD card").
         #expect(inTheHour == 1, "\(inTheHour) writes in an hour of 2400 flicks")
         try kiosk.flicks(from: 3600, seconds: 3600 * 3)
         #expect(kiosk.writes.states.count - inTheHour == 6, "\(kiosk.writes.states.count - inTheHour) writes in three hours")
