@@ -14,6 +14,13 @@ import Testing
         var zoomScale: Double
     }
 
+    /// A slot of the state file (`StateSlots`: two lines of JSON padded with spaces), read here
+    /// without the daemon's code.
+    struct Slot: Decodable {
+        var seq: UInt64
+        var state: Saved
+    }
+
     @Test func sigkillDuringSavesNeverLeavesAPartialStateFile() throws {
         let dir = try FlickdProcess.makeDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -39,7 +46,13 @@ import Testing
             daemon.process.waitUntilExit()
 
             guard let data = FileManager.default.contents(atPath: dir + "/state.json") else { continue }
-            let saved = try #require(try? JSONDecoder().decode(Saved.self, from: data),
+            // The kill may land before a slot is written or after, never inside it: each line
+            // that is not blank is a whole slot.
+            let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let slots = lines.compactMap { try? JSONDecoder().decode(Slot.self, from: Data($0.utf8)) }
+            #expect(data.count == 8192 && slots.count == lines.count, "round \(round): \(lines)")
+            let saved = try #require(slots.max { $0.seq < $1.seq }?.state,
                                      "round \(round): not a complete state: \(String(decoding: data, as: UTF8.self))")
             #expect(sent.contains(saved.offsetY) && saved.zoomScale == 1, "round \(round): \(saved)")
             if saved.offsetY != last { saves += 1 }

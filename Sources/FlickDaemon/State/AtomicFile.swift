@@ -4,7 +4,7 @@ import Glibc
 
 /// Replaces a file so that a power cut leaves the old or the new one, never half of one: write
 /// a temporary file beside it, fsync, rename over, fsync the folder. The saved state and
-/// `flickd calibrate --write` go through it.
+/// `flickd calibrate --write` go through it (the state at its first save, `StateStore`).
 enum AtomicFile {
     /// Writes `data` to `path` atomically. A file that is there keeps its permissions and owner
     /// (a config `root:flickd 0640` stays readable by the daemon), and a symlink keeps pointing

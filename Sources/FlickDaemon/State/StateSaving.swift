@@ -1,8 +1,8 @@
 import FlickCore
 import FoundationEssentials
 
-/// When the saved state is written. Each write is a small synced one (`AtomicFile`), the
-/// pattern that wears out an SD card, so the state is written only when what a restart needs
+/// When the saved state is written. Each write is a small synced one (a page, `StateSlots`),
+/// the pattern that wears out an SD card, so the state is written only when what a restart needs
 /// has changed, and once the view is at rest:
 /// - with `state.restore = "home"` a restart starts at the home view, so where the view is does
 ///   not matter: only a content change (what `load` chose) is saved, and a gesture writes nothing;
@@ -80,7 +80,7 @@ final class StateSaving {
         pending = false
         contentPending = false
         if !fileRead {
-            lastBytes = FileManager.default.contents(atPath: store.path)
+            lastBytes = store.savedPayload()
             fileRead = true
         }
         let data = StateStore.encoded(state())

@@ -41,9 +41,10 @@ public enum StateRestore: String, Hashable, Sendable {
     case home
 }
 
-/// Saves the state atomically — write a temporary file beside it, fsync, rename over, fsync the
-/// folder — so a power cut leaves the old or the new file, never half of one. A file that is
-/// truncated or corrupt anyway is ignored with a warning.
+/// Saves the state so that a power cut leaves the old or the new one, never half of one, and
+/// writes one page a save: the file is two slots rewritten in turn in place (`StateSlots`), made
+/// whole at the first save (write a temporary file beside it, fsync, rename over, fsync the
+/// folder: `AtomicFile`). A file that is truncated or corrupt anyway is ignored with a warning.
 public struct StateStore: Sendable {
     /// The state file.
     public let path: String
@@ -56,30 +57,87 @@ public struct StateStore: Sendable {
     /// Reads the state: nil when there is none; nil and a warning when it is unusable.
     public func load() -> (state: PersistedState?, warning: String?) {
         guard let data = FileManager.default.contents(atPath: path) else { return (nil, nil) }
+        let payload: Data
+        if let slots = StateSlots(parsing: data) {
+            guard let newest = slots.newest else {
+                return (nil, "\(path): ignoring an unreadable saved state (\(data.count) bytes): neither slot is whole")
+            }
+            payload = newest.payload
+        } else {
+            payload = data // the first layout: the state's JSON alone
+        }
         do {
-            return (try JSONDecoder().decode(PersistedState.self, from: data), nil)
+            return (try JSONDecoder().decode(PersistedState.self, from: payload), nil)
         } catch {
             return (nil, "\(path): ignoring an unreadable saved state (\(data.count) bytes): \(error)")
         }
     }
 
-    /// Writes the state atomically.
+    /// Writes the state.
     /// - Throws: `SystemError` naming the step and the path.
     public func save(_ state: PersistedState) throws(SystemError) {
         try write(Self.encoded(state))
     }
 
-    /// The file's bytes for `state`: the same state gives the same bytes (keys sorted), so an
-    /// unchanged state is seen as such before it is written.
+    /// The state's JSON: the same state gives the same bytes (keys sorted), so an unchanged state
+    /// is seen as such before it is written.
     static func encoded(_ state: PersistedState) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return (try? encoder.encode(state)) ?? Data()
     }
 
-    /// Writes `data` as the state file, atomically.
+    /// The JSON of the newest state in the file, nil when there is none.
+    func savedPayload() -> Data? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        guard let slots = StateSlots(parsing: data) else { return data }
+        return slots.newest?.payload
+    }
+
+    /// Writes `payload`, a state's JSON: into the older slot, in place, with `fdatasync`; the
+    /// whole file atomically when there is none yet, it has the first layout or another, or the
+    /// state outgrew its slots.
     /// - Throws: `SystemError` naming the step and the path.
-    func write(_ data: Data) throws(SystemError) {
-        try AtomicFile.write(data, to: path, makingDirectory: true)
+    func write(_ payload: Data) throws(SystemError) {
+        let fd = open(path, O_RDWR | O_CLOEXEC)
+        if fd >= 0 {
+            defer { close(fd) }
+            if let slots = readSlots(fd), StateSlots.slotSize(for: payload) <= slots.slotSize {
+                let sequence = (slots.newest?.sequence ?? 0) &+ 1
+                let bytes = StateSlots.slot(sequence: sequence, payload: payload, slotSize: slots.slotSize)
+                try writeWhole(Array(bytes), to: fd, at: slots.nextIndex * slots.slotSize)
+                guard fdatasync(fd) == 0 else { throw SystemError(call: "fdatasync", context: path, errno: errno) }
+                return
+            }
+        }
+        let slotSize = StateSlots.slotSize(for: payload)
+        let file = StateSlots.slot(sequence: 1, payload: payload, slotSize: slotSize) + StateSlots.blank(slotSize: slotSize)
+        try AtomicFile.write(file, to: path, makingDirectory: true)
+    }
+
+    /// The slots in the open file, nil when it is not that layout.
+    private func readSlots(_ fd: Int32) -> StateSlots? {
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_size > 0, info.st_size <= 1 << 20 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, $0.count - done, off_t(done)) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            done += n
+        }
+        return StateSlots(parsing: Data(bytes))
+    }
+
+    /// Writes all of `bytes` at `offset`, going on after short writes and `EINTR`.
+    private func writeWhole(_ bytes: [UInt8], to fd: Int32, at offset: Int) throws(SystemError) {
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { throw SystemError(call: "pwrite", context: path, errno: n < 0 ? errno : EIO) }
+            done += n
+        }
     }
 }
