@@ -12,6 +12,13 @@ struct FingerPath {
     var frames: [TouchFrame]
     /// Where the followed finger really was at `t`, when one finger alone is down.
     var truth: (Instant) -> Contact?
+
+    /// The time between two reports: the median of the intervals (a recording's panel reports
+    /// with some jitter).
+    var reportInterval: Duration {
+        let gaps = zip(frames.dropFirst(), frames).map { $0.time - $1.time }.filter { $0 > .zero }.sorted()
+        return gaps.isEmpty ? .zero : gaps[gaps.count / 2]
+    }
 }
 
 enum FingerPaths {
