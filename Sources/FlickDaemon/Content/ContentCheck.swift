@@ -35,6 +35,9 @@ public enum ContentCheck {
             do {
                 let (text, size) = try what(path, configuration: configuration, view: view.size)
                 said.append("content: \(text)")
+                if try needsPyramid(path, configuration: configuration) {
+                    said.append(try cacheLine(configuration, reader: reader, lines: lines, file: file))
+                }
                 if let size {
                     let zoom = try ZoomSummary(configuration: configuration, content: size, view: view.size.size)
                     said.append(zoom.line + " (\(view.source))")
@@ -102,6 +105,37 @@ public enum ContentCheck {
         // 4/3 of the file if they compress as the file does (a photograph's take more).
         return ("\(size) \(kind): over content.pixel_budget, a pyramid will be built into \(cache) once, ~\(megabytes(bytes * 4 / 3))",
                 size.size)
+    }
+
+    /// Whether showing `path` builds a pyramid into the cache: an image over the pixel budget
+    /// whose pyramid is not there yet.
+    static func needsPyramid(_ path: String, configuration: Configuration) throws -> Bool {
+        let lower = path.lowercased()
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFDIR, !lower.hasSuffix(".dzi"), !lower.hasSuffix(".xml"),
+              try DocumentFiles.documents(at: path) == nil,
+              try ContentLoader.imageSize(of: path).area > configuration.pixelBudget else { return false }
+        let descriptor = try PyramidBuilder.cachedDescriptor(for: path, cacheDirectory: configuration.cacheDirectory)
+        return access(descriptor, F_OK) != 0
+    }
+
+    /// The cache folder a pyramid will be built into: that the service user can make it and
+    /// write in it, else a `ConfigError` at `content.cache_directory` (the daemon would show the
+    /// placeholder for good). The unit's own folder (`CacheDirectory=`) is made by systemd when
+    /// it starts the service; any other is read-only under the shipped unit
+    /// (`ProtectSystem=strict`) unless a drop-in lists it in `ReadWritePaths=`, which is said.
+    static func cacheLine(_ configuration: Configuration, reader: Reader, lines: (String) -> Int, file: String) throws(ConfigError) -> String {
+        let cache = configuration.cacheDirectory
+        let unitsOwn = cache == Configuration().cacheDirectory
+        if unitsOwn, access(cache, F_OK) != 0 {
+            return "cache: \(cache), made for the service by systemd when it starts it (CacheDirectory=)"
+        }
+        if let problem = reader.writeProblem(folder: cache) {
+            throw ConfigError(path: file, line: lines("content.cache_directory"), key: "content.cache_directory",
+                              message: "\(cache): \(problem): the pyramid could not be built, and the placeholder would stay")
+        }
+        return "cache: \(cache), writable by \(reader.who)"
+            + (unitsOwn ? "" : "; under the shipped unit (ProtectSystem=strict) only if a drop-in adds it to ReadWritePaths=")
     }
 
     /// The view check-config works the zoom out for: `panel`, else `display.mode`'s size, else
@@ -180,6 +214,32 @@ public enum ContentCheck {
                 folder = parentDirectory(of: folder)
             }
             return nil
+        }
+
+        /// Why the folder `path` cannot be written by the user, or made by them where it is
+        /// missing (in the nearest folder above that exists), or nil.
+        func writeProblem(folder path: String) -> String? {
+            var existing = path
+            var info = stat()
+            while stat(existing, &info) != 0 {
+                let above = parentDirectory(of: existing)
+                let next = above.isEmpty ? "." : above
+                guard errno == ENOENT || errno == ENOTDIR, next != existing else {
+                    return "\(existing): \(String(cString: strerror(errno)).lowercased())"
+                }
+                existing = next
+            }
+            // Said of the folder itself, or of the one above that keeps it from being made.
+            let making = existing != path ? "cannot be created: \(existing) is " : ""
+            guard info.st_mode & S_IFMT == S_IFDIR else { return making + "not a folder" }
+            var volume = statvfs()
+            if statvfs(existing, &volume) == 0, volume.f_flag & UInt(ST_RDONLY) != 0 {
+                return making + "on a read-only file system"
+            }
+            guard allows(info, [S_IWUSR | S_IXUSR]) else {
+                return making + "not writable by \(who) (mode \(String(info.st_mode & 0o777, radix: 8)), owner \(info.st_uid):\(info.st_gid))"
+            }
+            return problem(existing).map { existing != path ? "cannot be created: \(existing): \($0)" : $0 }
         }
 
         /// Whether the owner, group or other bits (the one class the kernel picks) grant `needs`,
