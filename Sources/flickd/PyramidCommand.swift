@@ -16,9 +16,9 @@ struct PyramidCommand: ParsableCommand {
             error (`rows R/N (P %), T tiles, S s`, then `built WxH in L levels, T tiles in S s`), the .dzi's path to \
             standard output. A pyramid already built for this version of the file (same path, size and \
             modification time) is reused: `already built` on standard error, its path on standard output. \
-            Once a new pyramid is written, the older versions of the same image in the folder (the file \
-            replaced on disk) are removed but the two newest and any `--keep` pyramid: `removed …` on \
-            standard error.
+            Once a new pyramid is written, the cache is trimmed: the pyramids of images changed since they \
+            were built go, then, while the cache holds more than --cache-max-mb, the least recently shown; \
+            never the new one or a --keep pyramid: `removed …` on standard error.
             """)
 
     @Argument(help: "The PNG (not interlaced) or JPEG.")
@@ -34,14 +34,18 @@ struct PyramidCommand: ParsableCommand {
     @Option(help: "Pixels of each neighbour a tile carries, from 0 to the tile size minus 1.")
     var overlap = PyramidBuilder.defaultOverlap
 
-    @Option(help: "A pyramid's .dzi that removing the image's older versions leaves in place (the daemon passes the one it shows).")
+    @Option(help: "A pyramid's .dzi that trimming the cache leaves in place (the daemon passes the one it shows).")
     var keep: [String] = []
+
+    @Option(name: .customLong("cache-max-mb"), help: "The most the cache's pyramids may take on disk, in MB (0: no limit).")
+    var cacheMaxMegabytes = Configuration().cacheMaxMegabytes
 
     func validate() throws {
         guard (1...8192).contains(tileSize) else { throw ValidationError("--tile-size must be from 1 to 8192, not \(tileSize).") }
         guard overlap >= 0 && overlap < tileSize else {
             throw ValidationError("--overlap must be from 0 to the tile size − 1 (\(tileSize - 1)), not \(overlap).")
         }
+        guard cacheMaxMegabytes >= 0 else { throw ValidationError("--cache-max-mb must be 0 (no limit) or more, not \(cacheMaxMegabytes).") }
     }
 
     func run() throws {
@@ -72,7 +76,8 @@ struct PyramidCommand: ParsableCommand {
                     writeStandardError("\(progress)\n")
                 }
             }
-            if let removed = PyramidVersions.pruneAfterBuilding(image, built: path, keeping: keep, cacheDirectory: directory) {
+            let limit = cacheMaxMegabytes > 0 ? Int64(cacheMaxMegabytes) << 20 : nil
+            if let removed = PyramidCache.trimmed(directory, inUse: [path] + keep, limit: limit) {
                 writeStandardError(removed + "\n")
             }
             writeStandardOutput(path + "\n")

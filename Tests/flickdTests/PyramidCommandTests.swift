@@ -53,31 +53,37 @@ import Testing
     }
 
     /// A content update replaces the file (a new inode, so a new pyramid): each build removes
-    /// the image's versions but the two newest and the one `--keep` names, and says so.
-    @Test func aNewVersionRemovesTheOlderOnesButTwoAndTheKeptOne() throws {
+    /// the image's pyramids of versions the file no longer is, but the one `--keep` names (shown),
+    /// and says so; over `--cache-max-mb` the least recently shown go too.
+    @Test func aNewVersionRemovesTheChangedOnesButTheKeptOne() throws {
         let dir = try FlickdProcess.makeDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let cache = dir + "/cache"
-        func version(_ width: Int, keep: [String] = []) throws -> (dzi: String, err: String) {
+        func version(_ width: Int, keep: [String] = [], limit: Int? = nil) throws -> (dzi: String, err: String) {
             let image = try #require(TestPattern.make(PixelSize(width: width, height: 20)))
             try PNGCodec.write(image, to: dir + "/map.png.new")
             #expect(rename(dir + "/map.png.new", dir + "/map.png") == 0)
-            let run = try runBuilt("flickd", ["pyramid", dir + "/map.png", "--cache-directory", cache] + keep.flatMap { ["--keep", $0] })
+            let run = try runBuilt("flickd", ["pyramid", dir + "/map.png", "--cache-directory", cache]
+                                   + keep.flatMap { ["--keep", $0] } + (limit.map { ["--cache-max-mb", "\($0)"] } ?? []))
             #expect(run.status == 0, "\(run.err)")
             return (run.out.trimmingCharacters(in: .newlines), run.err)
         }
         func folder(_ dzi: String) -> String { (dzi as NSString).deletingLastPathComponent }
-        let first = try version(30), second = try version(31)
-        #expect(!first.err.contains("removed") && !second.err.contains("removed"))
-        // The third keeps the first (shown, say): nothing goes.
-        let third = try version(32, keep: [first.dzi])
-        #expect(!third.err.contains("removed"), "\(third.err)")
-        #expect([first, second, third].allSatisfy { FileManager.default.fileExists(atPath: $0.dzi) })
-        // The fourth keeps nothing more: the two oldest go, said on standard error.
+        func name(_ dzi: String) -> String { (folder(dzi) as NSString).lastPathComponent }
+        let first = try version(30)
+        // The second keeps the first (shown, say): nothing goes.
+        let second = try version(31, keep: [first.dzi])
+        #expect(!first.err.contains("removed") && !second.err.contains("removed"), "\(second.err)")
+        // The third keeps the second: the first goes, said on standard error.
+        let third = try version(32, keep: [second.dzi])
+        let said = try #require(third.err.split(separator: "\n").first { $0.hasPrefix("removed ") }, "\(third.err)")
+        #expect(said == "removed 1 pyramid from \(cache): \(name(first.dzi)) (changed); 0 MB left, limit 4096 MB", "\(said)")
+        #expect(!FileManager.default.fileExists(atPath: folder(first.dzi)) && FileManager.default.fileExists(atPath: second.dzi))
+        // The fourth keeps nothing more: the second and third go.
         let fourth = try version(33)
-        let said = try #require(fourth.err.split(separator: "\n").first { $0.hasPrefix("removed ") }, "\(fourth.err)")
-        #expect(said.hasPrefix("removed 2 older pyramids of \(dir)/map.png from \(cache) ("), "\(said)")
-        #expect(!FileManager.default.fileExists(atPath: folder(first.dzi)) && !FileManager.default.fileExists(atPath: folder(second.dzi)))
-        #expect(FileManager.default.fileExists(atPath: third.dzi) && FileManager.default.fileExists(atPath: fourth.dzi))
+        #expect(fourth.err.contains("removed 2 pyramids from \(cache): "), "\(fourth.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder(second.dzi)) && !FileManager.default.fileExists(atPath: folder(third.dzi)))
+        #expect(FileManager.default.fileExists(atPath: fourth.dzi))
+        #expect(try runBuilt("flickd", ["pyramid", dir + "/map.png", "--cache-max-mb", "-1"]).status == 64)
     }
 }

@@ -197,6 +197,12 @@ enum ConfigSchema {
             }
             c.cacheMegabytes = n
         }
+        k["content.cache_max_mb"] = { v, c throws in
+            guard let n = v.int, (0...1_048_576).contains(n) else {
+                throw ValueProblem(expected: "MB from 1 to 1048576, or 0 for no limit", found: show(v))
+            }
+            c.cacheMaxMegabytes = n
+        }
         k["content.cache_directory"] = { v, c throws in
             guard let s = v.string, s.hasPrefix("/") else { throw ValueProblem(expected: "an absolute folder path", found: show(v)) }
             c.cacheDirectory = s

@@ -85,6 +85,11 @@ public struct Configuration: Hashable, Sendable {
     /// Where pyramids of images too big to decode whole are built (systemd's `CacheDirectory=`
     /// when left at this default).
     public var cacheDirectory = "/var/cache/flickd"
+    /// The most the pyramids in `cacheDirectory` may take on disk, in MB, the least recently
+    /// shown removed first (`PyramidCache`); 0: no limit.
+    public var cacheMaxMegabytes = 4096
+    /// `cacheMaxMegabytes` in bytes, nil for no limit.
+    public var cacheLimit: Int64? { cacheMaxMegabytes > 0 ? Int64(cacheMaxMegabytes) << 20 : nil }
     /// Where the control socket's `load` may take content from (absolute folders).
     public var loadDirectories: [String] = []
     /// How long a content provider's tile may take before its request is given up.

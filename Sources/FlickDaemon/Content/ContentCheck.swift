@@ -1,5 +1,6 @@
 import FlickCore
 import FlickDisplay
+import FlickSystem
 import FoundationEssentials
 import Glibc
 

@@ -12,7 +12,8 @@ extension ContentHost {
             return
         }
         let size = (try? PyramidBuilder.imageSize(of: image)).map { "\($0)" } ?? "?"
-        guard let build = PyramidBuild(image: image, cacheDirectory: cacheDirectory, keeping: shownPyramid, logger: logger) else {
+        guard let build = PyramidBuild(image: image, cacheDirectory: cacheDirectory, keeping: shownPyramid,
+                                           limit: configuration.cacheLimit, logger: logger) else {
             logger.error("content: cannot start a thread to build the pyramid of \(image)")
             return
         }

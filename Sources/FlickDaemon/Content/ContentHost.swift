@@ -62,8 +62,7 @@ public final class ContentHost: PassiveComponent {
     var refusedSignature: ContentIdentity.Signature?
     /// The pages of what shows, to keep the page in view when it is replaced.
     var shownPages: [Content.Page] = []
-    /// The `.dzi` of the pyramid that shows, if one does: a build's pruning of older versions
-    /// leaves it in place.
+    /// The `.dzi` of the pyramid that shows, if one does: a trim of the cache leaves it in place.
     var shownPyramid: String?
     /// What `load` chose, and the config's `content.path` it was chosen under.
     var loaded: (path: String, under: String)?
@@ -73,6 +72,8 @@ public final class ContentHost: PassiveComponent {
     var watch: ContentWatch?
     /// The pyramid being built off the loop, and the next one asked for.
     var building: PyramidBuild?
+    /// The cache trimmed off the loop a grace after a pyramid shows.
+    lazy var cacheTrimmer = CacheTrimmer(logger: logger)
     var nextPyramid: (image: String, cacheDirectory: String)?
     /// The bar over the placeholder while the first content's pyramid is built
     /// (`content.show_progress`), and when to look at the build's percent next.
@@ -194,12 +195,13 @@ public final class ContentHost: PassiveComponent {
 
     /// Readable when the pyramid being built is done, or the content changed on disk.
     public var fileDescriptors: [Descriptor] {
-        [building?.fileDescriptor, watch?.fileDescriptor].compactMap { $0 } + (documents?.fileDescriptors ?? [])
+        [building?.fileDescriptor, watch?.fileDescriptor, cacheTrimmer.fileDescriptor].compactMap { $0 } + (documents?.fileDescriptors ?? [])
     }
 
     /// When a content provider's session must next be seen to, or changed content has settled.
     public var nextDeadline: Instant? {
-        [providers.nextDeadline, progressDue, watch?.nextDeadline, documents?.nextDeadline(provider: helperSession?.provider)]
+        [providers.nextDeadline, progressDue, watch?.nextDeadline, documents?.nextDeadline(provider: helperSession?.provider),
+         cacheTrimmer.nextDeadline]
             .compactMap { $0 }.min()
     }
 
@@ -213,6 +215,8 @@ public final class ContentHost: PassiveComponent {
             if progress?.draw(build.percent) == true { screen?.contentChanged(at: t) }
         }
         if let build = building, let result = build.takeResult() { pyramidBuilt(build, result) }
+        cacheTrimmer.dispatch(now: t, building: building != nil, cacheDirectory: configuration.cacheDirectory,
+                              inUse: shownPyramid.map { [$0] } ?? [], limit: configuration.cacheLimit)
         if let watch, watch.dispatch(now: t) { refresh(because: "changed on disk") }
     }
 
@@ -389,6 +393,10 @@ public final class ContentHost: PassiveComponent {
             noteShown(path, signature: signature, origin: origin, configuration: configuration)
             logger.info("content loaded: \(loaded.name), \(loaded.content.summary)")
             shownPyramid = loaded.pyramid
+            if let pyramid = loaded.pyramid {
+                PyramidCache.markShown(pyramid)
+                cacheTrimmer.shown(at: clock())
+            }
         } catch {
             logger.report(.error, "content rejected, \(stays(refusing: path)): ", error)
             if origin != .load {

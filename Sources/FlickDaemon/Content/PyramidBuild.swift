@@ -26,10 +26,10 @@ final class PyramidBuild {
         let result = Mutex<Result<String, ContentError>?>(nil)
     }
 
-    /// Starts building `image`'s pyramid into `cacheDirectory`; the child then removes the
-    /// image's older pyramids but the two newest and `keeping` (the `.dzi` shown now).
+    /// Starts building `image`'s pyramid into `cacheDirectory`; the child then trims the cache
+    /// (`PyramidCache`) to `limit` bytes (nil: no limit), keeping `keeping` (the `.dzi` shown now).
     /// - Returns: `nil` if no thread could be started.
-    init?(image: String, cacheDirectory: String, keeping: String?, logger: Logger) {
+    init?(image: String, cacheDirectory: String, keeping: String?, limit: Int64?, logger: Logger) {
         // Its child inherits the thread's scheduling: the build runs as far below the loop as decoders.
         guard let worker = BackgroundWorker(level: .ahead) else { return nil }
         self.image = image
@@ -38,9 +38,10 @@ final class PyramidBuild {
         self.state = state
         let started = worker.submit {
             let keep = keeping.map { ["--keep", $0] } ?? []
-            let result = Self.run(["pyramid", image, "--cache-directory", cacheDirectory] + keep, progress: { line in
+            let arguments = ["pyramid", image, "--cache-directory", cacheDirectory, "--cache-max-mb", "\((limit ?? 0) >> 20)"] + keep
+            let result = Self.run(arguments, progress: { line in
                 // A cache that shrinks is explained in the journal.
-                if line.hasPrefix(PyramidVersions.removedPrefix) {
+                if line.hasPrefix(PyramidCache.removedPrefix) {
                     logger.notice("content: \(line)")
                     return
                 }
@@ -84,10 +85,10 @@ final class PyramidBuild {
     }
 
     /// Whether a line of the child's standard error is its progress (`rows …`, `built …`,
-    /// `already built`) or its pruning (`removed …` older versions): anything else is the child
+    /// `already built`) or its trim of the cache (`removed …`): anything else is the child
     /// complaining, which is no progress to log at info level.
     static func isProgress(_ line: String) -> Bool {
-        line.hasPrefix("rows ") || line.hasPrefix("built ") || line == "already built" || line.hasPrefix(PyramidVersions.removedPrefix)
+        line.hasPrefix("rows ") || line.hasPrefix("built ") || line == "already built" || line.hasPrefix(PyramidCache.removedPrefix)
     }
 
     /// Runs `/proc/self/exe ARGUMENTS`, handing each progress line of its standard error to
