@@ -75,6 +75,8 @@ public final class Pipeline {
     /// What the current dispatch or command caused, each batch with the view after it; handed
     /// to the sink once the display has had its turn.
     private var pending: [(outputs: [GestureOutput], view: ScrollView)] = []
+    /// Whether `start` ran: before it nothing asks for a frame.
+    private var started = false
     /// The stream's clock: what is kept is stamped no earlier than what came before (see `emit`).
     private var clock = OutputClock()
     /// The stream's latest time: what is noted beside the outputs (a `power` event) is stamped
@@ -96,6 +98,7 @@ public final class Pipeline {
 
     /// Draws the first frame (the daemon is ready once it is presented).
     public func start() {
+        started = true
         presenter.setNeedsDisplay(at: now, redraw: true)
         // After the first frame is queued (the daemon is ready when it is shown): the hours
         // may say off from the start.
@@ -190,7 +193,8 @@ public final class Pipeline {
         var result: T?
         let outputs = try recognizer.update(at: now) { result = try body(&$0) }
         emit(outputs)
-        presenter.setNeedsDisplay(at: now)
+        // Before `start` (the config applied as the pipeline is built) the first frame is start's.
+        if started { presenter.setNeedsDisplay(at: now) }
         flush()
         // The body ran (it did not throw), so it returned a value.
         return result!
@@ -227,7 +231,7 @@ public final class Pipeline {
     /// even when the model stands still.
     public func setAppearance(background: Color, indicatorStyle: IndicatorStyle, at t: Instant) {
         observe(t)
-        presenter.setAppearance(background: background, indicatorStyle: indicatorStyle, at: now)
+        presenter.setAppearance(background: background, indicatorStyle: indicatorStyle, at: now, redraw: started)
         flush()
     }
 

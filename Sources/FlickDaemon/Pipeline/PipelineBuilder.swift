@@ -39,11 +39,12 @@ public struct PipelineBuilder {
     ///   recording has no axes.
     public func build(output: any Output, content: Content, input: Input, at t: Instant,
                       restore: (offset: Point, zoomScale: Double)? = nil) throws -> Pipeline {
-        let compositor = Compositor(rotation: configuration.panelRotation, indicatorStyle: configuration.effectiveIndicatorStyle)
+        // The indicators' look and the background are `apply`'s: the rotation is the compositor's for good.
+        let compositor = Compositor(rotation: configuration.panelRotation)
         let presenter = FramePresenter(composer: FrameComposer(output: output, compositor: compositor, content: content),
-                                       background: configuration.background, at: t)
+                                       background: .black, at: t)
         var view = try ScrollView(boundsSize: presenter.viewSize, contentSize: content.size)
-        // The limits first: the saved position is restored within them.
+        // The limits first (`apply` restates them): the saved position is restored within them.
         try configuration.apply(to: &view)
         if let restore {
             view.restore(offset: restore.offset, zoomScale: restore.zoomScale, at: t)
@@ -56,28 +57,28 @@ public struct PipelineBuilder {
         var panel = GestureConfiguration()
         let period = presenter.refreshPeriod.inSeconds
         if period > 0 { panel.refreshRate = 1 / period }
+        // Devices and recordings are opened with the config's touch settings (the touchscreen's
+        // density comes from its mapped axes); `apply` gives them to any source, again at reload.
+        let touch = TouchSettings(configuration)
         let source: any TouchSource
         switch input {
         case let .devices(options, log):
             var options = options
             options.outputSize = presenter.viewSize
-            options.mapping = configuration.touchMapping
-            options.minimumTouchDuration = configuration.minimumTouchDuration
+            options.mapping = touch.mapping
+            options.minimumTouchDuration = touch.minimumTouchDuration
             let live = TouchInput(options: options, log: log)
             panel.pixelsPerMillimetre = live.pixelsPerMillimetre
             source = live
         case let .recording(recording, start):
-            let replay = try RecordingSource(recording: recording, mapping: configuration.touchMapping,
-                                             outputSize: presenter.viewSize, start: start,
-                                             minimumTouchDuration: configuration.minimumTouchDuration)
+            let replay = try RecordingSource(recording: recording, mapping: touch.mapping, outputSize: presenter.viewSize,
+                                             start: start, minimumTouchDuration: touch.minimumTouchDuration)
             panel.pixelsPerMillimetre = replay.pixelsPerMillimetre
             source = replay
         case let .source(custom, pixelsPerMillimetre):
             panel.pixelsPerMillimetre = pixelsPerMillimetre
             source = custom
         }
-        // Now that the touchscreen's density is known too, in case the panel does not say its own.
-        compositor.indicatorStyle = Self.indicatorStyle(configuration, output: output, touch: panel.pixelsPerMillimetre)
         let pipeline = Pipeline(recognizer: GestureRecognizer(scrollView: view, configuration: Self.gestures(configuration, panel: panel)),
                                 presenter: presenter, input: source, at: t)
         pipeline.powerEnvironment = powerEnvironment
@@ -86,27 +87,21 @@ public struct PipelineBuilder {
     }
 
     /// Maps `configuration` onto `pipeline` at `t`: the one place a tunable reaches the running
-    /// pipeline, at start (`previous` nil, from `build`) and at every reload (`previous` the
-    /// config in force). At start the parts made from the config — the scroll view, the
-    /// compositor and background, the input — have it already, and are left alone; a reload
-    /// sets them too. Tunables apply to the next gesture: the one in flight keeps its own
-    /// (GestureRecognizer).
+    /// pipeline, the same at start (`previous` nil, from `build`) and at every reload
+    /// (`previous` the config in force): the scroll view's limits and switches, the gestures,
+    /// the background and the indicators (sized for the panel, else by the touchscreen's
+    /// density), the touch settings, framing, attract mode, the overlay, smoothing and
+    /// resampling, the frame lead and power. Tunables apply to the next gesture: the one in
+    /// flight keeps its own (GestureRecognizer).
     /// - Throws: `ScrollViewError` when the config does not fit the model (nothing is applied).
     public static func apply(_ configuration: Configuration, previous: Configuration?, to pipeline: Pipeline,
                              at t: Instant) throws {
-        if previous != nil {
-            try pipeline.update(at: t) { v throws in try configuration.apply(to: &v) }
-        }
+        try pipeline.update(at: t) { v throws in try configuration.apply(to: &v) }
         pipeline.setGestureConfiguration(gestures(configuration, panel: pipeline.recognizer.configuration))
-        if previous != nil {
-            let style = indicatorStyle(configuration, output: pipeline.presenter.output,
-                                       touch: pipeline.recognizer.configuration.pixelsPerMillimetre)
-            pipeline.setAppearance(background: configuration.background, indicatorStyle: style, at: t)
-            if let live = pipeline.input as? TouchInput {
-                live.setMapping(configuration.touchMapping, outputSize: pipeline.presenter.viewSize)
-                live.setMinimumTouchDuration(configuration.minimumTouchDuration)
-            }
-        }
+        let style = indicatorStyle(configuration, output: pipeline.presenter.output,
+                                   touch: pipeline.recognizer.configuration.pixelsPerMillimetre)
+        pipeline.setAppearance(background: configuration.background, indicatorStyle: style, at: t)
+        pipeline.input.configure(TouchSettings(configuration), outputSize: pipeline.presenter.viewSize)
         pipeline.framing = configuration.framing
         pipeline.attractMode = attractMode(configuration)
         pipeline.touchOverlay = configuration.touchOverlay

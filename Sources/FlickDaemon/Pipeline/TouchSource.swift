@@ -1,4 +1,5 @@
 import FlickCore
+import FlickInput
 import FlickSystem
 
 /// A source of touch frames the loop can wait on: a live evdev device (an fd), a replayed
@@ -23,6 +24,9 @@ public protocol TouchSource: AnyObject {
     /// Maps the touches onto a screen of `size` from now on: the panel's logical size changed
     /// (a monitor with another mode, `Pipeline.attach`).
     func setOutputSize(_ size: Size)
+    /// Takes the config's touch settings from now on, mapped onto a screen of `size`: at start
+    /// and at each reload (`PipelineBuilder.apply`); a touch being judged keeps the old ones.
+    func configure(_ settings: TouchSettings, outputSize size: Size)
 }
 
 extension TouchSource {
@@ -30,6 +34,22 @@ extension TouchSource {
     public var phantomTouchCount: Int { 0 }
     /// A source that maps nothing (a test's scripted touches already in screen pixels).
     public func setOutputSize(_ size: Size) {}
+    /// A source that maps nothing and judges no touch (a compositor's seat, a test's script).
+    public func configure(_ settings: TouchSettings, outputSize size: Size) {}
+}
+
+/// What the config says of touches, for a source that decodes a touchscreen: the rotation,
+/// flips and calibration (`input.rotation`, `input.flip_x`/`flip_y`, `input.calibration`) and
+/// how long a touch must last (`input.minimum_touch_ms`). Made from the config in one place.
+public struct TouchSettings: Hashable, Sendable {
+    public var mapping: TouchMapping
+    public var minimumTouchDuration: Duration
+
+    /// The settings `configuration` gives.
+    public init(_ configuration: Configuration) {
+        mapping = configuration.touchMapping
+        minimumTouchDuration = configuration.minimumTouchDuration
+    }
 }
 
 /// A touch source that also has a pointer's wheel, touchpad scrolls and pinches: a Wayland

@@ -311,11 +311,12 @@ public final class FramePresenter {
         setNeedsDisplay(at: t, redraw: true)
     }
 
-    /// Changes the colours and the indicators' look from the next frame on.
-    public func setAppearance(background: Color, indicatorStyle: IndicatorStyle, at t: Instant) {
+    /// Changes the colours and the indicators' look from the next frame on, redrawn now unless
+    /// `redraw` is false (before the first frame, which draws them anyway).
+    public func setAppearance(background: Color, indicatorStyle: IndicatorStyle, at t: Instant, redraw: Bool = true) {
         self.background = background
         composer.compositor.indicatorStyle = indicatorStyle
-        setNeedsDisplay(at: t, redraw: true)
+        if redraw { setNeedsDisplay(at: t, redraw: true) }
     }
 
     // MARK: The display's events

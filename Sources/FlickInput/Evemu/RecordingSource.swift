@@ -53,6 +53,17 @@ public final class RecordingSource {
         decoder.transform.outputSize = size
     }
 
+    /// Maps the touches with `mapping` onto a screen of `size` from the next event on.
+    public func setMapping(_ mapping: TouchMapping, outputSize size: Size) {
+        decoder.transform.mapping = mapping
+        setOutputSize(size)
+    }
+
+    /// Changes how long a touch must last; a touch being judged keeps the old.
+    public func setMinimumTouchDuration(_ duration: Duration) {
+        phantoms.minimumDuration = duration
+    }
+
     /// The panel size a recording is shown on when none is given: the axis ranges when they
     /// look like pixels (both within 1920×1200, e.g. 800×480 for 0…799 × 0…479); otherwise 1280 wide with the aspect of the physical size (from the resolution),
     /// else of the ranges, fitted within 1280×800; 1280×800 when the ranges are square, since a
