@@ -29,19 +29,27 @@ import Testing
         }
     }
 
-    @Test func aPNGMovedOverTheContentIsShownWithoutAReload() throws {
-        let dir = try FlickdProcess.makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+    /// Starts the daemon on `DIR/content.png`, a PNG of `colour` (a pyramid built into
+    /// `DIR/cache` when it is over 65536 pixels), and waits until it shows.
+    static func start(in dir: String, showing colour: UInt32, width: Int, height: Int) throws -> (FlickdProcess, ControlClient) {
         let content = dir + "/content.png"
         let extra = "[content]\npath = \"\(content)\"\npixel_budget = 65536\ncache_directory = \"\(dir)/cache\"\n"
         try FlickdProcess.config(directory: dir, extra: extra, placeholder: nil)
             .write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
-        // The 800 × 480 panel shows a 400 × 160 image centred, at zoom 1.
-        try Self.png(content, 0xFF0000, width: 400, height: 160)
+        try png(content, colour, width: width, height: height)
         let daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless"])
         try daemon.waitUntilReady()
         let client = try daemon.client()
-        try Self.waitForColour(0xFF0000, daemon, client, "the red content")
+        try waitForColour(colour, daemon, client, "the content of \(String(colour, radix: 16))")
+        return (daemon, client)
+    }
+
+    @Test func aPNGMovedOverTheContentIsShownWithoutAReload() throws {
+        let dir = try FlickdProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let content = dir + "/content.png"
+        // The 800 × 480 panel shows a 400 × 160 image centred, at zoom 1.
+        let (daemon, client) = try Self.start(in: dir, showing: 0xFF0000, width: 400, height: 160)
 
         try Self.png(dir + "/incoming.png", 0x0000FF, width: 400, height: 160)
         #expect(rename(dir + "/incoming.png", content) == 0)

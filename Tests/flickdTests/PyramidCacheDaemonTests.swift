@@ -29,15 +29,8 @@ import Testing
         let dir = try FlickdProcess.makeDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let content = dir + "/content.png", cache = dir + "/cache"
-        let extra = "[content]\npath = \"\(content)\"\npixel_budget = 65536\ncache_directory = \"\(cache)\"\n"
-        try FlickdProcess.config(directory: dir, extra: extra, placeholder: nil)
-            .write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
         // 400 × 200 is over the budget of 65536 pixels: each version shows from its pyramid.
-        try ContentWatchDaemonTests.png(content, 0xFF0000, width: 400, height: 200)
-        let daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless"])
-        try daemon.waitUntilReady()
-        let client = try daemon.client()
-        try ContentWatchDaemonTests.waitForColour(0xFF0000, daemon, client, "the first version")
+        let (daemon, client) = try ContentWatchDaemonTests.start(in: dir, showing: 0xFF0000, width: 400, height: 200)
         for colour: UInt32 in [0x00FF00, 0x0000FF, 0xFFFF00] {
             try ContentWatchDaemonTests.png(dir + "/incoming.png", colour, width: 400, height: 200)
             #expect(rename(dir + "/incoming.png", content) == 0)
