@@ -1,6 +1,7 @@
 import FlickCore
 import FlickDaemon
 import FlickDisplay
+import FlickSystem
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 @testable import FlickDisplay
-import FlickSystem
+@testable import FlickSystem
 import FlickTestSupport
 import Glibc
 import Synchronization

@@ -1,6 +1,7 @@
 import FlickCore
-import Glibc
 @testable import FlickDisplay
+import FlickSystem
+import Glibc
 
 /// A fresh temporary directory for one test.
 func makeTemporaryDirectory() -> String {

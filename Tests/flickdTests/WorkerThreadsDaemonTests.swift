@@ -1,5 +1,6 @@
 import FlickControl
 import FlickDisplay
+import FlickSystem
 import FlickTestSupport
 import Foundation
 import Glibc

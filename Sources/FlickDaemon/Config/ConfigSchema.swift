@@ -1,6 +1,7 @@
 import FlickCore
 import FlickDisplay
 import FlickInput
+import FlickSystem
 
 /// Every key of the config file and how it is read into a `Configuration`. The loader rejects
 /// keys not listed here; a test checks that `config/flickd.toml` shows every one.

@@ -38,6 +38,12 @@ final class CacheTrimmer {
         }
     }
 
+    /// Whether a trim runs (or ended and is not taken yet).
+    var isRunning: Bool {
+        if case .running = state { return true }
+        return false
+    }
+
     /// When a trim is due.
     var nextDeadline: Instant? {
         if case .due(let t) = state { return t }

@@ -259,6 +259,9 @@ public final class ContentHost: PassiveComponent {
         rewatch()
     }
 
+    /// Whether the pyramid cache is being trimmed off the loop (`CacheTrimmer`).
+    public var isTrimmingCache: Bool { cacheTrimmer.isRunning }
+
     /// The image whose pyramid is being built, for `status`.
     public var pyramidBuilding: ControlPyramidStatus? {
         building.map { ControlPyramidStatus(image: $0.image, percent: $0.percent) }

@@ -1,4 +1,5 @@
 import FlickDisplay
+import FlickSystem
 import Glibc
 import Logging
 

@@ -1,5 +1,6 @@
 import CPixman
 import FlickCore
+import FlickSystem
 
 /// What the viewer scrolls: one image decoded whole, or tiles at levels of detail (a Deep Zoom
 /// pyramid, the test pattern, a folder of pages), possibly made of pages.

@@ -1,5 +1,6 @@
 import CPixman
 import CTurboJPEG
+import FlickSystem
 import Glibc
 
 /// Decodes an image reduced to fit a size, in memory bounded by that size, not the image's:

@@ -1,3 +1,4 @@
+import FlickSystem
 /// A Deep Zoom pyramid on disk: a descriptor (`NAME.dzi` or `NAME.xml`) and its tiles beside it,
 /// `NAME_files/LEVEL/COLUMN_ROW.EXT`, as `vips dzsave` and deepzoom.py write them.
 ///

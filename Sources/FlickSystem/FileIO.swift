@@ -2,12 +2,12 @@ import FlickSystem
 import Glibc
 
 /// Whole-file reads and writes, with the failed call kept for the caller's error value.
-enum FileIO {
+public enum FileIO {
     /// Reads a regular file into memory, refusing files larger than `limit` bytes.
     ///
     /// - Returns: the bytes, or why not: `.tooLarge(size)` or the failed call.
     /// - Parameter truncating: read the first `limit` bytes of a longer file instead of failing.
-    static func read(_ path: String, limit: Int, truncating: Bool = false) -> Result<[UInt8], ReadFailure> {
+    public static func read(_ path: String, limit: Int, truncating: Bool = false) -> Result<[UInt8], ReadFailure> {
         let fd: Int32
         switch retryingResult("open", path, { open(path, O_RDONLY | O_CLOEXEC) }) {
         case .success(let value): fd = value
@@ -64,13 +64,13 @@ enum FileIO {
     }
 
     /// Why a read failed.
-    enum ReadFailure: Error {
+    public enum ReadFailure: Error {
         case system(SystemError)
         case tooLarge(Int)
     }
 
     /// Writes `bytes` to `path` (created with mode 0644, or truncated).
-    static func write(_ bytes: [UInt8], to path: String) -> Result<Void, SystemError> {
+    public static func write(_ bytes: [UInt8], to path: String) -> Result<Void, SystemError> {
         let fd: Int32
         switch retryingResult("open", path, { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }) {
         case .success(let value): fd = value
@@ -88,19 +88,19 @@ enum FileIO {
     }
 
     /// Whether `path` is a directory (following symbolic links); false when it cannot be stat'ed.
-    static func isDirectory(_ path: String) -> Bool {
+    public static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// Whether `path` names anything (following symbolic links).
-    static func exists(_ path: String) -> Bool {
+    public static func exists(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0
     }
 
     /// The names in a directory (without `.` and `..`), or why `opendir` failed.
-    static func list(_ path: String) -> Result<[String], SystemError> {
+    public static func list(_ path: String) -> Result<[String], SystemError> {
         guard let dir = opendir(path) else { return .failure(.current("opendir", path)) }
         defer { closedir(dir) }
         var names: [String] = []
