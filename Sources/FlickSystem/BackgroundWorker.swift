@@ -1,4 +1,3 @@
-import FlickSystem
 import Glibc
 
 /// One thread running one job at a time off the event loop; `fileDescriptor` (a pipe) turns

@@ -1,4 +1,3 @@
-import FlickSystem
 import Glibc
 
 /// Whole-file reads and writes, with the failed call kept for the caller's error value.

@@ -1,4 +1,3 @@
-import FlickSystem
 import Glibc
 
 /// The event loop's real-time scheduling (`display.realtime_priority`; docs/tiles.md, "Threads:

@@ -1,4 +1,3 @@
-import FlickSystem
 import Glibc
 
 /// A pipe that wakes the event loop from another thread: a worker `signal()`s, the loop watches

@@ -1,4 +1,3 @@
-import FlickSystem
 import Glibc
 
 /// The scheduling every worker thread of flickd runs at, below the event loop's: `SCHED_BATCH`,

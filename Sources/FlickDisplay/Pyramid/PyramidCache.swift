@@ -10,8 +10,9 @@ import Glibc
 ///    shown least recently (kept in its `source` file's modification time, set at each show),
 ///    so a kiosk that `load`s a few maps in turn keeps theirs.
 ///
-/// Never a pyramid in use (the one shown, the one just built), nor one flickd did not build
-/// (no `source` file: an integrator's `vips dzsave`, whose folders it cannot tell apart). Trims
+/// Never a pyramid in use (the one shown, the one just built), nor, for the limit, one shown or
+/// built within the grace, nor one flickd did not build (no `source` file: an integrator's
+/// `vips dzsave`, whose folders it cannot tell apart). Trims
 /// run off the daemon's loop: after a build, in the `flickd pyramid` child, and a few seconds
 /// after the daemon shows a pyramid, on a worker thread (removing a big pyramid's thousands of
 /// files takes a while on an SD card).
@@ -56,7 +57,13 @@ public enum PyramidCache {
         pyramids.removeAll { pyramid in removed.contains { $0.name == pyramid.name } }
         guard let limit else { return removed }
         var total = pyramids.reduce(0) { $0 + $1.bytes }
-        for pyramid in pyramids.sorted(by: { $0.lastShown < $1.lastShown }) where total > limit && !kept.contains(pyramid.name) {
+        // Shown or built within the grace: another process's (a build published while the
+        // daemon trims, the daemon showing one while a build's child trims).
+        var clock = timespec()
+        clock_gettime(CLOCK_REALTIME, &clock)
+        let recent = (Int64(clock.tv_sec) - graceAfterShowing.components.seconds) * 1_000_000_000
+        for pyramid in pyramids.sorted(by: { $0.lastShown < $1.lastShown })
+        where total > limit && !kept.contains(pyramid.name) && pyramid.lastShown < recent {
             PyramidFolder.removeTree("\(cacheDirectory)/\(pyramid.name)")
             removed.append((pyramid.name, "least recently shown"))
             total -= pyramid.bytes
