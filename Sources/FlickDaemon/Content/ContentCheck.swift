@@ -34,11 +34,9 @@ public enum ContentCheck {
                 throw ConfigError(path: file, line: lines("content.path"), key: "content.path", message: "\(path): \(problem)")
             }
             do {
-                let (text, size) = try what(path, configuration: configuration, view: view.size)
+                let (text, size, buildsPyramid) = try what(path, configuration: configuration, view: view.size)
                 said.append("content: \(text)")
-                if try needsPyramid(path, configuration: configuration) {
-                    said.append(try cacheLine(configuration, reader: reader, lines: lines, file: file))
-                }
+                if buildsPyramid { said.append(try cacheLine(configuration, reader: reader, lines: lines, file: file)) }
                 if let size {
                     let zoom = try ZoomSummary(configuration: configuration, content: size, view: view.size.size)
                     said.append(zoom.line + " (\(view.source))")
@@ -67,16 +65,17 @@ public enum ContentCheck {
         return said
     }
 
-    /// What `path` is and what showing it takes, and its size at zoom 1 when that is known
-    /// before it is shown (not a document's: flickd-render lays it out) on a view of `view`.
-    static func what(_ path: String, configuration: Configuration, view: PixelSize) throws -> (String, size: Size?) {
+    /// What `path` is and what showing it takes, its size at zoom 1 when that is known before it
+    /// is shown (not a document's: flickd-render lays it out) on a view of `view`, and whether
+    /// showing it builds a pyramid into the cache (an image over the budget, not built yet).
+    static func what(_ path: String, configuration: Configuration, view: PixelSize) throws -> (String, size: Size?, buildsPyramid: Bool) {
         if let files = try DocumentFiles.documents(at: path) {
             try DocumentFiles.checkReadable(files)
             let helper = DocumentFiles.helperPath
             let runs = access(helper, X_OK) == 0 ? "drawn by \(helper)" : "to be drawn by \(helper), which is missing"
             let images = files.filter(DocumentFiles.isImage).count
             let what = files.count == 1 ? "a document" : "a folder of \(files.count - images) documents" + (images > 0 ? " and \(images) image\(images == 1 ? "" : "s")" : "")
-            return ("\(what), readable, \(runs) (what it holds is checked when it is shown)", nil)
+            return ("\(what), readable, \(runs) (what it holds is checked when it is shown)", nil, false)
         }
         var info = stat()
         _ = stat(path, &info)
@@ -85,39 +84,27 @@ public enum ContentCheck {
                                            background: configuration.background, pixelBudget: configuration.pixelBudget,
                                            direction: configuration.pageDirection, tiles: .inline)
             return ("a folder of \(content.pages.count) page\(content.pages.count == 1 ? "" : "s"), laid out \(configuration.pageDirection)",
-                    content.size)
+                    content.size, false)
         }
         let lower = path.lowercased()
         if lower.hasSuffix(".dzi") || lower.hasSuffix(".xml") {
             let content = try Content.load(deepZoom: path, tiles: .inline)
             let levels = content.tiles.map { $0.source.grid.maxLevel + 1 } ?? 1
-            return ("a Deep Zoom pyramid of \(Int(content.size.width))x\(Int(content.size.height)), \(levels) levels", content.size)
+            return ("a Deep Zoom pyramid of \(Int(content.size.width))x\(Int(content.size.height)), \(levels) levels", content.size, false)
         }
         let size = try ContentLoader.imageSize(of: path)
         let kind = lower.hasSuffix(".png") ? "PNG" : "JPEG"
         let bytes = Double(info.st_size)
         if size.area <= configuration.pixelBudget {
-            return ("\(size) \(kind), decoded whole (\(megabytes(Double(size.area) * 4)) in memory)", size.size)
+            return ("\(size) \(kind), decoded whole (\(megabytes(Double(size.area) * 4)) in memory)", size.size, false)
         }
         let cache = configuration.cacheDirectory
         let descriptor = try PyramidBuilder.cachedDescriptor(for: path, cacheDirectory: cache)
-        if access(descriptor, F_OK) == 0 { return ("\(size) \(kind), shown from its pyramid, built already in \(descriptor)", size.size) }
+        if access(descriptor, F_OK) == 0 { return ("\(size) \(kind), shown from its pyramid, built already in \(descriptor)", size.size, false) }
         // A pyramid holds the image and its halvings, 4/3 of its pixels: in PNG tiles, about
         // 4/3 of the file if they compress as the file does (a photograph's take more).
         return ("\(size) \(kind): over content.pixel_budget, a pyramid will be built into \(cache) once, ~\(megabytes(bytes * 4 / 3))",
-                size.size)
-    }
-
-    /// Whether showing `path` builds a pyramid into the cache: an image over the pixel budget
-    /// whose pyramid is not there yet.
-    static func needsPyramid(_ path: String, configuration: Configuration) throws -> Bool {
-        let lower = path.lowercased()
-        var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFDIR, !lower.hasSuffix(".dzi"), !lower.hasSuffix(".xml"),
-              try DocumentFiles.documents(at: path) == nil,
-              try ContentLoader.imageSize(of: path).area > configuration.pixelBudget else { return false }
-        let descriptor = try PyramidBuilder.cachedDescriptor(for: path, cacheDirectory: configuration.cacheDirectory)
-        return access(descriptor, F_OK) != 0
+                size.size, true)
     }
 
     /// The cache folder a pyramid will be built into: that the service user can make it and

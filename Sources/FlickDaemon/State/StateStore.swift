@@ -57,14 +57,8 @@ public struct StateStore: Sendable {
     /// Reads the state: nil when there is none; nil and a warning when it is unusable.
     public func load() -> (state: PersistedState?, warning: String?) {
         guard let data = FileManager.default.contents(atPath: path) else { return (nil, nil) }
-        let payload: Data
-        if let slots = StateSlots(parsing: data) {
-            guard let newest = slots.newest else {
-                return (nil, "\(path): ignoring an unreadable saved state (\(data.count) bytes): neither slot is whole")
-            }
-            payload = newest.payload
-        } else {
-            payload = data // the first layout: the state's JSON alone
+        guard let payload = Self.payload(in: data) else {
+            return (nil, "\(path): ignoring an unreadable saved state (\(data.count) bytes): neither slot is whole")
         }
         do {
             return (try JSONDecoder().decode(PersistedState.self, from: payload), nil)
@@ -89,8 +83,13 @@ public struct StateStore: Sendable {
 
     /// The JSON of the newest state in the file, nil when there is none.
     func savedPayload() -> Data? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        guard let slots = StateSlots(parsing: data) else { return data }
+        FileManager.default.contents(atPath: path).flatMap(Self.payload(in:))
+    }
+
+    /// The newest state's JSON in a file's bytes: its newest whole slot (nil when neither is
+    /// whole), or in the first layout the whole file.
+    private static func payload(in file: Data) -> Data? {
+        guard let slots = StateSlots(parsing: file) else { return file }
         return slots.newest?.payload
     }
 
@@ -99,13 +98,15 @@ public struct StateStore: Sendable {
     /// state outgrew its slots.
     /// - Throws: `SystemError` naming the step and the path.
     func write(_ payload: Data) throws(SystemError) {
-        let fd = open(path, O_RDWR | O_CLOEXEC)
-        if fd >= 0 {
-            defer { close(fd) }
-            if let slots = readSlots(fd), StateSlots.slotSize(for: payload) <= slots.slotSize {
+        // Read by path, then opened: only this process writes the file.
+        if case .success(let bytes) = FileIO.read(path, limit: 1 << 20), let slots = StateSlots(parsing: Data(bytes)),
+           StateSlots.slotSize(for: payload) <= slots.slotSize {
+            let fd = open(path, O_RDWR | O_CLOEXEC)
+            if fd >= 0 {
+                defer { close(fd) }
                 let sequence = (slots.newest?.sequence ?? 0) &+ 1
-                let bytes = StateSlots.slot(sequence: sequence, payload: payload, slotSize: slots.slotSize)
-                try writeWhole(Array(bytes), to: fd, at: slots.nextIndex * slots.slotSize)
+                let slot = StateSlots.slot(sequence: sequence, payload: payload, slotSize: slots.slotSize)
+                try writeWhole(Array(slot), to: fd, at: slots.nextIndex * slots.slotSize, context: path)
                 guard fdatasync(fd) == 0 else { throw SystemError(call: "fdatasync", context: path, errno: errno) }
                 return
             }
@@ -113,31 +114,5 @@ public struct StateStore: Sendable {
         let slotSize = StateSlots.slotSize(for: payload)
         let file = StateSlots.slot(sequence: 1, payload: payload, slotSize: slotSize) + StateSlots.blank(slotSize: slotSize)
         try AtomicFile.write(file, to: path, makingDirectory: true)
-    }
-
-    /// The slots in the open file, nil when it is not that layout.
-    private func readSlots(_ fd: Int32) -> StateSlots? {
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_size > 0, info.st_size <= 1 << 20 else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, $0.count - done, off_t(done)) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { return nil }
-            done += n
-        }
-        return StateSlots(parsing: Data(bytes))
-    }
-
-    /// Writes all of `bytes` at `offset`, going on after short writes and `EINTR`.
-    private func writeWhole(_ bytes: [UInt8], to fd: Int32, at offset: Int) throws(SystemError) {
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { throw SystemError(call: "pwrite", context: path, errno: n < 0 ? errno : EIO) }
-            done += n
-        }
     }
 }

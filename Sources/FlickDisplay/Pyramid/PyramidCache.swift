@@ -47,16 +47,26 @@ public enum PyramidCache {
     ///   pyramids go.
     /// - Returns: the folders removed, each with why (`changed`, or `least recently shown`).
     public static func trim(_ cacheDirectory: String, inUse: [String], limit: Int64?) -> [(name: String, why: String)] {
+        trimming(cacheDirectory, inUse: inUse, limit: limit).removed
+    }
+
+    /// Trims as `trim` says; also returns the bytes the pyramids left take (0 without a limit:
+    /// nothing was measured).
+    private static func trimming(_ cacheDirectory: String, inUse: [String], limit: Int64?) -> (removed: [(name: String, why: String)], left: Int64) {
         let kept = Set(inUse.map { String(parentDirectory(of: $0).split(separator: "/").last ?? "") })
-        var pyramids = pyramids(in: cacheDirectory, sizes: limit != nil)
+        let all = pyramids(in: cacheDirectory, sizes: limit != nil)
         var removed: [(name: String, why: String)] = []
-        for pyramid in pyramids where !pyramid.current && !kept.contains(pyramid.name) {
-            PyramidFolder.removeTree("\(cacheDirectory)/\(pyramid.name)")
-            removed.append((pyramid.name, "changed"))
+        var pyramids: [Pyramid] = []
+        for pyramid in all {
+            if pyramid.current || kept.contains(pyramid.name) {
+                pyramids.append(pyramid)
+            } else {
+                PyramidFolder.removeTree("\(cacheDirectory)/\(pyramid.name)")
+                removed.append((pyramid.name, "changed"))
+            }
         }
-        pyramids.removeAll { pyramid in removed.contains { $0.name == pyramid.name } }
-        guard let limit else { return removed }
         var total = pyramids.reduce(0) { $0 + $1.bytes }
+        guard let limit else { return (removed, total) }
         // Shown or built within the grace: another process's (a build published while the
         // daemon trims, the daemon showing one while a build's child trims).
         var clock = timespec()
@@ -68,22 +78,18 @@ public enum PyramidCache {
             removed.append((pyramid.name, "least recently shown"))
             total -= pyramid.bytes
         }
-        return removed
+        return (removed, total)
     }
 
     /// Trims the cache as `trim` does and says what went: the line `flickd pyramid` writes to
     /// standard error, which the daemon journals (`removed 2 pyramids from CACHE: a (changed),
     /// b (least recently shown); 812 MB left, limit 4096 MB`); nil when nothing went.
     public static func trimmed(_ cacheDirectory: String, inUse: [String], limit: Int64?) -> String? {
-        let removed = trim(cacheDirectory, inUse: inUse, limit: limit)
+        let (removed, left) = trimming(cacheDirectory, inUse: inUse, limit: limit)
         guard !removed.isEmpty else { return nil }
-        var line = "\(removedPrefix)\(removed.count) pyramid\(removed.count == 1 ? "" : "s") from \(cacheDirectory): "
+        let line = "\(removedPrefix)\(removed.count) pyramid\(removed.count == 1 ? "" : "s") from \(cacheDirectory): "
             + removed.map { "\($0.name) (\($0.why))" }.joined(separator: ", ")
-        if let limit {
-            let left = pyramids(in: cacheDirectory, sizes: true).reduce(0) { $0 + $1.bytes }
-            line += "; \(left >> 20) MB left, limit \(limit >> 20) MB"
-        }
-        return line
+        return line + (limit.map { "; \(left >> 20) MB left, limit \($0 >> 20) MB" } ?? "")
     }
 
     /// How the line of `trimmed` begins.
