@@ -43,6 +43,8 @@ public enum ContentCheck {
                 } else {
                     said.append("zoom: worked out for the document once flickd-render has laid it out (the journal says it)")
                 }
+            } catch let error as ConfigError {
+                throw error // the cache's, at its own key
             } catch {
                 throw ConfigError(path: file, line: lines("content.path"), key: "content.path", message: "\(error)")
             }
