@@ -83,6 +83,24 @@ import Testing
         #expect(try daemon.terminate() == 0)
     }
 
+    /// The daemon blocks the signals its loop reads; its helper must not inherit that, or the
+    /// SIGTERM `systemctl stop` sends every process of the unit would not end it.
+    @Test func theHelperStartsWithNoSignalBlocked() throws {
+        let dir = try folder(pages: 1)
+        let daemon = try daemon(dir, content: dir + "/menu.pdf")
+        _ = try waitShowing(daemon, try daemon.client(), "the menu shown")
+        let pid = daemon.process.processIdentifier
+        let children = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").flatMap { tid in
+            ((try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/children", encoding: .utf8)) ?? "").split(separator: " ")
+        }
+        let helper = try #require(children.first { child in
+            (try? String(contentsOfFile: "/proc/\(child)/comm", encoding: .utf8))?.hasPrefix("flickd-render") == true
+        }, "no flickd-render among \(children)")
+        let mask = SignalsDaemonTests.blocked(Int32(helper)!, String(helper))
+        #expect(mask == "0000000000000000", "flickd-render blocks \(mask ?? "?")")
+        #expect(try daemon.terminate() == 0)
+    }
+
     @Test func aReloadThatChangesThePageWidthLaysTheDocumentOutAgainInANewHelper() throws {
         let dir = try folder(pages: 3)
         let daemon = try daemon(dir, content: dir + "/menu.pdf")

@@ -112,7 +112,7 @@ final class PyramidBuild {
         let argv = (["flickd"] + arguments).map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
         var child: pid_t = 0
-        let rc = posix_spawn(&child, "/proc/self/exe", &actions, nil, argv, environ)
+        let rc = SignalMask.withChildAttributes { posix_spawn(&child, "/proc/self/exe", &actions, $0, argv, environ) }
         close(out[1])
         close(err[1])
         defer { close(out[0]); close(err[0]) }

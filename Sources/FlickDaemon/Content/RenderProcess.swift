@@ -72,7 +72,7 @@ final class RenderProcess {
             environment.forEach { free($0) }
         }
         var child: pid_t = 0
-        let rc = posix_spawn(&child, executable, &actions, nil, argv, environment)
+        let rc = SignalMask.withChildAttributes { posix_spawn(&child, executable, &actions, $0, argv, environment) }
         guard rc == 0 else {
             throw StartFailure(description: "posix_spawn \(executable): \(SystemError(call: "posix_spawn", context: executable, errno: rc).errnoDescription)")
         }

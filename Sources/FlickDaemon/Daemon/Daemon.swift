@@ -55,6 +55,8 @@ public final class Daemon: PipelineSink, CommandContext {
     /// - Throws: what could not be opened and why (`DisplayOpener.Failure`, `EndpointError`,
     ///   `ContentError`, `EvemuError`, `SystemError`).
     public init(options: Options, configuration: Configuration, configFromFile: Bool) throws {
+        // Before any thread starts (tile decoders of content shown at start): the loop reads these.
+        SignalMask.block([SIGTERM, SIGINT, SIGHUP])
         MallocTuning.apply()
         let configuration = configuration.placed(in: ProcessInfo.processInfo.environment)
         self.options = options
