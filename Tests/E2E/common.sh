@@ -20,6 +20,7 @@ abort_showing() {
   say "cannot go on; $name's and flickd's logs:"
   tail -n 20 "$log" 2>/dev/null | sed 's/^/    /'
   tail -n 40 "$LOG" 2>/dev/null | sed 's/^/    /'
+  say "stopped by: $*"   # last, for CI keeps only the end
   exit 1
 }
 # awk does the arithmetic: `is 'x > 3' x=5` succeeds when the condition holds.

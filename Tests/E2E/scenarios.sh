@@ -34,6 +34,7 @@ abort() {
   fail "$*"
   say "cannot go on; flickd's log:"
   sed 's/^/    /' "$LOG" 2>/dev/null | tail -n 40
+  say "stopped by: $*"   # last, for CI keeps only the end
   exit 1
 }
 keep() { for f in "$LOG" "$EVENTS" "$RUN/notify.log" "$CONFIG"; do [ -f "$f" ] && cp "$f" "$OUT/"; done; }
@@ -86,10 +87,11 @@ finish() {
     say "all $1 passed"
     exit 0
   fi
-  say "${#failed[@]} failure(s):"
-  printf '  %s\n' "${failed[@]}"
+  # The log first and the verdict last: CI keeps only the end of what a run printed.
   say "flickd's log:"
   sed 's/^/    /' "$LOG" 2>/dev/null | tail -n 60
+  say "${#failed[@]} failure(s):"
+  printf '  %s\n' "${failed[@]}"
   exit 1
 }
 source "$(dirname "$0")/document.sh"   # scenario 15, document_scenario
