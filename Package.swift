@@ -43,6 +43,9 @@ let package = Package(
         systemLibrary("CPixman", pkgConfig: "pixman-1", apt: "libpixman-1-dev"),
         systemLibrary("CSpng", pkgConfig: "spng", apt: "libspng-dev"),
         systemLibrary("CTurboJPEG", pkgConfig: "libturbojpeg", apt: "libturbojpeg0-dev"),
+        // WebP, the third image format: libwebp decodes (whole, or incrementally for a pyramid)
+        // and libwebpdemux finds an animation's first frame.
+        systemLibrary("CWebP", pkgConfig: "libwebpdemux", apt: "libwebp-dev"),
         // libjpeg's scanline API, for JPEGs too big to decode whole (the pyramid builder reads
         // them in row bands); CJPEGRows keeps libjpeg's longjmp error handling in C.
         systemLibrary("CJPEG", pkgConfig: "libjpeg", apt: "libjpeg62-turbo-dev"),
@@ -84,7 +87,7 @@ let package = Package(
         // Output backends (DRM/KMS, fbdev, headless), pixman compositor, image content, tiles
         // (expat reads Deep Zoom descriptors; libjpeg's scanline API streams JPEGs into pyramids).
         .target(name: "FlickDisplay", dependencies: ["FlickCore", "FlickSystem", "CDRM", "CPixman", "CSpng", "CTurboJPEG", "CJPEGRows", "CExpat",
-                                                     "CMemfd"]),
+                                                     "CMemfd", "CWebP"]),
         // A Wayland client: the connection to a compositor, a toplevel window as an Output (and
         // the seat's input, docs/ARCHITECTURE.md), for running under a desktop or a kiosk compositor.
         .target(name: "FlickWayland", dependencies: ["FlickCore", "FlickSystem", "FlickDisplay", "CWayland", "CWaylandProtocols", "CMemfd"]),
@@ -139,9 +142,10 @@ let package = Package(
         // Release-mode measurements: `swift run -c release flickd-bench` (BENCHMARKS.md). CPixman
         // deliberately: the compose benchmark's peer is pixman called directly, not through FlickDisplay.
         // CMemfd: section 11's content providers make and seal their pools. FlickDocument and its
-        // samples: section 15 draws a generated menu in process and through flickd-render.
+        // samples: section 15 draws a generated menu in process and through flickd-render. CJPEG:
+        // section 19 writes its big JPEG row by row.
         .executableTarget(name: "flickd-bench", dependencies: ["FlickCore", "FlickSystem", "FlickInput", "FlickDisplay", "FlickDaemon", "FlickControl", "CPixman", "FlickTestSupport",
-                                                               "CMemfd", "FlickDocument", "FlickDocumentSamples"],
+                                                               "CMemfd", "FlickDocument", "FlickDocumentSamples", "CJPEG"],
                           path: "Benchmarks/flickd-bench"),
 
         // The end-to-end test on a real kernel (Tests/E2E): a uinput touchscreen playing gestures,
@@ -174,7 +178,7 @@ let package = Package(
             dependencies: ["FlickCore", "FlickTestSupport", .product(name: "RealModule", package: "swift-numerics")]
         ),
         .testTarget(name: "FlickInputTests", dependencies: ["FlickInput", "FlickCore", "FlickSystem", "FlickTestSupport"]),
-        .testTarget(name: "FlickDisplayTests", dependencies: ["FlickDisplay", "FlickCore", "FlickSystem", "FlickTestSupport", "CMemfd"]),
+        .testTarget(name: "FlickDisplayTests", dependencies: ["FlickDisplay", "FlickCore", "FlickSystem", "FlickTestSupport", "CMemfd", "CWebP"]),
         .testTarget(name: "FlickWaylandTests", dependencies: ["FlickWayland", "FlickDisplay", "FlickCore", "FlickSystem", "FlickTestSupport"]),
         .testTarget(name: "FlickDaemonTests", dependencies: ["FlickDaemon", "FlickWayland", "FlickControl", "FlickCore", "FlickSystem", "FlickTestSupport", "CMemfd"]),
         // flickd-render's library and the built helper as a child process over a socket pair.

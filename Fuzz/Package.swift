@@ -24,8 +24,11 @@ let package = Package(
                 .product(name: "FlickDisplay", package: flickd),
                 .product(name: "FlickDocument", package: flickd),
                 .product(name: "FlickDocumentSamples", package: flickd),
+                "CWebPEncode",
             ]
         ),
+        // libwebp's encoder for the WebP tile seeds (flickd itself only decodes).
+        .systemLibrary(name: "CWebPEncode", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         // `flickd-fuzz TARGET [libFuzzer flags] [CORPUS…]` and `flickd-fuzz seeds DIR`; libFuzzer's
         // main drives it, so it links only with `-sanitize=fuzzer`.
         .executableTarget(name: "flickd-fuzz", dependencies: ["FuzzTargets"]),

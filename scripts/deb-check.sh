@@ -47,7 +47,7 @@ files=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { sub(/^\./, "", $6); print $6 }' |
 
 version=$(dpkg-deb -f "$deb" Version)
 depends=$(dpkg-deb -f "$deb" Depends)
-for lib in libc6 libevdev2 libdrm2 libpixman-1-0 libspng0 libturbojpeg0 libjpeg62-turbo libexpat1 libwayland-client0 libsystemd0 libstdc++6 systemd \
+for lib in libc6 libevdev2 libdrm2 libpixman-1-0 libspng0 libturbojpeg0 libjpeg62-turbo libwebp7 libwebpdemux2 libexpat1 libwayland-client0 libsystemd0 libstdc++6 systemd \
            libpoppler-glib8 librsvg2-2 libcairo2 libfontconfig1 libfreetype6 libglib2.0-0 libgdk-pixbuf-2.0-0 libseccomp2; do
   [[ ", $depends," = *", $lib "* || ", $depends," = *", $lib,"* ]] || fail "Depends lacks $lib: $depends"
 done

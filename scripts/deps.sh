@@ -2,7 +2,7 @@
 # Installs the Debian packages flickd builds against (the C libraries behind the C* shim
 # targets). Idempotent: skips apt entirely when every package is already installed.
 set -euo pipefail
-PKGS=(pkg-config libevdev-dev libdrm-dev libpixman-1-dev libspng-dev libturbojpeg0-dev libjpeg62-turbo-dev libsystemd-dev libtomlplusplus-dev libexpat1-dev)
+PKGS=(pkg-config libevdev-dev libdrm-dev libpixman-1-dev libspng-dev libturbojpeg0-dev libjpeg62-turbo-dev libwebp-dev libsystemd-dev libtomlplusplus-dev libexpat1-dev)
 # The Wayland client (libwayland-client, and wayland-scanner for scripts/wayland-protocols.sh's
 # check), the protocols' XML, and Weston for the headless Wayland test (WaylandWestonTests).
 PKGS+=(libwayland-dev wayland-protocols weston)

@@ -1,3 +1,4 @@
+import CJPEG
 import FlickDisplay
 #if canImport(Glibc)
 import Glibc
@@ -17,6 +18,38 @@ enum MapGenerator {
     /// Writes a `width`×`height` map to `path`.
     static func writePNG(width: Int, height: Int, to path: String) throws {
         let writer = try PNGStreamWriter(path: path, width: width, height: height, compressionLevel: 6)
+        try rows(width: width, height: height) { try writer.write(row: $0) }
+        try writer.finish()
+    }
+
+    /// Writes a `width`×`height` map to `path` as a baseline JPEG of `quality`, row by row
+    /// through libjpeg (a scanned map's texture: the preview benchmark's file).
+    static func writeJPEG(width: Int, height: Int, quality: Int32, to path: String) throws {
+        guard let file = fopen(path, "wb") else { throw RigError("cannot create \(path)") }
+        defer { fclose(file) }
+        // libjpeg's default error handler exits the process: a bench writing its own file.
+        var error = jpeg_error_mgr()
+        var info = jpeg_compress_struct()
+        info.err = jpeg_std_error(&error)
+        jpeg_CreateCompress(&info, JPEG_LIB_VERSION, MemoryLayout<jpeg_compress_struct>.size)
+        defer { jpeg_destroy_compress(&info) }
+        jpeg_stdio_dest(&info, file)
+        info.image_width = JDIMENSION(width)
+        info.image_height = JDIMENSION(height)
+        info.input_components = 3
+        info.in_color_space = JCS_RGB
+        jpeg_set_defaults(&info)
+        jpeg_set_quality(&info, quality, 1)
+        jpeg_start_compress(&info, 1)
+        try rows(width: width, height: height) { row in
+            var pointer: UnsafeMutablePointer<UInt8>? = UnsafeMutablePointer(mutating: row.assumingMemoryBound(to: UInt8.self))
+            jpeg_write_scanlines(&info, &pointer, 1)
+        }
+        jpeg_finish_compress(&info)
+    }
+
+    /// Hands each row of the map, top first, `width × 3` bytes of RGB, to `body`.
+    private static func rows(width: Int, height: Int, _ body: (UnsafeRawPointer) throws -> Void) throws {
         let coarse = Octave(cell: 1531, seed: 1, width: width), fine = Octave(cell: 211, seed: 2, width: width)
         let texture = Octave(cell: 13, seed: 3, width: width)
         var row = [UInt8](repeating: 0, count: width * 3)
@@ -47,9 +80,8 @@ enum MapGenerator {
                 }
                 drawLabels(y: y, width: width, into: out)
             }
-            try row.withUnsafeBytes { try writer.write(row: $0.baseAddress!) }
+            try row.withUnsafeBytes { try body($0.baseAddress!) }
         }
-        try writer.finish()
     }
 
     /// Writes the map as a PNG and builds its Deep Zoom pyramid with flickd's builder.

@@ -84,15 +84,7 @@ enum PyramidBench {
     }
 
     /// `vips`, installed for the benchmark when missing and running as root.
-    private static func findVips() -> String? {
-        let path = "/usr/bin/vips"
-        if access(path, X_OK) == 0 { return path }
-        guard getuid() == 0 else { return nil }
-        print("peer: installing libvips-tools (apt-get)…")
-        _ = ChildRun(["/usr/bin/apt-get", "install", "-y", "-qq", "libvips-tools"], log: "/dev/null",
-                     environment: ["DEBIAN_FRONTEND=noninteractive", "PATH=/usr/sbin:/usr/bin:/sbin:/bin"])
-        return access(path, X_OK) == 0 ? path : nil
-    }
+    private static func findVips() -> String? { Peers.installed("/usr/bin/vips", package: "libvips-tools") }
 
     /// The one `*_files` folder under `directory`.
     private static func filesFolder(under directory: String) -> String? {

@@ -15,6 +15,7 @@
 //     .build/release/flickd-bench --write-map FILE.png|FOLDER [--side N]   # the generated map, PNG or DZI
 //     .build/release/flickd-bench --documents [--quick]   # section 17 alone (flickd-render's tiles per second)
 //     .build/release/flickd-bench --document-start [--quick]   # item 18 alone (a PDF in the daemon: first frame, RSS)
+//     .build/release/flickd-bench --preview [--quick]   # item 19 alone (a big JPEG seen whole, against djpeg -scale 1/8)
 
 import FlickCore
 import FlickDisplay
@@ -128,6 +129,9 @@ alone("--pyramid", PyramidBench.title) { PyramidBench.report(quick: quick) }
 alone("--documents", DocumentBench.title) { DocumentBench.report(quick: quick, arguments: arguments) }
 alone("--document-start", DocumentStartBench.title) {
     DocumentStartBench.report(quick: quick, flickd: DaemonBench.locateFlickd(arguments: arguments))
+}
+alone("--preview", PreviewBench.title) {
+    PreviewBench.report(quick: quick, flickd: DaemonBench.locateFlickd(arguments: arguments))
 }
 
 // 1. Gesture + model cost per evdev event.
@@ -263,6 +267,9 @@ DocumentBench.report(quick: quick, arguments: arguments)
 
 section(DocumentStartBench.title)
 DocumentStartBench.report(quick: quick, flickd: flickd)
+
+section(PreviewBench.title)
+PreviewBench.report(quick: quick, flickd: flickd)
 
 section("summary")
 for line in Verdicts.lines { print(line) }

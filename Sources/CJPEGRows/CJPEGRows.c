@@ -61,14 +61,39 @@ jpeg_rows *jpeg_rows_open(FILE *file, char *out, size_t out_size) {
     rows->info.progress = &rows->progress;
     jpeg_stdio_src(&rows->info, file);
     jpeg_read_header(&rows->info, TRUE);
-    rows->info.out_color_space = JCS_RGB;
-    jpeg_start_decompress(&rows->info);
     return rows;
 }
 
+int jpeg_rows_start(jpeg_rows *rows, int denominator, char *message_out, size_t size) {
+    if (setjmp(rows->escape)) {
+        copy_message(rows, message_out, size);
+        return -1;
+    }
+    rows->info.out_color_space = JCS_RGB;
+    // libjpeg-turbo's scaled IDCT: 1/2, 1/4 or 1/8 of each side for little more than the
+    // entropy decoding.
+    rows->info.scale_num = 1;
+    rows->info.scale_denom = (unsigned int)denominator;
+    jpeg_start_decompress(&rows->info);
+    return 0;
+}
+
+int jpeg_rows_image_width(const jpeg_rows *rows) { return (int)rows->info.image_width; }
+int jpeg_rows_image_height(const jpeg_rows *rows) { return (int)rows->info.image_height; }
 int jpeg_rows_width(const jpeg_rows *rows) { return (int)rows->info.output_width; }
 int jpeg_rows_height(const jpeg_rows *rows) { return (int)rows->info.output_height; }
 int jpeg_rows_progressive(const jpeg_rows *rows) { return jpeg_has_multiple_scans((j_decompress_ptr)&rows->info) ? 1 : 0; }
+
+int jpeg_rows_skip(jpeg_rows *rows, int count, char *message_out, size_t size) {
+    if (setjmp(rows->escape)) {
+        copy_message(rows, message_out, size);
+        return -1;
+    }
+    int left = (int)(rows->info.output_height - rows->info.output_scanline);
+    if (count > left) count = left;
+    // Entropy decoding only where libjpeg-turbo can (no IDCT, no colour conversion).
+    return count > 0 ? (int)jpeg_skip_scanlines(&rows->info, (JDIMENSION)count) : 0;
+}
 
 int jpeg_rows_read(jpeg_rows *rows, unsigned char **out, int count, char *message_out, size_t size) {
     if (setjmp(rows->escape)) {

@@ -150,11 +150,14 @@ public struct ControlPyramidStatus: Codable, Hashable, Sendable {
     public var image: String
     /// How far the build is, 0…100.
     public var percent: Int
+    /// The size of the preview showing the image meanwhile ("1250x1250"), once it shows.
+    public var preview: String?
 
     /// Creates a build status.
-    public init(image: String, percent: Int) {
+    public init(image: String, percent: Int, preview: String? = nil) {
         self.image = image
         self.percent = percent
+        self.preview = preview
     }
 }
 

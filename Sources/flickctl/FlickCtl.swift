@@ -328,7 +328,7 @@ struct FlickCtl: ParsableCommand {
 
     struct Load: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show other content, inside the config's content.load_directories: a PNG or JPEG image of any size, "
+            abstract: "Show other content, inside the config's content.load_directories: a PNG, JPEG or WebP image of any size, "
                 + "a PDF, an SVG, a Deep Zoom .dzi, or a folder of pages (images, PDFs, SVGs).")
         @OptionGroup var options: SocketOptions
         @Argument(help: "The content's path; a relative one is taken from the current folder.") var path: String

@@ -10,7 +10,7 @@ import Glibc
 struct PyramidCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pyramid",
-        abstract: "Build the Deep Zoom pyramid (PNG tiles) of a PNG or JPEG of any size into the cache folder.",
+        abstract: "Build the Deep Zoom pyramid (PNG tiles) of a PNG, JPEG or WebP of any size into the cache folder.",
         discussion: """
             Streams the image row by row: memory stays tens of MiB whatever its size. Progress goes to standard \
             error (`rows R/N (P %), T tiles, S s`, then `built WxH in L levels, T tiles in S s`), the .dzi's path to \

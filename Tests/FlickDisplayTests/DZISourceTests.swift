@@ -246,7 +246,7 @@ private func failure(naming path: String, sourceLocation: SourceLocation = #_sou
         #expect(error(key(3, 0)) == "\(source.path(of: key(3, 0))): the file is empty (0 bytes)")
 
         writeBytes(Array("GIF89a".utf8), to: source.path(of: key(0, 1)))
-        #expect(error(key(0, 1)) == "\(source.path(of: key(0, 1))): not a PNG or JPEG file")
+        #expect(error(key(0, 1)) == "\(source.path(of: key(0, 1))): not a PNG, JPEG or WebP file")
 
         // An inner tile's neighbour (33x34 where 34x34 belongs), and one far larger than the tile.
         try PNGCodec.write(TestPyramid(grid: grid).image(key(0, 1)), to: source.path(of: key(1, 1)))

@@ -15,17 +15,29 @@ import Testing
         #expect(run.err.hasPrefix("flickd: \(dir)/c.toml:3: content.path: \(dir)/gone.png: no such file or directory"), "\(run.err)")
     }
 
+    /// The size it says is the pyramid `flickd pyramid` then writes, within a tenth (on disk,
+    /// as the cache's limit counts it).
     @Test func aBigImageIsSaidToNeedAPyramidAndAnEmptyPathThePlaceholder() throws {
         let dir = try FlickdProcess.makeDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let image = try #require(PixelBuffer(width: 600, height: 400))
-        image.fill(0xFF80_4020)
+        let image = try #require(PixelBuffer(width: 1300, height: 900))
+        for y in 0..<900 {
+            for x in 0..<1300 { image[x, y] = 0xFF00_0000 | UInt32((x * 7 ^ y * 13) & 0xFF) << 8 | UInt32(x * 255 / 1300) }
+        }
         try PNGCodec.write(image, to: dir + "/big.png")
         try "[content]\npath = \"\(dir)/big.png\"\npixel_budget = 65536\ncache_directory = \"\(dir)/cache\"\n"
             .write(toFile: dir + "/c.toml", atomically: true, encoding: .utf8)
         let run = try runBuilt("flickd", ["check-config", dir + "/c.toml", "--user", FlickdProcess.user])
         #expect(run.status == 0, "\(run.err)")
-        #expect(run.out.contains("content: 600x400 PNG: over content.pixel_budget, a pyramid will be built into \(dir)/cache once, ~"), "\(run.out)")
+        let said = "content: 1300x900 PNG: over content.pixel_budget, a pyramid will be built into \(dir)/cache once, ~"
+        #expect(run.out.contains(said), "\(run.out)")
+        let figure = run.out.components(separatedBy: said).dropFirst().first?.split(separator: " ").prefix(2) ?? []
+        let estimate = try #require(Double(figure.first ?? "")) * (figure.last == "MB" ? 1_048_576 : 1024)
+        try FileManager.default.createDirectory(atPath: dir + "/cache", withIntermediateDirectories: true)
+        let built = try runBuilt("flickd", ["pyramid", dir + "/big.png", "--cache-directory", dir + "/cache"])
+        #expect(built.status == 0, "\(built.err)")
+        let real = Double(diskBytes(dir + "/cache"))
+        #expect(abs(estimate - real) <= real / 10, "said \(figure.joined(separator: " ")), built \(real) bytes")
         #expect(run.out.contains("cache: \(dir)/cache, writable by \(FlickdProcess.user); under the shipped unit (ProtectSystem=strict) only if a drop-in adds it to ReadWritePaths="), "\(run.out)")
         try "".write(toFile: dir + "/e.toml", atomically: true, encoding: .utf8)
         let empty = try runBuilt("flickd", ["check-config", dir + "/e.toml", "--user", FlickdProcess.user])
@@ -85,4 +97,15 @@ import Testing
         let small = try check(dir + "/shut/cache", budget: 1_000_000)
         #expect(small.status == 0 && !small.out.contains("cache:"), "\(small.err)")
     }
+}
+
+/// The bytes the files under `path` take on disk, as `du` counts them.
+private func diskBytes(_ path: String) -> Int64 {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return 0 }
+    var total = Int64(info.st_blocks) * 512
+    if info.st_mode & S_IFMT == S_IFDIR, let names = try? FileManager.default.contentsOfDirectory(atPath: path) {
+        for name in names { total += diskBytes("\(path)/\(name)") }
+    }
+    return total
 }

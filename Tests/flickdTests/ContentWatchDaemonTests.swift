@@ -64,10 +64,10 @@ import Testing
         }
         try Self.waitForColour(0x0000FF, daemon, client, "the blue content kept")
 
-        // Over the pixel budget: its pyramid is built while the blue content shows, then it shows.
+        // Over the pixel budget: its preview shows at once, its pyramid is built, then it shows.
         try Self.png(dir + "/incoming.png", 0x00FF00, width: 1600, height: 1200)
         #expect(rename(dir + "/incoming.png", content) == 0)
-        try Self.waitForColour(0x00FF00, daemon, client, "the green content from its pyramid")
+        try Self.waitForColour(0x00FF00, daemon, client, "the green content from its preview, then its pyramid")
         try daemon.waitForLog("building its pyramid in \(dir)/cache (once; \(content) is shown meanwhile)")
         #expect(try client.call(ControlRequest(cmd: "status")).status?.contentError == nil)
         #expect(try daemon.terminate() == 0)

@@ -92,7 +92,7 @@ import Testing
         // A file that is no content hears every kind there is.
         let notes = try runBuilt("flickctl", ["load", socket, "notes.txt"], in: allowed)
         #expect(notes.status == 65, "\(notes.err)")
-        for kind in ["PNG or JPEG image", "a PDF or an SVG", "(.pdf, .svg)", "Deep Zoom descriptor (.dzi, .xml)", "a folder of pages"] {
+        for kind in ["PNG, JPEG or WebP image", "a PDF or an SVG", "(.pdf, .svg)", "Deep Zoom descriptor (.dzi, .xml)", "a folder of pages"] {
             #expect(notes.err.contains(kind), "\(kind): \(notes.err)")
         }
         // The daemon itself still refuses a relative path, and says why.

@@ -1,12 +1,13 @@
+import CWebPEncode
 import FlickDisplay
 
 /// A Deep Zoom pyramid's untrusted bytes: its descriptor, or one of its tile files.
 ///
 /// The first byte chooses. Below 0x80 the rest is a descriptor through `DZIDescriptor.parse`
 /// (expat, the structure and value checks). From 0x80 the rest is a tile file through
-/// `DZISource.decodeTile` (PNG or JPEG by signature, libspng or TurboJPEG, the size check), for
-/// one of `tiles`, chosen by the first byte's low bits: inner and edge tiles, overlap 0 and 1,
-/// an opaque (JPEG) source and one that may carry alpha.
+/// `DZISource.decodeTile` (PNG, JPEG or WebP by signature: libspng, TurboJPEG or libwebp; the
+/// size check), for one of `tiles`, chosen by the first byte's low bits: inner and edge tiles,
+/// overlap 0 and 1, an opaque (JPEG) source and one that may carry alpha.
 ///
 /// Checks: an accepted descriptor's values are within the format's limits, and written back as
 /// `vips dzsave` writes one it reads the same; a refused one is a `ContentError` naming the file,
@@ -130,7 +131,8 @@ enum DZITarget {
             ("absurd.dzi", image + #"<Size Width="1000000000" Height="1000000000"/></Image>"#),
             ("too-many-pixels.dzi", image + #"<Size Width="16777216" Height="16777216"/></Image>"#),
             ("overlap.dzi", #"<Image TileSize="254" Overlap="254" Format="png"><Size Width="1" Height="1"/></Image>"#),
-            ("format.dzi", #"<Image TileSize="254" Overlap="1" Format="webp"><Size Width="1" Height="1"/></Image>"#),
+            ("format.dzi", #"<Image TileSize="254" Overlap="1" Format="gif"><Size Width="1" Height="1"/></Image>"#),
+            ("webp.dzi", #"<Image TileSize="254" Overlap="1" Format="webp"><Size Width="512" Height="300"/></Image>"#),
             ("root.dzi", #"<Collection MaxLevel="7" TileSize="256" Format="png"/>"#),
             ("namespace.dzi", #"<Image xmlns="http://example.com/x" TileSize="8" Overlap="0" Format="png"/>"#),
             ("mismatched.dzi", image + "\n<Size Width=\"1\" Height=\"1\">\n</Image>"),
@@ -167,7 +169,32 @@ enum DZITarget {
             }
             out.append(("\(name)-taller.png", selector + (try! PNGCodec.encode(pattern(stored.width, stored.height + 1, alpha: false)))))
             out.append(("\(name)-truncated.png", selector + png.prefix(png.count / 2)))
+            // WebP (`vips dzsave --suffix .webp`): lossy, lossless with alpha, cut, a size off.
+            let lossy = webp(pattern(stored.width, stored.height, alpha: false), lossless: false)
+            out.append(("\(name).webp", selector + lossy))
+            out.append(("\(name)-alpha.webp", selector + webp(pattern(stored.width, stored.height, alpha: true), lossless: true)))
+            out.append(("\(name)-truncated.webp", selector + lossy.prefix(lossy.count * 2 / 3)))
+            out.append(("\(name)-wider.webp", selector + webp(pattern(stored.width + 1, stored.height, alpha: false), lossless: false)))
         }
         return out
+    }
+
+    /// A buffer (premultiplied BGRA words) as a WebP file from libwebp's encoder.
+    private static func webp(_ buffer: PixelBuffer, lossless: Bool) -> [UInt8] {
+        var rgba = [UInt8](repeating: 0, count: buffer.width * buffer.height * 4)
+        for y in 0..<buffer.height {
+            for x in 0..<buffer.width {
+                let p = buffer[x, y], a = buffer.format == .argb8888 ? p >> 24 : 255
+                let i = 4 * (y * buffer.width + x)
+                (rgba[i], rgba[i + 1], rgba[i + 2], rgba[i + 3]) =
+                    (UInt8(truncatingIfNeeded: p >> 16), UInt8(truncatingIfNeeded: p >> 8), UInt8(truncatingIfNeeded: p), UInt8(a))
+            }
+        }
+        var output: UnsafeMutablePointer<UInt8>?
+        let (w, h) = (Int32(buffer.width), Int32(buffer.height))
+        let size = lossless ? WebPEncodeLosslessRGBA(rgba, w, h, w * 4, &output) : WebPEncodeRGBA(rgba, w, h, w * 4, 80, &output)
+        guard let output else { return [] }
+        defer { WebPFree(output) }
+        return Array(UnsafeBufferPointer(start: output, count: size))
     }
 }

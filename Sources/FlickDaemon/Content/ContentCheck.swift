@@ -95,18 +95,32 @@ public enum ContentCheck {
             return ("a Deep Zoom pyramid of \(Int(content.size.width))x\(Int(content.size.height)), \(levels) levels", content.size, false)
         }
         let size = try ContentLoader.imageSize(of: path)
-        let kind = lower.hasSuffix(".png") ? "PNG" : "JPEG"
-        let bytes = Double(info.st_size)
+        let head = try? FileIO.read(path, limit: ImageFormat.signatureLength, truncating: true).get()
+        let kind = head.flatMap { ImageFormat(signature: $0) }?.rawValue ?? "image"
         if size.area <= configuration.pixelBudget {
             return ("\(size) \(kind), decoded whole (\(megabytes(Double(size.area) * 4)) in memory)", size.size, false)
         }
         let cache = configuration.cacheDirectory
         let descriptor = try PyramidBuilder.cachedDescriptor(for: path, cacheDirectory: cache)
         if access(descriptor, F_OK) == 0 { return ("\(size) \(kind), shown from its pyramid, built already in \(descriptor)", size.size, false) }
-        // A pyramid holds the image and its halvings, 4/3 of its pixels: in PNG tiles, about
-        // 4/3 of the file if they compress as the file does (a photograph's take more).
-        return ("\(size) \(kind): over content.pixel_budget, a pyramid will be built into \(cache) once, ~\(megabytes(bytes * 4 / 3))",
+        // What its tiles take depends on what the picture holds, so a sample of it is built.
+        let estimate = try PyramidEstimate.estimate(image: path, blockSize: blockSize(near: cache))
+        return ("\(size) \(kind): over content.pixel_budget, a pyramid will be built into \(cache) once, "
+                + "~\(megabytes(Double(estimate.bytes))) in \(estimate.tiles) tiles (a sample of \(estimate.patches) of "
+                + "\(estimate.patchesInImage) patches built to measure it)",
                 size.size, true)
+    }
+
+    /// The block size of the file system `folder` is on, or would be made on (its nearest
+    /// existing parent); 4096 if none can be asked.
+    static func blockSize(near folder: String) -> Int {
+        var path = folder
+        var info = statvfs()
+        while statvfs(path, &info) != 0 {
+            guard let slash = path.lastIndex(of: "/"), path != "/" else { return 4096 }
+            path = slash == path.startIndex ? "/" : String(path[..<slash])
+        }
+        return info.f_bsize > 0 ? Int(info.f_bsize) : 4096
     }
 
     /// The cache folder a pyramid will be built into: that the service user can make it and

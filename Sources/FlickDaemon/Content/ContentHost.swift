@@ -31,7 +31,7 @@ public final class ContentHost: PassiveComponent {
     /// `state.restore` as it was at start: whether a saved view is shown again.
     let stateRestore: StateRestore
     let logger: Logger
-    private let tileWorkers: Int
+    let tileWorkers: Int
     let clock: () -> Instant
     var providers: ProviderHost!
     /// Where content is shown; set once the pipeline exists.
@@ -70,8 +70,12 @@ public final class ContentHost: PassiveComponent {
     var loadPending: String?
     /// The inotify watch on `wanted` (`content.watch`).
     var watch: ContentWatch?
-    /// The pyramid being built off the loop, and the next one asked for.
+    /// The preview decoded before a pyramid is built, the pyramid being built off the loop,
+    /// and the next one asked for (ContentHost+Pyramids.swift).
+    var previewing: PyramidPreview?
     var building: PyramidBuild?
+    /// The image whose preview shows while its pyramid is built, and the preview's size.
+    var previewShown: (image: String, size: PixelSize)?
     /// The cache trimmed off the loop a grace after a pyramid shows.
     lazy var cacheTrimmer = CacheTrimmer(logger: logger)
     var nextPyramid: (image: String, cacheDirectory: String)?
@@ -195,7 +199,8 @@ public final class ContentHost: PassiveComponent {
 
     /// Readable when the pyramid being built is done, or the content changed on disk.
     public var fileDescriptors: [Descriptor] {
-        [building?.fileDescriptor, watch?.fileDescriptor, cacheTrimmer.fileDescriptor].compactMap { $0 } + (documents?.fileDescriptors ?? [])
+        [previewing?.fileDescriptor, building?.fileDescriptor, watch?.fileDescriptor, cacheTrimmer.fileDescriptor].compactMap { $0 }
+            + (documents?.fileDescriptors ?? [])
     }
 
     /// When a content provider's session must next be seen to, or changed content has settled.
@@ -214,8 +219,9 @@ public final class ContentHost: PassiveComponent {
             progressDue = t + Self.progressInterval
             if progress?.draw(build.percent) == true { screen?.contentChanged(at: t) }
         }
+        if let preview = previewing, let result = preview.takeResult() { previewDecoded(preview, result) }
         if let build = building, let result = build.takeResult() { pyramidBuilt(build, result) }
-        cacheTrimmer.dispatch(now: t, building: building != nil, cacheDirectory: configuration.cacheDirectory,
+        cacheTrimmer.dispatch(now: t, building: building != nil || previewing != nil, cacheDirectory: configuration.cacheDirectory,
                               inUse: shownPyramid.map { [$0] } ?? [], limit: configuration.cacheLimit)
         if let watch, watch.dispatch(now: t) { refresh(because: "changed on disk") }
     }
@@ -264,7 +270,11 @@ public final class ContentHost: PassiveComponent {
 
     /// The image whose pyramid is being built, for `status`.
     public var pyramidBuilding: ControlPyramidStatus? {
-        building.map { ControlPyramidStatus(image: $0.image, percent: $0.percent) }
+        if let preview = previewing { return ControlPyramidStatus(image: preview.image, percent: 0) }
+        return building.map { build in
+            ControlPyramidStatus(image: build.image, percent: build.percent,
+                                 preview: previewShown.flatMap { $0.image == build.image ? "\($0.size)" : nil })
+        }
     }
 
     /// The content provider as `status` reports it, while one serves.

@@ -13,7 +13,8 @@ import Glibc
 enum DocumentFiles {
     /// The extensions drawn by the helper.
     static let extensions = [".pdf", ".svg"]
-    /// The extensions of a folder's image pages (`Content.load(directory:)`).
+    /// The extensions of the image pages the helper draws among documents (a folder of images
+    /// alone takes `ImageFormat.extensions`, WebP too).
     static let imageExtensions = [".png", ".jpg", ".jpeg"]
     /// The most files one folder given to the helper may hold: each is a descriptor there.
     static let maxFiles = 256
@@ -41,6 +42,13 @@ enum DocumentFiles {
               let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return nil }
         let pages = names.filter { !$0.hasPrefix(".") && (isDocument($0) || isImage($0)) }.sorted()
         guard pages.contains(where: isDocument) else { return nil }
+        // The helper draws a folder's images with gdk-pixbuf, which reads no WebP without a
+        // loader Debian does not install by default: said, rather than pages left out.
+        if let webp = names.first(where: { !$0.hasPrefix(".") && $0.lowercased().hasSuffix(".webp") }) {
+            throw ContentError(path: path, reason: .notAllowed(
+                "\(webp): WebP pages beside a PDF or SVG are not drawn (the document helper reads PNG and JPEG); "
+                + "convert them, or keep the images in a folder of their own"))
+        }
         guard pages.count <= maxFiles else {
             throw ContentError(path: path, reason: .notAllowed("\(pages.count) documents and images; at most \(maxFiles) in one folder "
                                                                + "that holds a PDF or an SVG"))

@@ -25,6 +25,8 @@ public final class Content {
     public let pages: [Page]
     /// The content's size in content pixels (the model's unscaled content size).
     public let size: Size
+    /// What to say of how it was read (a WebP animation's first frame), with `summary`.
+    public var note: String?
 
     /// One page of content.
     public struct Page: Hashable, Sendable {
@@ -105,7 +107,8 @@ public final class Content {
                                      workers: options.workers))
     }
 
-    /// Loads one PNG or JPEG file, recognised by its first bytes, decoded whole.
+    /// Loads one PNG, JPEG or WebP file, recognised by its first bytes, decoded whole (a WebP
+    /// animation's first frame, said in `note`).
     ///
     /// - Parameters:
     ///   - path: the image file.
@@ -114,10 +117,13 @@ public final class Content {
     /// - Throws: `ContentError` naming `path` for a missing, empty, oversized, unsupported,
     ///   truncated or corrupt file, or one over the budget.
     public static func load(file path: String, pixelBudget: Int, maxFileBytes: Int = defaultMaxFileBytes) throws -> Content {
-        Content(image: try decodeImage(at: path, pixelBudget: pixelBudget, maxFileBytes: maxFileBytes), source: path)
+        let decoded = try decodeImage(at: path, pixelBudget: pixelBudget, maxFileBytes: maxFileBytes)
+        let content = Content(image: decoded.pixels, source: path)
+        content.note = decoded.note
+        return content
     }
 
-    /// Loads every `.png`, `.jpg` and `.jpeg` file of a folder, in file-name order, as pages of
+    /// Loads every `.png`, `.jpg`, `.jpeg` and `.webp` file of a folder, in file-name order, as pages of
     /// tiles: a page's file is decoded when a tile near the view needs it.
     ///
     /// Hidden files and other extensions are skipped. Each file is opened and its first bytes
@@ -140,8 +146,7 @@ public final class Content {
         case .failure(let errno): throw ContentError(path: directory, reason: .unreadable(errno))
         }
         let files = names.filter { name in
-            let lower = name.lowercased()
-            return !name.hasPrefix(".") && [".png", ".jpg", ".jpeg"].contains { lower.hasSuffix($0) }
+            !name.hasPrefix(".") && ImageFormat.hasImageExtension(name)
         }.sorted().map { directory.hasSuffix("/") ? directory + $0 : directory + "/" + $0 }
         guard !files.isEmpty else { throw ContentError(path: directory, reason: .noImages) }
         for file in files { try checkSignature(of: file) }
@@ -156,21 +161,19 @@ public final class Content {
     }
 
     /// Throws what `decodeImage` would for a file that cannot be opened, is empty or is neither
-    /// PNG nor JPEG, reading only its first bytes.
+    /// of the formats flickd decodes (`ImageFormat`), reading only its first bytes.
     static func checkSignature(of path: String) throws {
-        switch FileIO.read(path, limit: 8, truncating: true) {
+        switch FileIO.read(path, limit: ImageFormat.signatureLength, truncating: true) {
         case .success(let bytes):
             if bytes.isEmpty { throw ContentError(path: path, reason: .empty) }
-            guard bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) || bytes.starts(with: [0xFF, 0xD8, 0xFF]) else {
-                throw ContentError(path: path, reason: .unsupportedFormat)
-            }
+            guard ImageFormat(signature: bytes) != nil else { throw ContentError(path: path, reason: .unsupportedFormat) }
         case .failure(.system(let error)): throw ContentError(path: path, reason: .unreadable(error))
         case .failure(.tooLarge): return
         }
     }
 
     /// Reads and decodes one file, choosing the decoder from its signature.
-    static func decodeImage(at path: String, pixelBudget: Int, maxFileBytes: Int) throws -> PixelBuffer {
+    static func decodeImage(at path: String, pixelBudget: Int, maxFileBytes: Int) throws -> DecodedImage {
         let data: [UInt8]
         switch FileIO.read(path, limit: maxFileBytes) {
         case .success(let bytes): data = bytes
@@ -179,13 +182,8 @@ public final class Content {
             throw ContentError(path: path, reason: .fileTooLarge(bytes: size, limit: maxFileBytes))
         }
         if data.isEmpty { throw ContentError(path: path, reason: .empty) }
-        if data.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
-            return try PNGCodec.decode(data, path: path, pixelBudget: pixelBudget)
-        }
-        if data.starts(with: [0xFF, 0xD8, 0xFF]) {
-            return try JPEGDecoder.decode(data, path: path, pixelBudget: pixelBudget)
-        }
-        throw ContentError(path: path, reason: .unsupportedFormat)
+        guard let format = ImageFormat(signature: data) else { throw ContentError(path: path, reason: .unsupportedFormat) }
+        return try format.decode(data, path: path, pixelBudget: pixelBudget)
     }
 }
 
@@ -201,7 +199,7 @@ extension Content {
     /// The size, and for tiled content its levels and cache, as the journal says them.
     public var summary: String {
         let size = "\(Int(self.size.width))x\(Int(self.size.height))"
-        guard let tiles else { return "\(size), decoded whole" }
+        guard let tiles else { return "\(size), decoded whole" + (note.map { "; \($0)" } ?? "") }
         let grid = tiles.source.grid
         return "\(size), \(grid.maxLevel - tiles.source.lowestLevel + 1) levels of \(grid.tileSize) px tiles"
             + " (overlap \(grid.overlap)), "

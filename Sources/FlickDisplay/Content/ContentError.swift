@@ -71,15 +71,15 @@ public struct ContentError: FlickError, Hashable, Sendable {
             case .unreadable(let error): "cannot read: \(error.errnoDescription)"
             case .empty: "the file is empty (0 bytes)"
             case .fileTooLarge(let bytes, let limit): "the file is \(bytes) bytes, more than the \(limit) accepted"
-            case .unsupportedFormat: "not a PNG or JPEG file"
+            case .unsupportedFormat: "not a PNG, JPEG or WebP file"
             case .notContent:
-                "not content flickd shows: expected a PNG or JPEG image (judged by its first bytes), a PDF or an SVG "
+                "not content flickd shows: expected a PNG, JPEG or WebP image (judged by its first bytes), a PDF or an SVG "
                     + "(.pdf, .svg), a Deep Zoom descriptor (.dzi, .xml), or a folder of pages"
             case .truncated(let detail): "the file is truncated (\(detail))"
             case .corrupt(let detail): "the image is corrupt (\(detail))"
             case .overPixelBudget(let w, let h, let budget):
                 "\(w)x\(h) = \(w * h) pixels is over the pixel budget of \(budget); raise the budget or shrink the image"
-            case .noImages: "no pages in the folder: expected .png, .jpg, .jpeg, .pdf or .svg files"
+            case .noImages: "no pages in the folder: expected .png, .jpg, .jpeg, .webp, .pdf or .svg files"
             case .outOfMemory(let w, let h): "cannot allocate \(w)x\(h) pixels"
             case .notAllowed(let why): "refused: \(why)"
             case .changedWhileBuilding(let before, let after):

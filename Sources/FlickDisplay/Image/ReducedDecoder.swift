@@ -95,6 +95,27 @@ public enum ReducedDecoder {
         let reader = try ScanlineReaders.open(path)
         let full = PixelSize(width: reader.width, height: reader.height)
         let k = max(1, (full.width + fit.width - 1) / fit.width, (full.height + fit.height - 1) / fit.height)
+        return (try averaged(reader, by: k, path: path), full)
+    }
+
+    /// The image at `path` reduced as far as it still covers its fit into `view` (never
+    /// enlarged), read streaming: a JPEG scaled by the IDCT first (1/2 … 1/8: `djpeg -scale`),
+    /// then rows of any format box-averaged by a whole factor. Memory is the result and a row,
+    /// never the file: what a big image's preview takes while its pyramid is built.
+    /// - Returns: the reduced image and the image's full size.
+    /// - Throws: `ContentError` naming `path`.
+    public static func preview(at path: String, fittedInto view: PixelSize) throws -> (image: PixelBuffer, fullSize: PixelSize) {
+        let view = PixelSize(width: max(1, view.width), height: max(1, view.height))
+        let reader = try ScanlineReaders.open(path) { fitted($0, into: view) }
+        let full = (reader as? JPEGScanlines)?.fullSize ?? PixelSize(width: reader.width, height: reader.height)
+        let covering = fitted(full, into: view)
+        let k = max(1, min(reader.width / covering.width, reader.height / covering.height))
+        return (try averaged(reader, by: k, path: path), full)
+    }
+
+    /// `reader`'s rows averaged over `k`×`k` boxes (the last ones cut by the edges), premultiplied.
+    private static func averaged(_ reader: any ScanlineReader, by k: Int, path: String) throws -> PixelBuffer {
+        let full = PixelSize(width: reader.width, height: reader.height)
         let w = (full.width + k - 1) / k, h = (full.height + k - 1) / k
         let format: PixelFormat = reader.hasAlpha ? .argb8888 : .xrgb8888
         guard let out = PixelBuffer(width: w, height: h, format: format) else {
@@ -129,6 +150,6 @@ public enum ReducedDecoder {
                 target[ox] = (reader.hasAlpha ? a : 0xFF) << 24 | r << 16 | g << 8 | b
             }
         }
-        return (out, full)
+        return out
     }
 }

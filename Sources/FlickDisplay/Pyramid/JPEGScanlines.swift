@@ -7,6 +7,8 @@ final class JPEGScanlines: ScanlineReader {
     let width: Int
     let height: Int
     let hasAlpha = false
+    /// The image's size, of which the rows may be a scaled version.
+    let fullSize: PixelSize
     private let path: String
     private let file: UnsafeMutablePointer<FILE>
     private let rows: OpaquePointer
@@ -15,9 +17,12 @@ final class JPEGScanlines: ScanlineReader {
     /// file (about 2–3 bytes a pixel) until the last scan, so a bigger one would not stream.
     static let progressivePixelLimit = 16 << 20
 
-    /// Takes `file` (closed on deinit) and reads the header.
+    /// Takes `file` (closed on deinit), reads the header and starts decoding.
+    /// - Parameter covering: when given, the rows are the image scaled by the IDCT (1/2, 1/4,
+    ///   1/8: libjpeg-turbo's DCT scaling) as far as they still cover the size it gives for the
+    ///   image's full size.
     /// - Throws: `ContentError` naming `path`.
-    init(file: UnsafeMutablePointer<FILE>, path: String) throws {
+    init(file: UnsafeMutablePointer<FILE>, path: String, covering: ((PixelSize) -> PixelSize)? = nil) throws {
         self.path = path
         self.file = file
         var message = [CChar](repeating: 0, count: 256)
@@ -26,12 +31,27 @@ final class JPEGScanlines: ScanlineReader {
             throw ContentError(path: path, reason: Self.reason(Self.text(message)))
         }
         self.rows = rows
+        let full = PixelSize(width: Int(jpeg_rows_image_width(rows)), height: Int(jpeg_rows_image_height(rows)))
+        fullSize = full
+        // Checked before starting: starting a progressive file reads all of it into memory.
+        if jpeg_rows_progressive(rows) != 0 && full.area > Self.progressivePixelLimit {
+            (width, height) = (full.width, full.height)
+            throw ContentError(path: path, reason: .notStreamable(
+                "a progressive JPEG of \(full) would be held whole in memory (the limit is \(Self.progressivePixelLimit) pixels); save it as baseline"))
+        }
+        var denominator = 1
+        if let covering = covering?(full) {
+            while denominator < 8, (full.width + 2 * denominator - 1) / (2 * denominator) >= covering.width,
+                  (full.height + 2 * denominator - 1) / (2 * denominator) >= covering.height {
+                denominator *= 2
+            }
+        }
+        guard jpeg_rows_start(rows, Int32(denominator), &message, message.count) == 0 else {
+            (width, height) = (full.width, full.height)
+            throw ContentError(path: path, reason: Self.reason(Self.text(message)))
+        }
         width = Int(jpeg_rows_width(rows))
         height = Int(jpeg_rows_height(rows))
-        if jpeg_rows_progressive(rows) != 0 && width * height > Self.progressivePixelLimit {
-            throw ContentError(path: path, reason: .notStreamable(
-                "a progressive JPEG of \(width)x\(height) would be held whole in memory (the limit is \(Self.progressivePixelLimit) pixels); save it as baseline"))
-        }
     }
 
     deinit {
@@ -46,6 +66,17 @@ final class JPEGScanlines: ScanlineReader {
         guard count == 1 else {
             throw ContentError(path: path, reason: count < 0 ? Self.reason(Self.text(message))
                                                            : .truncated(detail: "no more rows"))
+        }
+    }
+
+    func skipRows(_ count: Int) throws {
+        var message = [CChar](repeating: 0, count: 256)
+        var left = count
+        while left > 0 {
+            let skipped = Int(jpeg_rows_skip(rows, Int32(clamping: left), &message, message.count))
+            if skipped < 0 { throw ContentError(path: path, reason: Self.reason(Self.text(message))) }
+            if skipped == 0 { throw ContentError(path: path, reason: .truncated(detail: "no more rows")) }
+            left -= skipped
         }
     }
 

@@ -78,7 +78,7 @@ public enum PyramidBuilder {
         }
         let folder = try PyramidFolder(cacheDirectory: cacheDirectory, folder: folderName, name: before.baseName,
                                        levels: grid.maxLevel + 1)
-        let tiles = TileWriter(folder: folder, alpha: reader.hasAlpha)
+        let tiles = TileWriter(alpha: reader.hasAlpha, store: folder.writeTile)
         let top = LevelStream(grid: grid, level: grid.maxLevel, channels: reader.channels, emit: tiles.write)
         func report(rows: Int, finished: Bool) {
             progress(PyramidProgress(rowsDone: rows, rows: grid.height, size: grid.size, levels: grid.maxLevel + 1,
@@ -130,7 +130,7 @@ public enum PyramidBuilder {
 
     /// Straight RGBA bytes to premultiplied, rounded as `PNGCodec.decode` rounds, so the full
     /// level equals the decoded image.
-    private static func premultiply(_ row: UnsafeMutablePointer<UInt8>, count: Int) {
+    static func premultiply(_ row: UnsafeMutablePointer<UInt8>, count: Int) {
         for x in 0..<count {
             let p = row + 4 * x
             let a = UInt32(p[3])
@@ -145,15 +145,16 @@ public enum PyramidBuilder {
     private static func now() -> Int64 { Instant.monotonicNow().nanoseconds }
 }
 
-/// Encodes tiles as PNG and writes them into the pyramid's folder, counting them. Called from
-/// several threads at once (the tiles of one tile row are encoded in parallel).
+/// Encodes tiles as PNG and hands each to `store` (the pyramid's folder, or the estimate's
+/// tally), counting them. Called from several threads at once (the tiles of one tile row are
+/// encoded in parallel).
 final class TileWriter: Sendable {
-    private let folder: PyramidFolder
+    private let store: @Sendable (TileKey, [UInt8]) throws -> Void
     private let alpha: Bool
     private let written = Mutex(0)
 
-    init(folder: PyramidFolder, alpha: Bool) {
-        self.folder = folder
+    init(alpha: Bool, store: @escaping @Sendable (TileKey, [UInt8]) throws -> Void) {
+        self.store = store
         self.alpha = alpha
     }
 
@@ -171,7 +172,7 @@ final class TileWriter: Sendable {
                                             filters: PyramidBuilder.filters) { y in
             alpha ? UnsafeRawPointer(Self.unpremultiply(row(y), count: size.width, into: straight)) : row(y)
         }
-        try folder.writeTile(key, bytes)
+        try store(key, bytes)
         written.withLock { $0 += 1 }
     }
 

@@ -128,7 +128,7 @@ public enum PyramidCache {
     }
 
     /// The bytes the files under `path` take on disk.
-    private static func diskBytes(_ path: String) -> Int64 {
+    static func diskBytes(_ path: String) -> Int64 {
         var info = stat()
         guard lstat(path, &info) == 0 else { return 0 }
         var total = Int64(info.st_blocks) * 512

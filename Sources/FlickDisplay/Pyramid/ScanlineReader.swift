@@ -13,20 +13,33 @@ protocol ScanlineReader: AnyObject {
     /// Decodes the next row into `row` (`width × 3` or `width × 4` bytes).
     /// - Throws: `ContentError` naming the file (truncated, corrupt).
     func readRow(into row: UnsafeMutablePointer<UInt8>) throws
+    /// Passes over the next `count` rows (there must be as many left) without giving them.
+    /// - Throws: `ContentError` naming the file (truncated, corrupt).
+    func skipRows(_ count: Int) throws
 }
 
 extension ScanlineReader {
     /// Bytes per pixel of a row.
     var channels: Int { hasAlpha ? 4 : 3 }
+
+    /// Decodes the rows and drops them: a format that cannot skip must decode what it passes.
+    func skipRows(_ count: Int) throws {
+        guard count > 0 else { return }
+        let row = UnsafeMutablePointer<UInt8>.allocate(capacity: width * channels)
+        defer { row.deallocate() }
+        for _ in 0..<count { try readRow(into: row) }
+    }
 }
 
 enum ScanlineReaders {
-    /// Opens `path` as a PNG or a JPEG, judged by its first bytes, and reads its header.
+    /// Opens `path` as a PNG, a JPEG or a WebP, judged by its first bytes, and reads its header.
+    /// - Parameter covering: a JPEG's rows may be scaled by its IDCT as far as they still cover
+    ///   the size this gives for its full size (`JPEGScanlines`); other formats give the full size.
     /// - Throws: `ContentError` naming `path`.
-    static func open(_ path: String) throws -> any ScanlineReader {
+    static func open(_ path: String, covering: ((PixelSize) -> PixelSize)? = nil) throws -> any ScanlineReader {
         guard let file = fopen(path, "rbe") else { throw ContentError(path: path, reason: .unreadable(.current("fopen", path))) }
-        var magic = [UInt8](repeating: 0, count: 8)
-        let count = fread(&magic, 1, 8, file)
+        var magic = [UInt8](repeating: 0, count: ImageFormat.signatureLength)
+        let count = fread(&magic, 1, magic.count, file)
         if ferror(file) != 0 {
             let error = SystemError.current("fread", path)
             fclose(file)
@@ -37,13 +50,13 @@ enum ScanlineReaders {
             fclose(file)
             throw ContentError(path: path, reason: .empty)
         }
-        if count == 8 && magic == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] {
-            return try PNGScanlines(file: file, path: path)
+        switch ImageFormat(signature: magic.prefix(count)) {
+        case .png: return try PNGScanlines(file: file, path: path)
+        case .jpeg: return try JPEGScanlines(file: file, path: path, covering: covering)
+        case .webp: return try WebPScanlines(file: file, path: path)
+        case nil:
+            fclose(file)
+            throw ContentError(path: path, reason: .unsupportedFormat)
         }
-        if count >= 3 && magic[0] == 0xFF && magic[1] == 0xD8 && magic[2] == 0xFF {
-            return try JPEGScanlines(file: file, path: path)
-        }
-        fclose(file)
-        throw ContentError(path: path, reason: .unsupportedFormat)
     }
 }

@@ -33,7 +33,7 @@ public struct DZIDescriptor: Hashable, Sendable {
     /// pyramid, and far below where sums of tiles and levels could overflow.
     public static let maxPixels = 1 << 40
     /// The formats a tile may have, as `Format` spells them (compared ignoring case).
-    public static let formats = ["png", "jpg", "jpeg"]
+    public static let formats = ["png", "jpg", "jpeg", "webp"]
     /// The namespaces of the root element accepted, besides none.
     public static let namespaces = ["http://schemas.microsoft.com/deepzoom/2008",
                                     "http://schemas.microsoft.com/deepzoom/2009"]
@@ -67,10 +67,10 @@ public struct DZIDescriptor: Hashable, Sendable {
         let tileSize = try image.integer("TileSize", in: 1...8192, expected: "a tile side from 1 to 8192 pixels")
         let overlap = try image.integer("Overlap", in: 0...(tileSize - 1),
                                         expected: "an overlap from 0 to \(tileSize - 1) pixels, less than TileSize=\"\(tileSize)\"")
-        let format = try image.attribute("Format", expected: "Format=\"jpeg\", \"jpg\" or \"png\"")
+        let format = try image.attribute("Format", expected: "Format=\"jpeg\", \"jpg\", \"png\" or \"webp\"")
         guard formats.contains(format.lowercased()) else {
             throw DescriptorProblem(.descriptorValue(line: image.line, element: "Image", attribute: "Format",
-                                                     value: format, expected: "jpeg, jpg or png"))
+                                                     value: format, expected: "jpeg, jpg, png or webp"))
         }
         guard let size = elements.size else {
             throw DescriptorProblem(.descriptorStructure(line: image.line, problem:

@@ -133,13 +133,8 @@ public final class DZISource: TileSource {
         if bytes.isEmpty { throw ContentError(path: path, reason: .empty) }
         let image: PixelBuffer
         do {
-            if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
-                image = try PNGCodec.decode(bytes, path: path, pixelBudget: expected.area)
-            } else if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
-                image = try JPEGDecoder.decode(bytes, path: path, pixelBudget: expected.area)
-            } else {
-                throw ContentError(path: path, reason: .unsupportedFormat)
-            }
+            guard let format = ImageFormat(signature: bytes) else { throw ContentError(path: path, reason: .unsupportedFormat) }
+            image = try format.decode(bytes, path: path, pixelBudget: expected.area).pixels
         } catch let error as ContentError {
             // Over the tile's own area is a wrong size, and that says more than a budget would.
             if case .overPixelBudget(let width, let height, _) = error.reason {
