@@ -265,6 +265,59 @@ final class AppPool {
         #expect(rig.provider.lateAnswers == first.count && rig.provider.drawn == 0)
     }
 
+    /// An app drawing its queue in turn is making progress: the requests it has not reached yet
+    /// are not overdue for having waited, however long the queue. Silence is: `timeout` after
+    /// its last answer, the rest are given up (issue 49: a document's slow page is no hung helper).
+    @Test func aQueueAnsweredInTurnIsNotOverdueButSilenceIs() throws {
+        let rig = try Rig(panel: panel, content: content, slots: 64, timeout: .milliseconds(500))
+        try rig.frame(300, 1000)
+        let sent = rig.requests
+        try #require(sent.count >= 8)
+        // One answer every 300 ms, in order: the fifth comes 1.5 s (three time-outs) after it was asked.
+        for (i, r) in sent.prefix(5).enumerated() {
+            rig.now = Instant.zero + .milliseconds(300 * (i + 1))
+            rig.store.expire(now: rig.now)
+            #expect(rig.provider.timeouts == 0, "answer \(i + 1)")
+            try rig.provider.answer(r.id, drawn: true)
+        }
+        #expect(rig.provider.drawn == 5 && rig.provider.lateAnswers == 0)
+        let due = try #require(rig.provider.nextDeadline)
+        #expect(due == Instant.zero + .milliseconds(1500 + 500))
+        rig.now = due - .milliseconds(1)
+        rig.store.expire(now: rig.now)
+        #expect(rig.provider.timeouts == 0)
+        let waiting = rig.requests.filter { rig.provider.isOutstanding($0.id) }.count
+        rig.now = due
+        rig.store.expire(now: rig.now)
+        #expect(waiting > 0 && rig.provider.timeouts == waiting)
+    }
+
+    /// A request the app leaves unanswered while it answers others is given up `maxTurns`
+    /// time-outs after it was sent: it cannot hold its slot for good.
+    @Test func aRequestLeftOutWhileOthersAreAnsweredIsGivenUpAfterItsTurns() throws {
+        let rig = try Rig(panel: panel, content: content, slots: 64, timeout: .milliseconds(500))
+        try rig.frame(300, 1000)
+        let sent = rig.requests
+        try #require(sent.count > TileProvider.maxTurns + 2)
+        let cap = Instant.zero + .milliseconds(500 * TileProvider.maxTurns)
+        // Every 400 ms an answer, never to the first request.
+        var t = 400
+        for r in sent.dropFirst() where t < 500 * TileProvider.maxTurns {
+            rig.now = Instant.zero + .milliseconds(t)
+            rig.store.expire(now: rig.now)
+            #expect(rig.provider.isOutstanding(sent[0].id) && rig.provider.timeouts == 0, "at \(t) ms")
+            try rig.provider.answer(r.id, drawn: true)
+            t += 400
+        }
+        #expect(rig.provider.nextDeadline == cap)
+        rig.now = cap
+        rig.store.expire(now: rig.now)
+        #expect(rig.provider.timeouts >= 1)
+        // Its slot stays the app's until it answers, late.
+        try rig.provider.answer(sent[0].id, drawn: true)
+        #expect(rig.provider.lateAnswers == 1)
+    }
+
     @Test func aLevelOfDetailAboveZoomOneIsDrawnByTheAppAtScaleTwoWhenZoomedIn() throws {
         let rig = try Rig(panel: panel, content: content, detail: 1)
         let grid = rig.store.source.grid

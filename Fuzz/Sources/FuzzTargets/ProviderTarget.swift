@@ -360,6 +360,16 @@ private final class Session {
     /// Its size in content pixels (the grid's over `provider.contentScale`).
     let contentSize: Size
 
+    /// The app's last answer to an outstanding request: its last sign of progress.
+    var lastAnswerAt: Instant?
+
+    /// When a request sent at `sentAt` is overdue (`TileProvider`): the time-out after the later
+    /// of its sending and the last answer, at the latest `maxTurns` time-outs after its sending.
+    func due(_ sentAt: Instant) -> Instant {
+        min((lastAnswerAt.map { max($0, sentAt) } ?? sentAt) + ProviderTarget.timeout,
+            sentAt + ProviderTarget.timeout * TileProvider.maxTurns)
+    }
+
     /// A request sent and not answered, as the app knows it.
     struct Open {
         var request: TileProvider.Request
@@ -647,6 +657,7 @@ private final class ProviderRig: ContentScreen, ProviderLink {
     private func answer(_ id: Int, drawn wasDrawn: Bool) {
         guard let s = session else { return }
         let expected = s.open.removeValue(forKey: id)
+        if expected != nil { s.lastAnswerAt = now }
         if let o = expected {
             if o.givenUp {
                 s.late += 1
@@ -702,7 +713,7 @@ private final class ProviderRig: ContentScreen, ProviderLink {
             fuzzCheck(p.pendingCount >= asked.count, "pendingCount \(p.pendingCount) with \(asked.count) asked")
         }
         fuzzCheck(s.store.pendingCount == p.pendingCount, "the store's pendingCount is not the provider's")
-        let deadline = s.open.values.filter { !$0.givenUp }.map { $0.sentAt + ProviderTarget.timeout }.min()
+        let deadline = s.open.values.filter { !$0.givenUp }.map { s.due($0.sentAt) }.min()
         fuzzCheck(p.nextDeadline == deadline && s.store.nextDeadline == deadline,
                   "next deadline \(String(describing: p.nextDeadline)), the app's \(String(describing: deadline))")
         if let mean = p.meanLatencyMs { fuzzCheck(mean.isFinite && mean >= 0, "mean latency \(mean) ms") }
@@ -808,7 +819,7 @@ private final class ProviderRig: ContentScreen, ProviderLink {
 
     /// The overdue requests given up, the model first (the provider asks again within the call).
     private func expire(_ s: Session) {
-        for (id, var o) in s.open where !o.givenUp && now - o.sentAt >= ProviderTarget.timeout {
+        for (id, var o) in s.open where !o.givenUp && now >= s.due(o.sentAt) {
             o.givenUp = true
             s.open[id] = o
             s.timeouts += 1

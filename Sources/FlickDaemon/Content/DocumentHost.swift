@@ -109,7 +109,7 @@ final class DocumentHost {
             provider.expire(now: t)
             if provider.timeouts > seenTimeouts {
                 seenTimeouts = provider.timeouts
-                logger.warning("flickd-render did not draw a tile within content.provider_timeout_ms: killing it",
+                logger.warning("flickd-render is overdue with a tile asked of it (nothing drawn for content.provider_timeout_ms, or 8 of them for that tile): killing it",
                                metadata: ["PID": "\(machine.pid ?? 0)"])
                 handle(.hung, at: t)
             }

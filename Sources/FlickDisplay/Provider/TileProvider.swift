@@ -10,8 +10,15 @@ import FlickSystem
 ///   the tile arrives) or not; the slot is free again;
 /// - **sent** → **cancelled** (`tileCancel`: its tile was left out of the wanted list twice in a
 ///   row) → **answered** (a tile drawn anyway is still taken);
-/// - **sent** or **cancelled** → **given up** (no answer within `timeout`: the tile may be asked
-///   again, in another slot) → **answered late** (ignored; only now is the slot free).
+/// - **sent** or **cancelled** → **given up** (overdue, `due(_:)`: the tile may be asked again,
+///   in another slot) → **answered late** (ignored; only now is the slot free).
+///
+/// A request is overdue when the app has answered nothing for `timeout` since it was sent: an
+/// app drawing its queue in turn (a document's helper drawing an expensive page, 0.1–0.3 s a
+/// tile) is making progress, and the last of sixteen requests is not late for having waited
+/// for fifteen. So a slow app is not taken for a hung one; a hung one answers nothing and is
+/// overdue `timeout` after its last answer. A request an app leaves unanswered while it answers
+/// others is given up `maxTurns` × `timeout` after it was sent, so it cannot hold a slot for good.
 ///
 /// A frame never waits here: the loop says what it wants and goes on; tiles arrive through
 /// `fileDescriptor`, as the tile loader's do.
@@ -60,6 +67,11 @@ public final class TileProvider: TileFetching {
         /// Want lists in a row that left the tile out.
         var unwanted = 0
     }
+
+    /// The app's last answer (drawn, not drawn or late): its last sign of progress.
+    private var lastAnswerAt: Instant?
+    /// The most `timeout`s a request waits while the app answers others.
+    public static let maxTurns = 8
 
     /// The pyramid.
     public let grid: TileGrid
@@ -179,6 +191,7 @@ public final class TileProvider: TileFetching {
     /// - Throws: `AnswerError` when no such request waits for an answer.
     public func answer(_ id: Int, drawn wasDrawn: Bool) throws(AnswerError) {
         guard let entry = outstanding.removeValue(forKey: id) else { throw .notOutstanding(id) }
+        lastAnswerAt = clock()
         freeSlots.append(entry.request.slot)
         defer { issue() }
         if entry.givenUp {
@@ -203,10 +216,18 @@ public final class TileProvider: TileFetching {
         wanted.removeAll { $0 == request.key }
     }
 
+    /// When a request sent at `sentAt` is overdue: `timeout` after the later of its sending and
+    /// the app's last answer, and at the latest `maxTurns` × `timeout` after its sending. Later
+    /// for a later `sentAt`, so the earliest sent is the first due.
+    private func due(_ sentAt: Instant) -> Instant {
+        let waitingFrom = lastAnswerAt.map { max($0, sentAt) } ?? sentAt
+        return min(waitingFrom + timeout, sentAt + timeout * Self.maxTurns)
+    }
+
     /// Gives up the requests whose answer is overdue at `now`; their tiles may be asked again.
     public func expire(now: Instant) {
         var changed = false
-        for (id, var entry) in outstanding where !entry.givenUp && now - entry.sentAt >= timeout {
+        for (id, var entry) in outstanding where !entry.givenUp && now >= due(entry.sentAt) {
             entry.givenUp = true
             outstanding[id] = entry
             timeouts += 1
@@ -218,12 +239,12 @@ public final class TileProvider: TileFetching {
     /// When the next request becomes overdue, if any waits in time.
     public var nextDeadline: Instant? {
         // The loop asks at every wake-up (thousands a second under an app's flood): the earliest
-        // request found without an array, and the time-out added once (adding is monotonic).
+        // request found without an array, and its due time worked out once (`due` is monotonic).
         var earliest: Instant?
         for entry in outstanding.values where !entry.givenUp && earliest.map({ entry.sentAt < $0 }) ?? true {
             earliest = entry.sentAt
         }
-        return earliest.map { $0 + timeout }
+        return earliest.map(due)
     }
 
     /// The mean time from a request to its answer over the last 64 answers, in milliseconds.
