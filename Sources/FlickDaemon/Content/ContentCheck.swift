@@ -117,8 +117,9 @@ public enum ContentCheck {
         var path = folder
         var info = statvfs()
         while statvfs(path, &info) != 0 {
-            guard let slash = path.lastIndex(of: "/"), path != "/" else { return 4096 }
-            path = slash == path.startIndex ? "/" : String(path[..<slash])
+            let parent = parentDirectory(of: path)
+            guard !parent.isEmpty, parent != path else { return 4096 }
+            path = parent
         }
         return info.f_bsize > 0 ? Int(info.f_bsize) : 4096
     }

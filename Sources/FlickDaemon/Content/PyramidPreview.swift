@@ -1,7 +1,6 @@
 import FlickCore
 import FlickDisplay
 import FlickSystem
-import Synchronization
 
 /// A big image's preview, decoded off the loop before its pyramid is built
 /// (`ReducedDecoder.preview`: a JPEG scaled by its IDCT, as `djpeg -scale 1/8`, then averaged

@@ -22,13 +22,25 @@ public enum ReducedDecoder {
     public static func decode(at path: String, fitting fit: PixelSize, pixelBudget: Int,
                               maxFileBytes: Int) throws -> (image: PixelBuffer, fullSize: PixelSize) {
         let fit = PixelSize(width: max(1, fit.width), height: max(1, fit.height))
-        // Only a JPEG is read whole (the DCT scales it); a PNG is streamed, never read whole.
-        if case .success(let magic) = FileIO.read(path, limit: 3, truncating: true), magic == [0xFF, 0xD8, 0xFF],
+        // Only a JPEG is read whole (the DCT scales it); a PNG or WebP is streamed, never read whole.
+        if case .success(let magic) = FileIO.read(path, limit: ImageFormat.signatureLength, truncating: true),
+           ImageFormat(signature: magic) == .jpeg,
            case .success(let data) = FileIO.read(path, limit: maxFileBytes),
            let scaled = try scaledJPEG(data, path: path, fitting: fit, pixelBudget: pixelBudget) {
             return (try reduce(scaled.image, toFit: fit, path: path), scaled.fullSize)
         }
         return try streamed(path, fitting: fit)
+    }
+
+    /// The largest IDCT scale denominator (1, 2, 4 or 8) whose scaled image, each side rounded
+    /// up as libjpeg and TJSCALED round, still covers `target`.
+    static func dctDenominator(_ full: PixelSize, covering target: PixelSize) -> Int {
+        var denominator = 1
+        while denominator < 8, (full.width + denominator * 2 - 1) / (denominator * 2) >= target.width,
+              (full.height + denominator * 2 - 1) / (denominator * 2) >= target.height {
+            denominator *= 2
+        }
+        return denominator
     }
 
     /// The size `full` takes fitted into `fit` (never enlarged), each side at least 1.
@@ -52,12 +64,7 @@ public enum ReducedDecoder {
             }
             let full = PixelSize(width: Int(width), height: Int(height))
             let target = fitted(full, into: fit)
-            // The smallest of 1/1, 1/2, 1/4, 1/8 still covering the target (TJSCALED rounds up).
-            var denominator = 1
-            while denominator < 8, (full.width + denominator * 2 - 1) / (denominator * 2) >= target.width,
-                  (full.height + denominator * 2 - 1) / (denominator * 2) >= target.height {
-                denominator *= 2
-            }
+            let denominator = dctDenominator(full, covering: target)
             let w = (full.width + denominator - 1) / denominator, h = (full.height + denominator - 1) / denominator
             guard w * h <= pixelBudget else { return nil }
             guard let buffer = PixelBuffer(width: w, height: h, format: .xrgb8888) else {

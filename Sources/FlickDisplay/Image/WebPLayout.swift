@@ -64,7 +64,10 @@ struct WebPLayout {
             throw ContentError(path: path, reason: .corrupt(detail: "a \(features.width)x\(features.height) frame at "
                                                             + "\(frame.x0),\(frame.y0) of a \(canvas) canvas"))
         }
-        let offset = UnsafeRawPointer(iterator.fragment.bytes!) - base
+        guard let fragment = iterator.fragment.bytes else {
+            throw ContentError(path: path, reason: .corrupt(detail: "a first frame with no data"))
+        }
+        let offset = UnsafeRawPointer(fragment) - base
         return WebPLayout(canvas: canvas, frame: frame, frames: Int(WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT)),
                           lossless: features.format == 2, frameHasAlpha: features.has_alpha != 0,
                           payload: offset..<(offset + iterator.fragment.size))

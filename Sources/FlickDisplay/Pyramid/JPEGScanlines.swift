@@ -39,13 +39,7 @@ final class JPEGScanlines: ScanlineReader {
             throw ContentError(path: path, reason: .notStreamable(
                 "a progressive JPEG of \(full) would be held whole in memory (the limit is \(Self.progressivePixelLimit) pixels); save it as baseline"))
         }
-        var denominator = 1
-        if let covering = covering?(full) {
-            while denominator < 8, (full.width + 2 * denominator - 1) / (2 * denominator) >= covering.width,
-                  (full.height + 2 * denominator - 1) / (2 * denominator) >= covering.height {
-                denominator *= 2
-            }
-        }
+        let denominator = covering.map { ReducedDecoder.dctDenominator(full, covering: $0(full)) } ?? 1
         guard jpeg_rows_start(rows, Int32(denominator), &message, message.count) == 0 else {
             (width, height) = (full.width, full.height)
             throw ContentError(path: path, reason: Self.reason(Self.text(message)))
