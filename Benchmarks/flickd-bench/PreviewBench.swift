@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 #endif
 
-/// Section 19 (BENCHMARKS.md item 19): a big JPEG seen whole at once (issue 49). A generated
+/// Section 19 (BENCHMARKS.md item 19): a big JPEG seen whole at once. A generated
 /// map written as a baseline JPEG (20000² at quality 98, about 100 MB; 8000² with `--quick`) is the content
 /// of a real `flickd run --display headless:1920x1080` (`zoom.start_scale = "fit"`, an empty
 /// cache folder each start, so its pyramid must be built). Paired with the floor, the same

@@ -267,7 +267,7 @@ final class AppPool {
 
     /// An app drawing its queue in turn is making progress: the requests it has not reached yet
     /// are not overdue for having waited, however long the queue. Silence is: `timeout` after
-    /// its last answer, the rest are given up (issue 49: a document's slow page is no hung helper).
+    /// its last answer, the rest are given up (a document's slow page is no hung helper).
     @Test func aQueueAnsweredInTurnIsNotOverdueButSilenceIs() throws {
         let rig = try Rig(panel: panel, content: content, slots: 64, timeout: .milliseconds(500))
         try rig.frame(300, 1000)

@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// A document whose tiles are slow to draw is not a hung helper (issue 49): an SVG with a
+/// A document whose tiles are slow to draw is not a hung helper: an SVG with a
 /// filter over the whole page costs librsvg the whole filter for every tile (about 0.2 s here),
 /// so the last of the first screen's twelve requests waits over two seconds in the helper's
 /// queue, past `content.provider_timeout_ms`. The helper answers one every 0.2 s, which is
