@@ -24,7 +24,7 @@ struct CommonOptions: ParsableArguments {
     @Option(help: "The config file (built-in defaults when the default file is absent).")
     var config: String?
 
-    @Option(help: "Content to show: a PNG, JPEG or WebP image of any size, a PDF, an SVG, a Deep Zoom .dzi, a folder of pages (images, PDFs, SVGs; documents with run only, drawn by flickd-render), or provider[:NAME] (an app draws it over the control socket; content.placeholder until it connects). Default: the config's; with none, the placeholder (run) or the test pattern (replay).")
+    @Option(help: "Content to show: a PNG, JPEG or WebP image of any size, a PDF, an SVG, a Deep Zoom .dzi, a folder of pages (images, PDFs, SVGs; documents are drawn by flickd-render, which run and replay start), or provider[:NAME] (an app draws it over the control socket; content.placeholder until it connects). Default: the config's; with none, the placeholder (run) or the test pattern (replay).")
     var content: String?
 
     @Option(name: .customLong("snapshot-dir"), help: "Write frames as PNG files into this folder.")

@@ -73,26 +73,13 @@ extension ContentHost {
         guard let document = declared.document else {
             throw .missingField(command: "provide", field: "document")
         }
-        let arguments = documents.arguments
-        let layout: DocumentLayout
+        let pages: [Content.Page]
         do {
-            let sizes = try document.pageSizes(limit: arguments.maxPages)
-            layout = try DocumentLayout(pages: sizes.map { DocumentPageSize(width: $0.width, height: $0.height) },
-                                        direction: arguments.direction == .vertical ? .vertical : .horizontal,
-                                        pageWidth: arguments.pageWidth,
-                                        cell: arguments.cell.map { DocumentLayout.PixelSize(width: $0.width, height: $0.height) },
-                                        gap: arguments.gap, maxPages: arguments.maxPages)
+            pages = try documents.arguments.pages(of: document, declared: PixelSize(width: declared.width, height: declared.height))
         } catch {
-            let message = "flickd-render's pages cannot be laid out by flickd: \(error)"
-            documents.refused(reason: "layoutMismatch", message: message, at: clock())
-            throw .failed(message)
+            documents.refused(reason: "layoutMismatch", message: error.message, at: clock())
+            throw .failed(error.message)
         }
-        guard layout.size.width == declared.width, layout.size.height == declared.height else {
-            let message = "flickd-render declared \(declared.width)x\(declared.height), flickd lays the same pages out as \(layout.size) (a bug)"
-            documents.refused(reason: "layoutMismatch", message: message, at: clock())
-            throw .failed(message)
-        }
-        let pages = layout.pages.map { Content.Page(source: nil, frame: $0) }
         let status = try providers.provide(declared, pool: pool, caller: caller, document: (documents.path, pages))
         documents.provided(pages: pages.count, at: clock())
         return status

@@ -66,7 +66,9 @@ public enum ContentLoader {
     }
 
     /// Loads `path` (empty: the test pattern) for a view of `view` pixels, building an image's
-    /// pyramid first when it needs one (`flickd replay`; the daemon builds off its loop).
+    /// pyramid first when it needs one, and starting `flickd-render` for a document, whose tiles
+    /// are then drawn as frames need them (`flickd replay`; the daemon builds off its loop and
+    /// never waits for the helper).
     /// - Parameters:
     ///   - workers: threads making tiles; 0 makes them as frames need them (replays: the same
     ///     frames every run).
@@ -84,8 +86,9 @@ public enum ContentLoader {
             }
             return loaded
         case .document(let files):
-            throw ContentError(path: files.first ?? path, reason: .notAllowed(
-                "a document is drawn by flickd-render, which the daemon starts: replays and the bring-up tools show images only"))
+            let (document, pages) = try RenderedDocument.open(path: path, files: files, configuration: configuration, view: view)
+            let store = try TileStore(source: document, cacheBytes: configuration.cacheMegabytes << 20, workers: 0)
+            return Loaded(content: Content(tiles: store, pages: pages), name: path)
         }
     }
 

@@ -13,14 +13,21 @@ public protocol ProviderLink: AnyObject {
 extension ControlServer: ProviderLink {
     /// Sends a tile request or cancel as its protocol message (docs/protocol.md).
     public func send(_ message: TileProvider.Message, to caller: Caller) {
-        switch message {
+        _ = send(message.controlMessage, to: caller)
+    }
+}
+
+extension TileProvider.Message {
+    /// The protocol message that carries it: `tileRequest` or `tileCancel`.
+    var controlMessage: ControlMessage {
+        switch self {
         case .request(let r):
             let tile = ControlTileRequest(level: r.key.level, column: r.key.column, row: r.key.row, scale: r.scale,
                                           x: r.x, y: r.y, width: r.width, height: r.height, pixelWidth: r.pixelWidth,
                                           pixelHeight: r.pixelHeight, slot: r.slot, offset: r.offset, stride: r.stride)
-            _ = send(.tileRequest(id: r.id, tile: tile), to: caller)
+            return .tileRequest(id: r.id, tile: tile)
         case .cancel(let id):
-            _ = send(.tileCancel(id: id), to: caller)
+            return .tileCancel(id: id)
         }
     }
 }

@@ -316,7 +316,7 @@ public final class ControlServer {
         var total = 0
         var files: [Int32] = []
         while total < limits.maxReadPerWakeup {
-            let n = receive(client, into: &buffer, files: &files)
+            let n = receiveWithFiles(on: client.fd, into: &buffer, files: &files)
             if n == 0 {
                 files.forEach { close($0) }
                 return drop(client, broke: false)
@@ -341,39 +341,6 @@ public final class ControlServer {
             if client.input.count > limits.maxLineBytes {
                 send([UInt8](ControlMessage.failure(id: nil, .lineTooLong(limit: limits.maxLineBytes)).line()), to: client)
                 return drop(client, broke: true)
-            }
-        }
-    }
-
-    /// One `recvmsg`: the bytes into `buffer`, and the files passed with them into `files`.
-    private func receive(_ client: Client, into buffer: inout [UInt8], files: inout [Int32]) -> Int {
-        let header = MemoryLayout<cmsghdr>.size
-        var control = [UInt8](repeating: 0, count: header + 4 * MemoryLayout<Int32>.size)
-        return buffer.withUnsafeMutableBytes { bytes -> Int in
-            var iov = iovec(iov_base: bytes.baseAddress, iov_len: bytes.count)
-            return control.withUnsafeMutableBytes { raw -> Int in
-                var message = msghdr()
-                message.msg_control = raw.baseAddress
-                message.msg_controllen = raw.count
-                let n = withUnsafeMutablePointer(to: &iov) { iovPointer in
-                    message.msg_iov = iovPointer
-                    message.msg_iovlen = 1
-                    return recvmsg(client.fd, &message, Int32(MSG_CMSG_CLOEXEC))
-                }
-                guard n >= 0 else { return n }
-                var offset = 0
-                while offset + header <= message.msg_controllen {
-                    let cmsg = raw.load(fromByteOffset: offset, as: cmsghdr.self)
-                    guard cmsg.cmsg_len >= header else { break }
-                    if cmsg.cmsg_level == SOL_SOCKET && cmsg.cmsg_type == Int32(SCM_RIGHTS) {
-                        for i in 0..<(cmsg.cmsg_len - header) / MemoryLayout<Int32>.size {
-                            let fd = raw.loadUnaligned(fromByteOffset: offset + header + i * 4, as: Int32.self)
-                            files.append(fd)
-                        }
-                    }
-                    offset += (cmsg.cmsg_len + 7) & ~7
-                }
-                return n
             }
         }
     }

@@ -65,6 +65,9 @@ public struct ContentError: FlickError, Hashable, Sendable {
         case tileOutsidePyramid(TileKey, levels: Int)
         /// Building the image's pyramid failed (`flickd pyramid` run by the daemon said why).
         case pyramidBuildFailed(String)
+        /// The document helper (`flickd-render`) cannot show a PDF or SVG, or stopped drawing it:
+        /// its words, or what went wrong with it.
+        case documentFailed(String)
 
         public var description: String {
             switch self {
@@ -101,6 +104,7 @@ public struct ContentError: FlickError, Hashable, Sendable {
             case .tileOutsidePyramid(let key, let levels):
                 "no tile \(key) in the pyramid; expected a level from 0 to \(levels - 1) and a column and row inside it"
             case .pyramidBuildFailed(let why): "its pyramid could not be built: \(why)"
+            case .documentFailed(let why): "the document cannot be shown: \(why)"
             }
         }
 
@@ -132,7 +136,7 @@ public struct ContentError: FlickError, Hashable, Sendable {
         case .missingLevelFolder: .noInput
         case .empty, .fileTooLarge, .unsupportedFormat, .notContent, .truncated, .corrupt, .overPixelBudget, .noImages, .notAllowed,
              .changedWhileBuilding, .notStreamable, .malformedXML, .descriptorStructure, .descriptorValue, .pyramidTooLarge,
-             .wrongTileSize, .tileOutsidePyramid, .pyramidBuildFailed: .data
+             .wrongTileSize, .tileOutsidePyramid, .pyramidBuildFailed, .documentFailed: .data
         }
     }
 }
