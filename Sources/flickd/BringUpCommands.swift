@@ -31,6 +31,9 @@ struct EventsCommand: ParsableCommand {
     @Option(help: "The panel's size in pixels, WIDTHxHEIGHT (default: from the device's axes).")
     var size: String?
 
+    @Option(help: "The content the gestures act on, as `flickd replay --content` takes it (its edges and pages decide bounces and page turns; a PDF or SVG is drawn by flickd-render). Default: the test pattern.")
+    var content: String?
+
     @Option(help: "Stop after this many reports.")
     var count: Int?
 
@@ -43,6 +46,7 @@ struct EventsCommand: ParsableCommand {
     func run() throws {
         let (configuration, _, _) = try CommonOptions.loadConfiguration(config)
         var options = Events.Options(device: device, recording: recording)
+        options.content = content ?? ""
         do {
             if device != nil && recording != nil {
                 throw EndpointError(option: "--recording", value: recording ?? "", expected: "a device or a recording, not both")

@@ -91,4 +91,31 @@ import Testing
         #expect(replay.err.contains("\(dir)/locked.pdf: the document cannot be shown: ") && replay.err.contains("encrypted"),
                 "\(replay.err)")
     }
+
+    /// The gesture sentences of `flickd events` (after `gesture: `) or of `flickd replay` (after
+    /// the time), each without its time.
+    private func gestures(_ out: String, events: Bool) -> [String] {
+        out.split(separator: "\n").compactMap { line in
+            guard let range = line.range(of: events ? " s  gesture: " : " s  ") else { return nil }
+            let sentence = String(line[range.upperBound...])
+            return sentence.hasPrefix("flick") || sentence.hasPrefix("drag") ? sentence : nil
+        }
+    }
+
+    @Test func eventsOverAPDFSaysTheGesturesAReplayOverItSays() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // Three flicks: past the test pattern's end (four screens), not past the menu's.
+        try Recordings.flicks(at: [3, 4, 5]).write(toFile: dir + "/flicks.event", atomically: true, encoding: .utf8)
+        let common = ["--config", dir + "/flickd.toml", "--size", "800x480"]
+        let events = try runBuilt("flickd", ["events", "--recording", dir + "/flicks.event", "--content", dir + "/menu.pdf"] + common)
+        #expect(events.status == 0, "\(events.err)")
+        let replay = try runBuilt("flickd", ["replay", dir + "/flicks.event", "--content", dir + "/menu.pdf",
+                                             "--config", dir + "/flickd.toml", "--display", "headless:800x480"])
+        #expect(replay.status == 0, "\(replay.err)")
+        let overMenu = gestures(events.out, events: true)
+        #expect(overMenu.count == 3 && overMenu == gestures(replay.out, events: false), "\(events.out)\n\(replay.out)")
+        let pattern = try runBuilt("flickd", ["events", "--recording", dir + "/flicks.event"] + common)
+        #expect(gestures(pattern.out, events: true) != overMenu, "the test pattern ends sooner than the menu: \(pattern.out)")
+    }
 }

@@ -116,7 +116,8 @@ final class RenderedDocument: TileSource {
         let result = session.withLock { $0.draw(key) }
         switch result {
         case .success(let tile): return tile
-        case .failure(let why): throw ContentError(path: "\(name) tile \(key)", reason: .documentFailed(why.description))
+        // Named by the document, not the tile: a helper that stops is said once, not per tile.
+        case .failure(let why): throw ContentError(path: name, reason: .documentFailed("tile \(key): \(why)"))
         }
     }
 

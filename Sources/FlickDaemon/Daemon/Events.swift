@@ -31,6 +31,10 @@ public enum Events {
         public var duration: Duration?
         /// Touch time between two rate lines.
         public var rateInterval: Duration = .seconds(1)
+        /// The content the gestures act on (its edges and pages: a flick that bounces, a page
+        /// turned), loaded as `flickd replay` loads it, a document through `flickd-render`;
+        /// empty: the test pattern.
+        public var content = ""
 
         /// Creates options: the first touchscreen, until stopped.
         public init(device: String? = nil, recording: String? = nil) {
@@ -64,7 +68,7 @@ public enum Events {
         let start = Instant.zero
         let monitor = EventsMonitor(origin: start, rateInterval: options.rateInterval)
         let pipeline = try build(output: output, logical: logical, input: .recording(recording, start: start),
-                                 configuration: configuration, at: start)
+                                 content: options.content, configuration: configuration, at: start)
         guard let source = pipeline.input as? RecordingSource else { return 0 }
         EventsMonitor.header(device: path, description: recording.description, mapping: configuration.touchMapping,
                              screen: logical.size).forEach(out)
@@ -105,7 +109,7 @@ public enum Events {
                                              force: force, grab: false, outputSize: logical.size)
         inputOptions.mapping = configuration.touchMapping
         let pipeline = try build(output: output, logical: logical, input: .devices(inputOptions, log: note),
-                                 configuration: configuration, at: loop.now)
+                                 content: options.content, configuration: configuration, at: loop.now)
         guard let input = pipeline.input as? TouchInput, input.devices == [path] else {
             throw InputDeviceError(path: path, reason: "not read as a touchscreen: no X/Y axes, or its name does not start "
                                    + "with 'event' (name the /dev/input/eventN node)")
@@ -146,9 +150,10 @@ public enum Events {
         return report.path
     }
 
-    private static func build(output: HeadlessOutput, logical: PixelSize, input: PipelineBuilder.Input,
+    private static func build(output: HeadlessOutput, logical: PixelSize, input: PipelineBuilder.Input, content path: String,
                               configuration: Configuration, at t: Instant) throws -> Pipeline {
-        let content = try ContentLoader.load(path: "", view: logical, configuration: configuration)
+        // Tiles made as frames need them, as in a replay: the gestures, not the frames, are shown.
+        let content = try ContentLoader.load(path: path, view: logical, configuration: configuration, workers: 0)
         return try PipelineBuilder(configuration: configuration).build(output: output, content: content.content, input: input, at: t)
     }
 
