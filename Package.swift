@@ -178,7 +178,8 @@ let package = Package(
             dependencies: ["FlickCore", "FlickTestSupport", .product(name: "RealModule", package: "swift-numerics")]
         ),
         .testTarget(name: "FlickInputTests", dependencies: ["FlickInput", "FlickCore", "FlickSystem", "FlickTestSupport"]),
-        .testTarget(name: "FlickDisplayTests", dependencies: ["FlickDisplay", "FlickCore", "FlickSystem", "FlickTestSupport", "CMemfd", "CWebP"]),
+        .testTarget(name: "FlickDisplayTests", dependencies: ["FlickDisplay", "FlickCore", "FlickSystem", "FlickTestSupport", "CMemfd", "CWebP",
+                                                             "CTurboJPEG"]),
         .testTarget(name: "FlickWaylandTests", dependencies: ["FlickWayland", "FlickDisplay", "FlickCore", "FlickSystem", "FlickTestSupport"]),
         .testTarget(name: "FlickDaemonTests", dependencies: ["FlickDaemon", "FlickWayland", "FlickControl", "FlickCore", "FlickSystem", "FlickTestSupport", "CMemfd"]),
         // flickd-render's library and the built helper as a child process over a socket pair.

@@ -14,6 +14,12 @@ struct jpeg_rows {
     struct jpeg_progress_mgr progress;
     jmp_buf escape;
     char message[JMSG_LENGTH_MAX];
+    // A CMYK or YCCK file: libjpeg gives CMYK rows (it converts none to RGB), read into
+    // `cmyk_row` and converted here. `inverted`: stored as Photoshop stores it (255 = no ink),
+    // which its Adobe marker says.
+    int cmyk;
+    int inverted;
+    unsigned char *cmyk_row;
 };
 
 static void fail(j_common_ptr info) {
@@ -69,13 +75,39 @@ int jpeg_rows_start(jpeg_rows *rows, int denominator, char *message_out, size_t 
         copy_message(rows, message_out, size);
         return -1;
     }
-    rows->info.out_color_space = JCS_RGB;
+    if (rows->info.jpeg_color_space == JCS_CMYK || rows->info.jpeg_color_space == JCS_YCCK) {
+        rows->info.out_color_space = JCS_CMYK;
+        rows->cmyk = 1;
+        rows->inverted = rows->info.saw_Adobe_marker;
+    } else {
+        rows->info.out_color_space = JCS_RGB;
+    }
     // libjpeg-turbo's scaled IDCT: 1/2, 1/4 or 1/8 of each side for little more than the
     // entropy decoding.
     rows->info.scale_num = 1;
     rows->info.scale_denom = (unsigned int)denominator;
     jpeg_start_decompress(&rows->info);
+    if (rows->cmyk) {
+        rows->cmyk_row = malloc((size_t)rows->info.output_width * 4);
+        if (!rows->cmyk_row) {
+            if (message_out && size > 0) snprintf(message_out, size, "out of memory for a row of %u CMYK pixels", rows->info.output_width);
+            return -1;
+        }
+    }
     return 0;
+}
+
+// One CMYK row as RGB: each channel the light its ink and the black let through (the
+// conversion libjpeg-turbo's own tools and browsers make, without a colour profile).
+static void cmyk_to_rgb(const struct jpeg_rows *rows, unsigned char *out) {
+    const unsigned char *in = rows->cmyk_row;
+    for (JDIMENSION x = 0; x < rows->info.output_width; x++, in += 4, out += 3) {
+        unsigned k = rows->inverted ? in[3] : 255u - in[3];
+        for (int i = 0; i < 3; i++) {
+            unsigned c = rows->inverted ? in[i] : 255u - in[i];
+            out[i] = (unsigned char)((c * k + 127) / 255);
+        }
+    }
 }
 
 int jpeg_rows_image_width(const jpeg_rows *rows) { return (int)rows->info.image_width; }
@@ -102,7 +134,12 @@ int jpeg_rows_read(jpeg_rows *rows, unsigned char **out, int count, char *messag
     }
     int done = 0;
     while (done < count && rows->info.output_scanline < rows->info.output_height) {
-        done += (int)jpeg_read_scanlines(&rows->info, out + done, (JDIMENSION)(count - done));
+        if (rows->cmyk) {
+            JSAMPROW row = rows->cmyk_row;
+            if (jpeg_read_scanlines(&rows->info, &row, 1) == 1) cmyk_to_rgb(rows, out[done++]);
+        } else {
+            done += (int)jpeg_read_scanlines(&rows->info, out + done, (JDIMENSION)(count - done));
+        }
     }
     return done;
 }
@@ -112,5 +149,6 @@ void jpeg_rows_close(jpeg_rows *rows) {
     // Not jpeg_finish_decompress: it would read (and judge) the rest of the file; the caller
     // already has every row it wanted.
     jpeg_destroy_decompress(&rows->info);
+    free(rows->cmyk_row);
     free(rows);
 }

@@ -1,3 +1,5 @@
+import FlickCore
+
 /// What flickd-render declares with its `provide`: the document's files and its pages' sizes
 /// in points, run-length (docs/documents.md).
 public struct ControlDocumentDeclaration: Codable, Hashable, Sendable {
@@ -105,5 +107,52 @@ public struct ControlDocumentStatus: Codable, Hashable, Sendable {
         self.restarts = restarts
         self.pid = pid
         self.error = error
+    }
+}
+
+/// One link of flickd-render's `links` line: its area in the page's points (origin at the
+/// page's top-left) and exactly one of where it goes (docs/documents.md, "Links").
+public struct ControlLink: Codable, Hashable, Sendable {
+    public var x: Double, y: Double, width: Double, height: Double
+    /// A page of the document (0-based), and the position there in its points, when fixed;
+    /// with `file`, the page there (1-based).
+    public var toPage: Int?
+    public var toX: Double?, toY: Double?
+    /// A URI.
+    public var uri: String?
+    /// A file outside the document.
+    public var file: String?
+    /// An internal link that leads nowhere: why.
+    public var missing: String?
+
+    /// Creates a link.
+    public init(x: Double, y: Double, width: Double, height: Double, toPage: Int? = nil, toX: Double? = nil, toY: Double? = nil,
+                uri: String? = nil, file: String? = nil, missing: String? = nil) {
+        (self.x, self.y, self.width, self.height) = (x, y, width, height)
+        (self.toPage, self.toX, self.toY, self.uri, self.file, self.missing) = (toPage, toX, toY, uri, file, missing)
+    }
+
+    /// The link, checked: a finite area, and one target.
+    /// - Throws: `ControlError.badField` naming what is wrong.
+    public func link() throws(ControlError) -> DocumentLink {
+        func bad(_ field: String, _ expected: String) -> ControlError { .badField(command: "links", field: "links." + field, expected: expected) }
+        guard [x, y, width, height].allSatisfy(\.isFinite), width >= 0, height >= 0 else {
+            throw bad("x", "a finite area: x, y, and a width and height of 0 or more")
+        }
+        guard [toX, toY].allSatisfy({ $0?.isFinite ?? true }) else { throw bad("toX", "finite numbers") }
+        let rect = Rect(x: x, y: y, width: width, height: height)
+        switch (toPage, uri, file, missing) {
+        case let (page?, nil, nil, nil):
+            guard page >= 0 else { throw bad("toPage", "a page number from 0") }
+            return DocumentLink(rect: rect, target: .page(page, x: toX, y: toY))
+        case let (nil, uri?, nil, nil):
+            return DocumentLink(rect: rect, target: .uri(uri))
+        case let (page, nil, file?, nil):
+            return DocumentLink(rect: rect, target: .file(file, page: page))
+        case let (nil, nil, nil, why?):
+            return DocumentLink(rect: rect, target: .missing(why))
+        default:
+            throw bad("toPage", "one of toPage, uri, file (with toPage) or missing")
+        }
     }
 }

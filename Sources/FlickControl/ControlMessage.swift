@@ -67,8 +67,19 @@ public struct ControlMessage: Codable, Hashable, Sendable {
     public var gesture: String?
     /// For `bounce` gestures: the edge (`top`, `left`, `bottom`, `right`).
     public var edge: String?
-    /// For `page-change` gestures: the page now in view (0-based).
+    /// For `page-change` gestures: the page now in view (0-based); for `link`: the page the
+    /// link is on.
     public var page: Int?
+    /// For `link` events (a tap on a document's link): the page it goes to (0-based), and the
+    /// content point brought to the view's top-left, [x, y].
+    public var toPage: Int?
+    public var destination: [Double]?
+    /// For `link` events: the URI, or the file outside the document (and `toPage`, 1-based
+    /// there, when said), that flickd does not open: the app's to act on.
+    public var uri: String?
+    public var file: String?
+    /// For `link` events: why an internal link leads nowhere.
+    public var missing: String?
     /// For `transition` lines (`flickd replay --json --trace`): the machine, the state before,
     /// the event and the state after.
     public var machine: String?
@@ -400,7 +411,8 @@ extension ControlMessage {
                 m.y = p.y
             }
         case let .gesture(gesture):
-            m.type = "gesture"
+            // A link's tap is an event of its own for apps (`subscribe` to `link`).
+            if case .link = gesture { m.type = "link" } else { m.type = "gesture" }
             m.gesture = gesture.name
             switch gesture {
             case let .tap(p), let .longPress(p), let .doubleTap(p, _), let .stop(p):
@@ -424,6 +436,19 @@ extension ControlMessage {
             case let .pageChange(from, to):
                 m.fromPage = from
                 m.page = to
+            case let .link(p, page, target, destination):
+                m.x = p.x
+                m.y = p.y
+                m.page = page
+                m.destination = destination.map { [$0.x, $0.y] }
+                switch target {
+                case let .page(to, _, _): m.toPage = to
+                case let .uri(uri): m.uri = uri
+                case let .file(file, page):
+                    m.file = file
+                    m.toPage = page
+                case let .missing(why): m.missing = why
+                }
             case .cancelled, .scrollToTop:
                 break
             }

@@ -52,6 +52,8 @@ public struct ControlRequest: Codable, Hashable, Sendable {
     public var file: String?
     public var reason: String?
     public var message: String?
+    /// For `links` (flickd-render only): the links on `page` (0-based), in its points.
+    public var links: [ControlLink]?
 
     /// Creates a request.
     public init(id: Int? = nil, cmd: String, x: Double? = nil, y: Double? = nil, width: Double? = nil,
@@ -127,6 +129,9 @@ public enum ControlCommand: Hashable, Sendable {
     /// flickd-render cannot show its document (docs/documents.md); taken only on its own
     /// connection.
     case documentError(ControlDocumentFailure)
+    /// flickd-render's links on a page (0-based) it has drawn, in that page's points; taken
+    /// only on its own connection.
+    case links(page: Int, [DocumentLink])
     /// The provider's answer to a `tileRequest`: drawn into its slot, or not.
     case tile(request: Int, drawn: Bool)
     /// The provider's content changed in this rectangle (unscaled content pixels).
@@ -246,6 +251,11 @@ public enum ControlCommand: Hashable, Sendable {
                                height: try size(r.height, "height"))
         case "documentError":
             self = .documentError(try ControlDocumentFailure(r))
+        case "links":
+            guard let page = r.page else { throw .missingField(command: r.cmd, field: "page") }
+            guard page >= 0 else { throw .badField(command: r.cmd, field: "page", expected: "a page number from 0") }
+            guard let links = r.links else { throw .missingField(command: r.cmd, field: "links") }
+            self = .links(page: page, try links.map { link throws(ControlError) in try link.link() })
         case "display":
             guard let text = r.state else { throw .missingField(command: r.cmd, field: "state") }
             guard let state = DisplayState(rawValue: text) else {

@@ -15,6 +15,11 @@ enum EventLine {
         if let distance = m.distance { parts.append("past by \(short(distance))") }
         if let from = m.fromPage { parts.append("from page \(from)") }
         if let page = m.page { parts.append("page \(page)") }
+        if let uri = m.uri { parts.append("→ \(uri)") }
+        if let file = m.file { parts.append("→ file \(file)") }
+        if let to = m.toPage { parts.append(m.file == nil ? "→ page \(to)" : "its page \(to)") }
+        if let d = m.destination, d.count == 2 { parts.append("to (\(short(d[0])), \(short(d[1])))") }
+        if let why = m.missing { parts.append("leads nowhere: \(why)") }
         if let from = m.fromScale { parts.append("from zoom \(short(from))") }
         if m.type == "power", let state = m.state { parts.append("\(state) (\(m.reason ?? "?"))") }
         if m.type == "state", let state = m.scrollState { parts.append("\(state.flags)") }

@@ -146,6 +146,13 @@ import Testing
         .tap(p), .doubleTap(p, zoomedTo: 2), .longPress(p), .drag(translation: Vector(dx: 1, dy: 2)),
         .flick(velocity: Vector(dx: 1, dy: 2), restOffset: p, duration: 1), .pinch(fromScale: 1, toScale: 2), .stop(at: p),
         .cancelled, .bounce(edge: .top, distance: 3), .pageChange(from: 0, to: 1), .scrollToTop,
+        .link(at: p, page: 0, target: .page(2, x: nil, y: 10), destination: p),
+    ]
+    /// The other targets of a link, each its own fields.
+    static let linkSamples: [Gesture] = [
+        .link(at: p, page: 1, target: .uri("https://example.com"), destination: nil),
+        .link(at: p, page: 1, target: .file("wine.pdf", page: 2), destination: nil),
+        .link(at: p, page: 1, target: .missing("page 9 of menu.pdf does not exist"), destination: nil),
     ]
     static func index(_ g: Gesture) -> Int {
         switch g {
@@ -160,6 +167,7 @@ import Testing
         case .bounce: 8
         case .pageChange: 9
         case .scrollToTop: 10
+        case .link: 11
         }
     }
     static func index(_ kind: GestureOutput.Kind) -> Int {
@@ -186,6 +194,7 @@ import Testing
         #expect(Set(kinds.map(Self.index)) == Set(0..<6))
         let documented = try Self.examples().filter { $0.kind == "event" }.map { try Self.object($0.text) }
         var messages = kinds.map { ControlMessage.event(GestureOutput(time: .zero, kind: $0, state: view.state), view: view) }
+        messages += Self.linkSamples.map { ControlMessage.event(GestureOutput(time: .zero, kind: .gesture($0), state: view.state), view: view) }
         messages.append(.frame(at: 0, offset: .zero, zoomScale: 1))
         messages.append(.tileRequest(id: 7, tile: ControlTileRequest(level: 15, column: 2, row: 5, scale: 1, x: 512, y: 1280,
                                                                      width: 256, height: 256, pixelWidth: 256, pixelHeight: 256,
@@ -193,7 +202,9 @@ import Testing
         messages.append(.tileCancel(id: 8))
         for message in messages {
             let fields = Set(try Self.encoded(message).allKeys.compactMap { $0 as? String })
-            let example = documented.first { $0["type"] as? String == message.type && $0["gesture"] as? String == message.gesture }
+            // An event with several shapes (a link's targets) has an example of each.
+            let candidates = documented.filter { $0["type"] as? String == message.type && $0["gesture"] as? String == message.gesture }
+            let example = candidates.first { fields.isSubset(of: Set($0.allKeys.compactMap { $0 as? String })) } ?? candidates.first
             let name = message.type! + (message.gesture.map { ":" + $0 } ?? "")
             guard let example else {
                 Issue.record("docs/protocol.md has no example of \(name)")

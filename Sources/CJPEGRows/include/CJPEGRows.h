@@ -4,7 +4,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/// A JPEG being decoded row by row into RGB bytes (3 per pixel).
+/// A JPEG being decoded row by row into RGB bytes (3 per pixel); a CMYK or YCCK file too,
+/// converted here (libjpeg converts CMYK to nothing else).
 typedef struct jpeg_rows jpeg_rows;
 
 /// Reads the header of the JPEG in `file` (left open; the caller closes it after

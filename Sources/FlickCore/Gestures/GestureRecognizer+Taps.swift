@@ -60,9 +60,32 @@ extension GestureRecognizer {
     }
 
     private mutating func tap(at p: Point, time t: Instant) {
-        emit(.content(.tap(contentPoint(p))), at: t)
-        emit(.gesture(.tap(contentPoint(p))), at: t)
+        let point = contentPoint(p)
+        // Tested before the content hears the tap: a link's tap is the link's alone.
+        if let link = links.hit(point, slop: Self.linkSlop / scrollView.zoomScale) {
+            follow(link, tappedAt: point, time: t)
+            return
+        }
+        emit(.content(.tap(point)), at: t)
+        emit(.gesture(.tap(point)), at: t)
         lastTap = (t, p)
+    }
+
+    /// How far from a link, in screen pixels, a tap still follows it: a fingertip is wider
+    /// than a line of text.
+    public static let linkSlop = 8.0
+
+    /// Follows a link: to its page, animated as `page N` is; any other link is only said.
+    private mutating func follow(_ link: DocumentLinks.Area, tappedAt point: Point, time t: Instant) {
+        // A second tap right after is not a double tap of the first: the view is on its way.
+        lastTap = nil
+        if let destination = link.destination {
+            drive(at: t) { v in
+                let target = v.clampedOffset(Point(x: destination.x * v.zoomScale, y: destination.y * v.zoomScale))
+                try? v.setContentOffset(target, animated: true, at: t)
+            }
+        }
+        emit(.gesture(.link(at: point, page: link.page, target: link.target, destination: link.destination)), at: t)
     }
 
     /// Whether a tap whose touch went down near `p` completes a double tap.

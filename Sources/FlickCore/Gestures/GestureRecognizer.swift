@@ -91,6 +91,8 @@ public struct GestureRecognizer: Sendable {
     private var ignored: Set<ContactID> = []
     /// The last tap, for double taps.
     var lastTap: (time: Instant, point: Point)?
+    /// The links of the content on screen (a document's): a tap on one follows it.
+    public var links = DocumentLinks()
     /// What a motion amounted to, for the journal (it spans gestures: momentum outlives a lift).
     private var motion = MotionSummary()
     /// The pointer's touchpad gesture (its own machine, `PointerPhase`).

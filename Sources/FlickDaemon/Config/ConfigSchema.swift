@@ -246,6 +246,7 @@ enum ConfigSchema {
         k["content.document_width_px"] = wholeNumber(\.documentWidth, 0...16384, "px (0: the screen's width)")
         k["content.document_max_pages"] = wholeNumber(\.documentMaxPages, 1...100_000, "pages")
         k["content.render_restarts"] = wholeNumber(\.renderRestarts, 0...100, "restarts")
+        k["content.link_highlight"] = bool(\.linkHighlight)
         k["content.render_memory_mb"] = wholeNumber(\.renderMemoryMegabytes, 256...16384, "MiB")
         // [kiosk]
         k["kiosk.idle_reset_seconds"] = { v, c throws in

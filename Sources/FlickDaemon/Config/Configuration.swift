@@ -102,6 +102,8 @@ public struct Configuration: Hashable, Sendable {
     public var documentWidth = 0
     public var documentMaxPages = 2000
     public var renderRestarts = 3
+    /// A document's link flashes when tapped.
+    public var linkHighlight = true
     public var renderMemoryMegabytes = 512
 
     /// `[kiosk]`: attract mode after this long without a touch (0: off); the scroll-to-top

@@ -80,7 +80,8 @@ extension ContentHost {
             documents.refused(reason: "layoutMismatch", message: error.message, at: clock())
             throw .failed(error.message)
         }
-        let status = try providers.provide(declared, pool: pool, caller: caller, document: (documents.path, pages))
+        let links = documents.arguments.links(of: document, pages: pages)
+        let status = try providers.provide(declared, pool: pool, caller: caller, document: (documents.path, pages, links))
         documents.provided(pages: pages.count, at: clock())
         return status
     }
@@ -90,6 +91,19 @@ extension ContentHost {
     public func documentError(_ failure: ControlDocumentFailure, caller: ControlServer.Caller) throws(ControlError) {
         guard let documents, documents.isHelper(caller) else { throw .unknownCommand("documentError") }
         documents.refused(reason: failure.reason, message: failure.message, at: clock())
+    }
+
+    /// `links`: the helper found these links on a page it drew; a tap on one follows it from the
+    /// next wake-up on. Only its own connection may say it.
+    /// - Throws: `unknownCommand` for any other connection, as before documents.
+    public func documentLinks(page: Int, links: [DocumentLink], caller: ControlServer.Caller) throws(ControlError) {
+        guard let documents, documents.isHelper(caller) else { throw .unknownCommand("links") }
+        guard let content = helperSession?.content else { return }
+        let before = content.links.areas.count
+        content.links.add(page: page, links: links)
+        if before < DocumentLinks.limit, content.links.areas.count == DocumentLinks.limit {
+            logger.warning("document \(documents.path): more than \(DocumentLinks.limit) links; the rest are not followed")
+        }
     }
 
     /// The fallback (the placeholder) instead of the document at `path`, which will not show.

@@ -86,9 +86,11 @@ public enum ContentLoader {
             }
             return loaded
         case .document(let files):
-            let (document, pages) = try RenderedDocument.open(path: path, files: files, configuration: configuration, view: view)
+            let (document, pages, links) = try RenderedDocument.open(path: path, files: files, configuration: configuration, view: view)
             let store = try TileStore(source: document, cacheBytes: configuration.cacheMegabytes << 20, workers: 0)
-            return Loaded(content: Content(tiles: store, pages: pages), name: path)
+            let content = Content(tiles: store, pages: pages)
+            content.links = links
+            return Loaded(content: content, name: path)
         }
     }
 

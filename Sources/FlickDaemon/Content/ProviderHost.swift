@@ -23,6 +23,8 @@ final class ProviderHost {
         var name: String
         var provider: TileProvider
         var store: TileStore
+        /// What it shows (a document's links are added to it as they come).
+        weak var content: Content?
     }
 
     /// Event types a provider receives without subscribing: its content's touches.
@@ -112,7 +114,7 @@ final class ProviderHost {
     /// - Parameter document: for flickd-render's connection, the document's name (its content
     ///   path) and its pages: shown under that name, with those pages, and sent no touches.
     func provide(_ declared: ControlCommand.Provide, pool fd: Int32?, caller: ControlServer.Caller,
-                 document: (name: String, pages: [Content.Page])? = nil) throws(ControlError) -> ControlProviderStatus {
+                 document: (name: String, pages: [Content.Page], links: DocumentLinks)? = nil) throws(ControlError) -> ControlProviderStatus {
         if let session {
             throw .failed(session.caller == caller ? "this connection already provides the content"
                           : "another provider (\(session.name)) is connected")
@@ -150,9 +152,11 @@ final class ProviderHost {
         // Showing may draw a frame at once: its requests wait until the reply is out.
         provider.isPaused = true
         starting = clock()
-        show(Content(tiles: store, pages: document?.pages), name)
+        let content = Content(tiles: store, pages: document?.pages)
+        if let links = document?.links { content.links = links }
+        show(content, name)
         // After `show`: showing ends any session, and this one has just begun.
-        session = Session(caller: caller, name: declared.name, provider: provider, store: store)
+        session = Session(caller: caller, name: declared.name, provider: provider, store: store, content: content)
         let levels = source.grid.maxLevel + 1
         logger.notice("content provider \(declared.name) connected: \(declared.width)x\(declared.height), \(levels) levels of \(declared.tileSize) px tiles, \(declared.slots) slots")
         return ControlProviderStatus(name: declared.name, levels: source.grid.maxLevel + 1, slotBytes: pool.slotBytes,

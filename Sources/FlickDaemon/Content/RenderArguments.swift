@@ -73,6 +73,15 @@ struct RenderArguments: Hashable, Sendable {
         return layout.pages.map { Content.Page(source: nil, frame: $0) }
     }
 
+    /// The links table of the document flickd-render declared, its pages laid out as `pages`
+    /// (from `pages(of:declared:)`): empty until the helper sends the links of a page.
+    func links(of document: ControlDocumentDeclaration, pages: [Content.Page]) -> DocumentLinks {
+        let sizes = (try? document.pageSizes(limit: maxPages)) ?? []
+        guard sizes.count == pages.count else { return DocumentLinks() }
+        return DocumentLinks(pages: zip(pages, sizes).map { DocumentLinks.Page(frame: $0.frame, points: Size(width: $1.width, height: $1.height)) },
+                             paging: cell != nil)
+    }
+
     /// Why flickd will not show the pages flickd-render declared.
     struct LayoutMismatch: Error {
         /// What the journal says (`layoutMismatch`).

@@ -39,11 +39,12 @@ final class RenderedDocument: TileSource {
 
     /// Starts the helper for `files` (the content `path`, laid out for a view of `view` pixels
     /// with `configuration`'s settings) and takes its `provide`.
-    /// - Returns: the document's tiles, and its pages in content pixels.
+    /// - Returns: the document's tiles, its pages in content pixels, and its links' table (the
+    ///   links come as the pages are drawn: `takeLinks()`).
     /// - Throws: `ContentError` naming the file: the helper's `documentError`, or why it could
     ///   not start or be understood.
     static func open(path: String, files: [String], configuration: Configuration,
-                     view: PixelSize) throws -> (document: RenderedDocument, pages: [Content.Page]) {
+                     view: PixelSize) throws -> (document: RenderedDocument, pages: [Content.Page], links: DocumentLinks) {
         let arguments = RenderArguments(configuration: configuration, view: view)
         let process: RenderProcess
         do {
@@ -80,7 +81,7 @@ final class RenderedDocument: TileSource {
                 throw ContentError(path: path, reason: .documentFailed(error.message))
             }
             let rendered = try RenderedDocument(path: path, declared: declared, pool: pool, session: session)
-            return (rendered, pages)
+            return (rendered, pages, arguments.links(of: document, pages: pages))
         default:
             throw ContentError(path: path, reason: .documentFailed("flickd-render began with '\(line.prefix(80))', not provide"))
         }
@@ -121,6 +122,10 @@ final class RenderedDocument: TileSource {
         }
     }
 
+    func takeLinks() -> [(page: Int, links: [DocumentLink])] {
+        session.withLock { $0.takeLinks() }
+    }
+
     /// Why a tile was not drawn.
     private struct Broken: Error, CustomStringConvertible {
         var description: String
@@ -135,6 +140,8 @@ final class RenderedDocument: TileSource {
         private var input: [UInt8] = []
         private var sent: Int?
         private var broken: String?
+        /// The helper's `links` lines not taken yet.
+        private var links: [(page: Int, links: [DocumentLink])] = []
 
         init(process: RenderProcess, socket: Descriptor, wait: Duration) {
             self.process = process
@@ -186,7 +193,9 @@ final class RenderedDocument: TileSource {
                 while let newline = input.firstIndex(of: 0x0A) {
                     let line = input[..<newline]
                     defer { input.removeFirst(newline + 1) }
-                    guard case let .tile(request, drawn)? = try? ControlCommand(ControlRequest.decode(line)) else { continue }
+                    let command = try? ControlCommand(ControlRequest.decode(line))
+                    if case let .links(page, found)? = command { links.append((page, found)) }
+                    guard case let .tile(request, drawn)? = command else { continue }
                     do {
                         try provider.answer(request, drawn: drawn)
                     } catch {
@@ -207,6 +216,11 @@ final class RenderedDocument: TileSource {
                 return .failure(Broken(description: "flickd-render answered without drawing it"))
             }
             return .success(tile)
+        }
+
+        func takeLinks() -> [(page: Int, links: [DocumentLink])] {
+            defer { links.removeAll() }
+            return links
         }
 
         private func send(_ message: TileProvider.Message) {

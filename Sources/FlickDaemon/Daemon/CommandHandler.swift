@@ -159,6 +159,10 @@ public final class CommandHandler {
             guard let content else { throw .unknownCommand("documentError") }
             try content.documentError(failure, caller: caller)
             return .reply(id: id)
+        case let .links(page, links):
+            guard let content else { throw .unknownCommand("links") }
+            try content.documentLinks(page: page, links: links, caller: caller)
+            return .reply(id: id)
         case .display(let state):
             try display(state, at: now)
             return .reply(id: id)

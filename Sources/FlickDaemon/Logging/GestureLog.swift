@@ -63,6 +63,25 @@ public enum GestureLog {
             message = "page \(from) → \(to)"
         case .scrollToTop:
             message = "scroll to top (tap in the top strip)"
+        case let .link(p, page, target, destination):
+            fields["X"] = num(p.x); fields["Y"] = num(p.y); fields["PAGE"] = String(page)
+            let at = "link at (\(num(p.x)), \(num(p.y))) on page \(page)"
+            switch target {
+            case let .page(to, _, _):
+                fields["LINK_PAGE"] = String(to)
+                if let d = destination { fields["DEST_X"] = num(d.x); fields["DEST_Y"] = num(d.y) }
+                message = "\(at) → page \(to)" + (destination.map { " at (\(num($0.x)), \(num($0.y)))" } ?? "")
+            case let .uri(uri):
+                fields["LINK_URI"] = uri
+                message = "\(at) → \(uri) (not opened: for the app)"
+            case let .file(file, filePage):
+                fields["LINK_FILE"] = file
+                if let filePage { fields["LINK_FILE_PAGE"] = String(filePage) }
+                message = "\(at) → file \(file)" + (filePage.map { " page \($0)" } ?? "") + " (not opened: for the app)"
+            case let .missing(why):
+                fields["LINK_MISSING"] = why
+                message = "\(at) leads nowhere: \(why)"
+            }
         }
         return Entry(message: message, fields: fields)
     }

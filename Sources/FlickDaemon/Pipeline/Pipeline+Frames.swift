@@ -21,14 +21,15 @@ extension Pipeline: FramePresenterDelegate {
         state.contentInset = v.contentInset
         state.restingOffset = v.restingOffset
         if touchOverlay { state.touchMarks = trails.marks(at: t) }
+        state.linkHighlights = linkFlash.marks(at: t, offset: contentOffset, zoomScale: v.zoomScale)
         if power != nil { state.blank = showsBlack }
         return state
     }
 
     public func presenter(_ presenter: FramePresenter, nextFrameAfter t: Instant) -> Instant? {
         let model = prediction.nextFrame(after: t, of: recognizer)
-        guard touchOverlay, let marks = trails.nextFrame(after: t) else { return model }
-        return model.map { min($0, marks) } ?? marks
+        let marks = touchOverlay ? trails.nextFrame(after: t) : nil
+        return [model, marks, linkFlash.nextFrame(after: t)].compactMap { $0 }.min()
     }
 
     public func presenter(_ presenter: FramePresenter, latchesFrameFor t: Instant) -> Bool {

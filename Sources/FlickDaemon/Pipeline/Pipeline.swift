@@ -66,6 +66,10 @@ public final class Pipeline {
     }
     /// The touch overlay's marks, fed while it is on.
     var trails = TouchTrails()
+    /// Whether a tapped link flashes (`content.link_highlight`).
+    public var linkHighlight = true
+    /// The tapped link's flash.
+    var linkFlash = LinkFlash()
     /// Fingers that touched the panel since start, each contact once, the one that woke it
     /// included (phantoms never reach here).
     public private(set) var touchCount = 0
@@ -140,6 +144,7 @@ public final class Pipeline {
     /// mode, then the display (its presentations, and the frame for the next vblank).
     public func dispatch(now t: Instant) {
         observe(t)
+        syncLinks()
         let frames = input.dispatch(now: now)
         // A Wayland seat's wheel, touchpad scrolls and pinches, each before the first frame it
         // precedes.
@@ -216,7 +221,20 @@ public final class Pipeline {
     public func show(_ content: Content?, at t: Instant) {
         observe(t)
         presenter.show(content, at: now)
+        syncLinks()
         flush()
+    }
+
+    /// Hands the recogniser the links of the content on screen, with those its source found
+    /// since (a document's pages drawn in a replay): a tap tests them before the content hears it.
+    func syncLinks() {
+        guard let content = presenter.composer.content else {
+            recognizer.links = DocumentLinks()
+            return
+        }
+        for found in content.tiles?.source.takeLinks() ?? [] { content.links.add(page: found.page, links: found.links) }
+        // Equal tables share their storage, so this is cheap at every wake-up.
+        if content.links != recognizer.links { recognizer.links = content.links }
     }
 
     /// Draws the next frame even if the model stands still: the content's pixels changed (an
@@ -250,9 +268,22 @@ public final class Pipeline {
     /// and the presenter's steps alike (`OutputClock`).
     func emit(_ outputs: [GestureOutput]) {
         guard !outputs.isEmpty else { return }
+        if linkHighlight { flashLinks(in: outputs) }
         var stamped = outputs
         clock.stamp(&stamped)
         pending.append((stamped, recognizer.scrollView))
+    }
+
+    /// Starts the flash of a link tapped among `outputs`: the area the recogniser followed, found
+    /// again where it was tapped.
+    private func flashLinks(in outputs: [GestureOutput]) {
+        for output in outputs {
+            guard case let .gesture(.link(point, _, _, _)) = output.kind,
+                  let area = recognizer.links.hit(point, slop: GestureRecognizer.linkSlop / recognizer.scrollView.zoomScale)
+            else { continue }
+            linkFlash.flash(area.rect, at: output.time)
+            presenter.setNeedsDisplay(at: now, redraw: true)
+        }
     }
 
     /// Hands what was kept to the sink, in order.

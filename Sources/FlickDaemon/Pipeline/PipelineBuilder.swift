@@ -105,6 +105,7 @@ public struct PipelineBuilder {
         pipeline.framing = configuration.framing
         pipeline.attractMode = attractMode(configuration)
         pipeline.touchOverlay = configuration.touchOverlay
+        pipeline.linkHighlight = configuration.linkHighlight
         if previous?.touchSmoothing != configuration.touchSmoothing || previous?.touchPrediction != configuration.touchPrediction {
             // Fingers already down start their filters afresh: at most a pixel's step, once.
             pipeline.conditioning = conditioning(configuration)

@@ -83,6 +83,7 @@ public final class Compositor {
             if !boxes.isEmpty {
                 pixman_image_fill_boxes(PIXMAN_OP_SRC, target.image, &color, Int32(boxes.count), &boxes)
             }
+            LinkHighlight.draw(state.linkHighlights, into: target, rotation: rotation, view: view)
         }
         if indicators {
             for bar in ScrollIndicators.bars(for: state, style: indicatorStyle) {

@@ -26,6 +26,9 @@ public struct RenderState: Hashable, Sendable {
     /// The touch overlay's dots and trails (`debug.touch_overlay`), drawn over everything;
     /// empty when it is off or nothing touches. While there are any, the frame is composed.
     public var touchMarks: [TouchMark] = []
+    /// A tapped link's fading shade (`content.link_highlight`), over the content and under the
+    /// indicators; empty at rest. While there is one, the frame is composed.
+    public var linkHighlights: [LinkHighlight] = []
     /// `flickd calibrate`'s targets, drawn in place of the content and the background (the
     /// screen fills its own); nil everywhere else. A frame that shows them is composed.
     public var targetScreen: TargetScreen?

@@ -27,6 +27,9 @@ public final class Content {
     public let size: Size
     /// What to say of how it was read (a WebP animation's first frame), with `summary`.
     public var note: String?
+    /// A document's links, in content coordinates, as its pages are drawn: a tap on one follows
+    /// it (empty for any other content).
+    public var links = DocumentLinks()
 
     /// One page of content.
     public struct Page: Hashable, Sendable {

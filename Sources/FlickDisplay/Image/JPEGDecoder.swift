@@ -1,4 +1,5 @@
 import CTurboJPEG
+import Glibc
 
 /// JPEG decoding through libjpeg-turbo's TurboJPEG API.
 public enum JPEGDecoder {
@@ -30,6 +31,7 @@ public enum JPEGDecoder {
             guard Int(width) * Int(height) <= pixelBudget else {
                 throw ContentError(path: path, reason: .overPixelBudget(width: Int(width), height: Int(height), budget: pixelBudget))
             }
+            if isCMYK(colorspace) { return try decodeCMYK(raw, path: path) }
             guard let buffer = PixelBuffer(width: Int(width), height: Int(height), format: .xrgb8888) else {
                 throw ContentError(path: path, reason: .outOfMemory(width: Int(width), height: Int(height)))
             }
@@ -40,6 +42,22 @@ public enum JPEGDecoder {
             }
             return buffer
         }
+    }
+
+    /// Whether TurboJPEG's colourspace is CMYK or YCCK (a print file): TurboJPEG decodes those
+    /// to CMYK only.
+    static func isCMYK(_ colorspace: Int32) -> Bool {
+        colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
+    }
+
+    /// A CMYK or YCCK JPEG in memory decoded through libjpeg's rows, which convert it to RGB
+    /// (`CJPEGRows`, as the pyramid builder reads it).
+    private static func decodeCMYK(_ raw: UnsafeRawBufferPointer, path: String) throws -> PixelBuffer {
+        guard let base = raw.baseAddress, let file = fmemopen(UnsafeMutableRawPointer(mutating: base), raw.count, "r") else {
+            throw ContentError(path: path, reason: .outOfMemory(width: 0, height: 0))
+        }
+        // The rows are read before `raw` goes: the stream reads it in place.
+        return try ReducedDecoder.averaged(try JPEGScanlines(file: file, path: path), by: 1, path: path)
     }
 
     /// libjpeg reports a short file as "Premature end of JPEG file" (JWRN_JPEG_EOF).

@@ -50,7 +50,8 @@ public enum ReducedDecoder {
                          height: max(1, Int((Double(full.height) * scale).rounded(.down))))
     }
 
-    /// A scaled DCT decode, or `nil` when even 1/8 would be over `pixelBudget`.
+    /// A scaled DCT decode, or `nil` when even 1/8 would be over `pixelBudget` or the file is
+    /// CMYK.
     private static func scaledJPEG(_ data: [UInt8], path: String, fitting fit: PixelSize,
                                    pixelBudget: Int) throws -> (image: PixelBuffer, fullSize: PixelSize)? {
         guard let handle = tjInitDecompress() else { throw ContentError(path: path, reason: .outOfMemory(width: 0, height: 0)) }
@@ -62,6 +63,8 @@ public enum ReducedDecoder {
                   width > 0, height > 0 else {
                 throw ContentError(path: path, reason: .corrupt(detail: String(cString: tjGetErrorStr2(handle))))
             }
+            // libjpeg's rows convert CMYK to RGB, TurboJPEG does not: streamed.
+            if JPEGDecoder.isCMYK(colorspace) { return nil }
             let full = PixelSize(width: Int(width), height: Int(height))
             let target = fitted(full, into: fit)
             let denominator = dctDenominator(full, covering: target)
@@ -121,7 +124,7 @@ public enum ReducedDecoder {
     }
 
     /// `reader`'s rows averaged over `k`×`k` boxes (the last ones cut by the edges), premultiplied.
-    private static func averaged(_ reader: any ScanlineReader, by k: Int, path: String) throws -> PixelBuffer {
+    static func averaged(_ reader: any ScanlineReader, by k: Int, path: String) throws -> PixelBuffer {
         let full = PixelSize(width: reader.width, height: reader.height)
         let w = (full.width + k - 1) / k, h = (full.height + k - 1) / k
         let format: PixelFormat = reader.hasAlpha ? .argb8888 : .xrgb8888

@@ -81,10 +81,11 @@ public final class FrameComposer {
             return
         }
         let panel = output.size
-        // Touch marks go over the indicators too, so a frame that shows any is composed whole;
-        // so is calibrate's target screen, which has no content to scan out.
+        // Touch marks go over the indicators too, and a link's shade over the content, so a frame
+        // that shows any is composed whole; so is calibrate's target screen, which has no
+        // content to scan out.
         let planes = planeFailure == nil && output.overlayPlaneCount >= Axis.allCases.count && compositor.rotation == .none
-            && state.touchMarks.isEmpty && state.targetScreen == nil
+            && state.touchMarks.isEmpty && state.linkHighlights.isEmpty && state.targetScreen == nil
         let origin = planes && scanOutReady ? content?.image.flatMap { compositor.scanOutOrigin(state, content: $0, panel: panel) } : nil
         var overlays: [FrameLayers.Overlay]?
         if planes {

@@ -1,3 +1,5 @@
+import FlickCore
+
 /// Where a pyramid's tiles come from: a Deep Zoom folder, a pyramid built from one big image, a
 /// folder of pages, the test pattern, an app drawing on request.
 ///
@@ -37,6 +39,9 @@ public protocol TileSource: AnyObject, Sendable {
     func prepareAhead() -> Bool
     /// What the source wants said once (a page shown reduced), since the last call.
     func takeWarnings() -> [ContentError]
+    /// The links found on pages since the last call, in each page's points (a document drawn
+    /// by its helper).
+    func takeLinks() -> [(page: Int, links: [DocumentLink])]
 }
 
 extension TileSource {
@@ -46,6 +51,7 @@ extension TileSource {
     public func standIn(for key: TileKey) -> PixelBuffer? { nil }
     public func prepareAhead() -> Bool { false }
     public func takeWarnings() -> [ContentError] { [] }
+    public func takeLinks() -> [(page: Int, links: [DocumentLink])] { [] }
 
     /// `tile(_:)` as a result, any error as a `ContentError` naming the source and the tile.
     func make(_ key: TileKey) -> Result<PixelBuffer, ContentError> {
