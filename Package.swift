@@ -130,8 +130,9 @@ let package = Package(
         // The document helper (docs/documents.md): everything it does but main, so the tests, the
         // fuzz target and the benchmark drive the same code. It parses untrusted files, so it links
         // only what drawing needs: no FlickDisplay (pixman's compositor, DRM), no daemon.
+        // expat finds an SVG's <a> elements, which librsvg draws but does not tell about.
         .target(name: "FlickDocument", dependencies: ["FlickCore", "FlickSystem", "FlickControl", "CPoppler", "CRsvg", "CCairo",
-                                                      "CFontconfig", "CSeccomp", "CMemfd", "CMalloc"]),
+                                                      "CFontconfig", "CSeccomp", "CMemfd", "CMalloc", "CExpat"]),
         // flickd-render: started by flickd with a socket and the documents' descriptors; sandboxed.
         .executableTarget(name: "flickd-render", dependencies: ["FlickDocument"],
                           linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"], .when(configuration: .release))]),

@@ -21,8 +21,10 @@ final class HelperProcess {
 
     /// Starts the helper on `documents` (paths opened read-only here, as flickd opens them) with
     /// the layout flags `arguments` (`--page-width` and the rest).
-    /// `withSocketFlag: false` gives the helper `arguments` alone (the documents still at 4, …).
-    init(documents: [String], arguments: [String], program: String = HelperProcess.binary(), withSocketFlag: Bool = true) throws {
+    /// `withSocketFlag: false` gives the helper `arguments` alone (the documents still at 4, …);
+    /// `stderr`, a file its stderr goes to instead of the test's.
+    init(documents: [String], arguments: [String], program: String = HelperProcess.binary(), withSocketFlag: Bool = true,
+         stderr: String? = nil) throws {
         guard FileManager.default.isExecutableFile(atPath: program) else {
             throw TestFailure("\(program) is missing: build it first (swift build --build-tests)")
         }
@@ -46,6 +48,7 @@ final class HelperProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         for (i, fd) in sources.enumerated() { posix_spawn_file_actions_adddup2(&actions, fd, Int32(3 + i)) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let stderr { posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
         let names = documents.enumerated().flatMap { ["--document", "\($0.offset + 4):\(URL(fileURLWithPath: $0.element).lastPathComponent)"] }
         let argv = [program] + (withSocketFlag ? ["--socket", "3"] + names : []) + arguments
         var cArguments = argv.map { strdup($0) } + [nil]

@@ -18,8 +18,13 @@ import Testing
         let pool: UnsafeRawPointer
         let poolBytes: Int
 
-        init(_ paths: [String], arguments: [String]) throws {
-            helper = try HelperProcess(documents: paths, arguments: arguments)
+        convenience init(_ paths: [String], arguments: [String]) throws {
+            try self.init(HelperProcess(documents: paths, arguments: arguments))
+        }
+
+        /// The session of a helper already started.
+        init(_ helper: HelperProcess) throws {
+            self.helper = helper
             let (line, file) = try helper.line()
             guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                   object["cmd"] as? String == "provide", let file else { throw TestFailure("not a provide with a pool: \(line)") }

@@ -6,8 +6,8 @@ public final class Document {
     public let files: [String]
     /// Where each page's paper lies in the content.
     public let layout: DocumentLayout
-    /// Each page's source and its index there, in page order.
-    private let pages: [(source: any PageSource, index: Int)]
+    /// Each page's source, its index there and its file's (in `files`), in page order.
+    private let pages: [(source: any PageSource, index: Int, file: Int)]
     /// Each page's size in points, in page order.
     public let pageSizes: [DocumentPageSize]
 
@@ -37,7 +37,7 @@ public final class Document {
     /// a file may take), in order, and lays their pages out.
     init(names: [String], options: RenderOptions,
          open: (Int, DecodedImages, Int) throws(DocumentError) -> any PageSource) throws(DocumentError) {
-        var pages: [(source: any PageSource, index: Int)] = [], sizes: [DocumentPageSize] = []
+        var pages: [(source: any PageSource, index: Int, file: Int)] = [], sizes: [DocumentPageSize] = []
         var owners: [(name: String, first: Int)] = []
         let images = DecodedImages()
         let limit = (options.memoryMB << 20) / 4
@@ -49,7 +49,7 @@ public final class Document {
                 let error = DocumentLayoutError.tooManyPages(count: sizes.count + source.pageSizes.count, maximum: options.maxPages)
                 throw DocumentError(file: name, reason: .tooManyPages, detail: error.message(page: ""))
             }
-            for index in source.pageSizes.indices { pages.append((source, index)) }
+            for index in source.pageSizes.indices { pages.append((source, index, i)) }
             sizes += source.pageSizes
         }
         do {
@@ -86,5 +86,28 @@ public final class Document {
     func draw(page index: Int, on context: OpaquePointer) -> Bool {
         guard pages.indices.contains(index) else { return false }
         return pages[index].source.draw(page: pages[index].index, on: context)
+    }
+
+    /// The links on page `index` (over all files; none past the last): their areas in that
+    /// page's points from its top-left, a target page counted over all files too. A link to a
+    /// page its own file does not have (a PDF's NextPage on its last page) leads nowhere:
+    /// `missing`, naming the page as a person counts in that file. An area that is not finite,
+    /// or has no width or height, cannot be touched: left out.
+    public func links(page index: Int) -> [PageLink] {
+        guard pages.indices.contains(index) else { return [] }
+        let (source, local, file) = pages[index]
+        // The file's first page over the document: its pages are consecutive.
+        let first = index - local
+        return source.links(page: local).compactMap { link in
+            guard link.hasArea else { return nil }
+            var link = link
+            link.page = index
+            if case let .page(target, x, y) = link.target {
+                link.target = source.pageSizes.indices.contains(target)
+                    ? .page(first + target, x: x, y: y)
+                    : .missing("page \(target + 1) of \(files[file]) does not exist")
+            }
+            return link
+        }
     }
 }

@@ -3,7 +3,10 @@ import FlickCore
 
 /// A PDF's pages through poppler-glib, parsed from the file's bytes in memory.
 final class PDFPages: PageSource {
-    private let document: OpaquePointer
+    /// poppler's document (its links are read in `PDFLinks.swift`).
+    let document: OpaquePointer
+    /// The file's name, for what its links' messages say.
+    let name: String
     let pageSizes: [DocumentPageSize]
 
     /// Parses `bytes`; only the page count and sizes are read now, a page's content when drawn.
@@ -16,6 +19,7 @@ final class PDFPages: PageSource {
             throw Self.refusal(failure, name: name)
         }
         self.document = document
+        self.name = name
         let count = Int(poppler_document_get_n_pages(document))
         var sizes: [DocumentPageSize] = []
         sizes.reserveCapacity(max(0, count))

@@ -9,6 +9,15 @@ public protocol PageSource: AnyObject {
     /// Draws page `index` (0-based) onto `context`; false when it cannot (a page found broken
     /// only now): its tiles are answered undrawn.
     func draw(page index: Int, on context: OpaquePointer) -> Bool
+    /// The links on page `index` (0-based in this source), in the page's points from its
+    /// top-left, a target page counted in this source too (`Document` makes both the whole
+    /// document's, and a target outside this source's pages `missing`).
+    func links(page index: Int) -> [PageLink]
+}
+
+extension PageSource {
+    /// No links: an image page has none.
+    public func links(page index: Int) -> [PageLink] { [] }
 }
 
 /// Opens a document file's bytes as the kind they are.

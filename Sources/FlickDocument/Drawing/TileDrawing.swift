@@ -57,13 +57,9 @@ extension Document {
         // protocol says pixel (i, j) shows.
         cairo_scale(context, job.scale, job.scale)
         cairo_translate(context, -job.x, -job.y)
-        let shown = Rect(x: job.x, y: job.y, width: Double(job.pixelWidth) / job.scale, height: Double(job.pixelHeight) / job.scale)
         var drawn = true
-        for index in layout.pages(in: shown) {
+        for index in pages(meeting: job) {
             let paper = layout.pages[index], size = pageSizes[index]
-            guard paper.origin.x < shown.origin.x + shown.size.width, paper.origin.x + paper.size.width > shown.origin.x,
-                  paper.origin.y < shown.origin.y + shown.size.height, paper.origin.y + paper.size.height > shown.origin.y
-            else { continue }
             cairo_save(context)
             cairo_rectangle(context, paper.origin.x, paper.origin.y, paper.size.width, paper.size.height)
             cairo_clip(context)
@@ -76,5 +72,18 @@ extension Document {
         }
         cairo_surface_flush(surface)
         return drawn && cairo_status(context).rawValue == 0
+    }
+
+    /// The pages whose paper `job`'s content rectangle meets, in order: those it draws, and
+    /// whose links flickd gets with the first of their tiles.
+    public func pages(meeting job: TileJob) -> [Int] {
+        let shown = Rect(x: job.x, y: job.y, width: Double(job.pixelWidth) / job.scale, height: Double(job.pixelHeight) / job.scale)
+        // Along the direction the layout finds them; across it a page may be narrower than the
+        // content (pages of several sizes), so each paper is checked whole.
+        return layout.pages(in: shown).filter { index in
+            let paper = layout.pages[index]
+            return paper.origin.x < shown.origin.x + shown.size.width && paper.origin.x + paper.size.width > shown.origin.x
+                && paper.origin.y < shown.origin.y + shown.size.height && paper.origin.y + paper.size.height > shown.origin.y
+        }
     }
 }

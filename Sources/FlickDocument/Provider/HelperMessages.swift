@@ -28,6 +28,61 @@ public enum HelperMessages {
         "{\"cmd\":\"tile\",\"request\":\(request)\(drawn ? "" : ",\"drawn\":false")}\n"
     }
 
+    /// What a `links` line stays under, in bytes, its newline included: well within the 64 KiB
+    /// flickd reads a line to.
+    public static let linksLineLimit = 60_000
+
+    /// `links` for page `page` (over the document): its links as flickd reads them, in as many
+    /// lines as keep each under `linksLineLimit` (flickd appends those of one page). Each link is
+    /// its area in the page's points from its top-left, and one of `toPage` (0-based over the
+    /// document) with `toX`/`toY` when the destination fixes them, `uri`, `file` (with `toPage`
+    /// in that file when named) or `missing`. No line for a page without links.
+    public static func links(page: Int, _ links: [PageLink]) -> [String] {
+        let head = "{\"cmd\":\"links\",\"page\":\(page),\"links\":[", tail = "]}\n"
+        let room = linksLineLimit - 1 - head.utf8.count - tail.utf8.count
+        var lines: [String] = [], objects: [String] = [], used = 0
+        for link in links {
+            var object = self.object(link)
+            if object.utf8.count > room {
+                // A URI or a file name of tens of kilobytes: the link cannot be sent as it is,
+                // but flickd can still say where a touch found nothing to follow.
+                let size = object.utf8.count
+                object = self.object(PageLink(page: link.page, x: link.x, y: link.y, width: link.width, height: link.height,
+                                              target: .missing("a link too long to send (\(size) bytes of JSON)")))
+            }
+            // One comma before every object but a line's first.
+            if !objects.isEmpty, used + 1 + object.utf8.count > room {
+                lines.append(head + objects.joined(separator: ",") + tail)
+                objects = []
+                used = 0
+            }
+            used += (objects.isEmpty ? 0 : 1) + object.utf8.count
+            objects.append(object)
+        }
+        if !objects.isEmpty { lines.append(head + objects.joined(separator: ",") + tail) }
+        return lines
+    }
+
+    /// One link of a `links` line.
+    private static func object(_ link: PageLink) -> String {
+        var fields = ["\"x\":\(number(link.x))", "\"y\":\(number(link.y))", "\"width\":\(number(link.width))",
+                      "\"height\":\(number(link.height))"]
+        switch link.target {
+        case let .page(page, x, y):
+            fields.append("\"toPage\":\(page)")
+            if let x { fields.append("\"toX\":\(number(x))") }
+            if let y { fields.append("\"toY\":\(number(y))") }
+        case let .uri(uri):
+            fields.append("\"uri\":\(string(uri))")
+        case let .file(file, page):
+            fields.append("\"file\":\(string(file))")
+            if let page { fields.append("\"toPage\":\(page)") }
+        case let .missing(what):
+            fields.append("\"missing\":\(string(what))")
+        }
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+
     /// A finite Double as JSON: Swift's shortest text that reads back to the same bits, so
     /// flickd's `DocumentLayout` gets exactly the sizes the helper laid out.
     static func number(_ value: Double) -> String {

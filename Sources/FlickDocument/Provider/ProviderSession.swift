@@ -14,7 +14,7 @@ import Glibc
 /// | serving | `tileRequest` | serving, the request queued (answered undrawn when it cannot be drawn: outside the pool, or past `slots` outstanding) |
 /// | serving | `tileCancel` of a queued request | serving, answered undrawn, dequeued |
 /// | serving | a reply, an unknown event, a cancel of an answered request | serving |
-/// | serving | a queued request, nothing left to read | serving, drawn and answered (one per pass, reading in between, so a cancel can still skip the rest) |
+/// | serving | a queued request, nothing left to read | serving, drawn and answered (one per pass, reading in between, so a cancel can still skip the rest); before the answer, `links` for each page it meets whose links were not sent yet and that has some |
 /// | any | end of stream, a read or write error, a line over 64 KiB | finished(closed) |
 public final class ProviderSession {
     /// How a session ended.
@@ -46,6 +46,8 @@ public final class ProviderSession {
     private var state = State.introducing
     private var queue: [Pending] = []
     private var buffer: [UInt8] = []
+    /// The pages whose links were sent (or found to have none): each page's go once a session.
+    private var linksSent: Set<Int> = []
     private let decoder = JSONDecoder()
     /// Tiles answered, drawn or not (for the tests and the benchmark).
     public private(set) var answered = 0
@@ -142,8 +144,26 @@ public final class ProviderSession {
 
     private func drawNext() {
         let next = queue.removeFirst()
+        sendLinks(of: next.job)
+        guard case .serving = state else { return }
         let drawn = document.draw(next.job, into: pool.base + next.offset, background: background)
         answer(next.request, drawn: drawn)
+    }
+
+    /// Sends `links` for the pages `job` meets that have links and whose links flickd has not
+    /// had yet: with the first tile drawn of a page, before its answer, so flickd knows a page's
+    /// links by the time it shows any of it.
+    private func sendLinks(of job: TileJob) {
+        for page in document.pages(meeting: job) where linksSent.insert(page).inserted {
+            for line in HelperMessages.links(page: page, document.links(page: page)) {
+                do {
+                    try writeWhole(Array(line.utf8), to: socket, context: "the socket to flickd")
+                } catch {
+                    state = .finished(.closed(error.message))
+                    return
+                }
+            }
+        }
     }
 
     private func answer(_ request: Int, drawn: Bool) {
