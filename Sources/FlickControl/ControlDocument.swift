@@ -115,7 +115,7 @@ public struct ControlDocumentStatus: Codable, Hashable, Sendable {
 public struct ControlLink: Codable, Hashable, Sendable {
     public var x: Double, y: Double, width: Double, height: Double
     /// A page of the document (0-based), and the position there in its points, when fixed;
-    /// with `file`, the page there (1-based).
+    /// with `file`, the page of that file (0-based).
     public var toPage: Int?
     public var toX: Double?, toY: Double?
     /// A URI.

@@ -74,8 +74,8 @@ public struct ControlMessage: Codable, Hashable, Sendable {
     /// content point brought to the view's top-left, [x, y].
     public var toPage: Int?
     public var destination: [Double]?
-    /// For `link` events: the URI, or the file outside the document (and `toPage`, 1-based
-    /// there, when said), that flickd does not open: the app's to act on.
+    /// For `link` events: the URI, or the file outside the document (and `toPage`, its page
+    /// from 0, when said), that flickd does not open: the app's to act on.
     public var uri: String?
     public var file: String?
     /// For `link` events: why an internal link leads nowhere.

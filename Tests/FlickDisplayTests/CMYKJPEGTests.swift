@@ -43,8 +43,8 @@ import Testing
         let data = try Self.cmykJPEG()
         let image = try JPEGDecoder.decode(data, path: "print.jpg", pixelBudget: 1 << 20)
         #expect(image.width == 64 && image.height == 32)
-        #expect(Self.near(image[8, 16], Self.red), String(image[8, 16], radix: 16))
-        #expect(Self.near(image[56, 16], Self.blue), String(image[56, 16], radix: 16))
+        #expect(Self.near(image[8, 16], Self.red), "\(String(image[8, 16], radix: 16))")
+        #expect(Self.near(image[56, 16], Self.blue), "\(String(image[56, 16], radix: 16))")
     }
 
     @Test func reducedAndStreamedItIsInItsColours() throws {

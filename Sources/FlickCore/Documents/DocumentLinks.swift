@@ -8,7 +8,7 @@ public struct DocumentLink: Hashable, Sendable {
         case page(Int, x: Double?, y: Double?)
         /// A URI: never opened by flickd, told to the app.
         case uri(String)
-        /// A file outside the document (and its page, 1-based, when said): never opened.
+        /// A file outside the document (and its page there, 0-based, when said): never opened.
         case file(String, page: Int?)
         /// An internal link that leads nowhere (a page past the last, a missing destination):
         /// what is wrong, for the journal.

@@ -8,7 +8,9 @@ public enum GestureLogLevel: String, CaseIterable, Hashable, Sendable {
     case all
     /// One entry per minute with gestures in it, counting them by kind; nothing while idle. The
     /// first gesture after start or after a reload that chose this level is written in full, so
-    /// whoever sets the panel up sees at once that touches arrive.
+    /// whoever sets the panel up sees at once that touches arrive; so is every link tapped that
+    /// flickd does not follow (a web address, another file, a link that leads nowhere), since
+    /// nothing on screen shows it.
     case summary
     /// No gesture entries.
     case none
@@ -46,7 +48,7 @@ public final class GestureJournal: PassiveComponent {
         case .all:
             write(entry)
         case .summary:
-            if !shownOne {
+            if !shownOne || Self.isUnfollowedLink(output) {
                 shownOne = true
                 write(entry)
             }
@@ -56,6 +58,13 @@ public final class GestureJournal: PassiveComponent {
         case .none:
             return
         }
+    }
+
+    /// Whether `output` is a link tapped that flickd did not follow: the app's to act on.
+    private static func isUnfollowedLink(_ output: GestureOutput) -> Bool {
+        guard case let .gesture(.link(_, _, target, _)) = output.kind else { return false }
+        if case .page = target { return false }
+        return true
     }
 
     /// A reload's level: a tally open under "summary" is written first, so no count is lost.
