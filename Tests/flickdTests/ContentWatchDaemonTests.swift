@@ -73,6 +73,31 @@ import Testing
         #expect(try daemon.terminate() == 0)
     }
 
+    @Test func aFileReplacedWhileItsPyramidIsBuiltIsBuiltAgainNotRefused() throws {
+        let dir = try FlickdProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let content = dir + "/content.png"
+        let extra = "[content]\npath = \"\(content)\"\npixel_budget = 65536\ncache_directory = \"\(dir)/cache\"\n"
+        try FlickdProcess.config(directory: dir, extra: extra, placeholder: nil).write(toFile: dir + "/flickd.toml", atomically: true, encoding: .utf8)
+        // Noise of 3000 × 3000: its pyramid takes the debug build seconds, long enough to be replaced mid-build.
+        try PyramidCacheDaemonTests.noise(content, side: 3000, seed: 3)
+        try Self.png(dir + "/incoming.png", 0x00FF00, width: 400, height: 200)
+        let daemon = try FlickdProcess(directory: dir, arguments: ["run", "--display", "headless"])
+        try daemon.waitUntilReady()
+        // Its first progress line: the build is reading the file.
+        try daemon.waitForLog("building the pyramid of \(content): rows ", timeout: 60)
+        #expect(rename(dir + "/incoming.png", content) == 0)
+        let client = try daemon.client()
+        try daemon.waitForLog("changed while its pyramid was built: building it again", timeout: 60)
+        try Self.waitForColour(0x00FF00, daemon, client, "the new version")
+        try daemon.waitUntil("the new version's pyramid shown", timeout: 30) {
+            guard let s = try? client.call(ControlRequest(cmd: "status")).status else { return false }
+            return s.building == nil && s.contentError == nil
+        }
+        #expect(!daemon.stderr.contains("flickd error"), "refused for what the old file did: \(daemon.stderr)")
+        #expect(try daemon.terminate() == 0)
+    }
+
     @Test func contentChosenWithLoadIsShownAgainAfterARestart() throws {
         let dir = try FlickdProcess.makeDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -7,7 +7,8 @@ import Foundation
 /// `DocumentKind.sniff`, then poppler (a PDF, from its bytes), librsvg (an SVG, default limits,
 /// no base file) or a PNG/JPEG page (its header read, gdk-pixbuf decoding it when a tile is drawn,
 /// at most 4 MiB of pixels under the 16 MiB `memoryMB` here) behind `PageSources.open`, `Document` (every page's size, `DocumentLayout`), the
-/// line the helper would send first, and tiles drawn at three scales.
+/// line the helper would send first, tiles drawn at three scales, and every page's links with the
+/// `links` lines that carry them.
 ///
 /// The layout is small (pages 96 px wide, at most 200 of them) so an input costs its parsing,
 /// not its pixels. Checks: a refusal is a `DocumentError` naming the file, its message starting
@@ -15,7 +16,8 @@ import Foundation
 /// each finite and above 0, a layout within 2²⁴ px whose rectangles lie in the content, and a
 /// `provide` line that is one JSON object whose `width`/`height` are the layout's and whose page
 /// runs add up to the page count; tiles draw (or say they cannot) without touching a byte outside
-/// their rows.
+/// their rows; every link lies on its page with a finite area, leads to a page the document has
+/// (or is said missing), and travels in lines under the limit that are JSON.
 enum DocumentTarget {
     static let name = "fuzz.doc"
 
@@ -57,6 +59,29 @@ enum DocumentTarget {
         let runs = (object?["document"] as? [String: Any])?["pages"] as? [[Double]]
         fuzzCheck(runs.map { $0.reduce(0) { $0 + ($1.count == 3 ? $1[2] : -1_000_000) } } == Double(sizes.count), "runs \(String(describing: runs))")
         draw(document)
+        links(document)
+    }
+
+    /// Every page's links, checked, and the lines that carry them.
+    private static func links(_ document: Document) {
+        let count = document.pageSizes.count
+        for page in 0..<count {
+            let links = document.links(page: page)
+            for link in links {
+                fuzzCheck(link.page == page, "a link of page \(link.page) among page \(page)'s")
+                fuzzCheck([link.x, link.y, link.width, link.height].allSatisfy(\.isFinite) && link.width > 0 && link.height > 0,
+                          "link area \(link)")
+                if case let .page(to, x, y) = link.target {
+                    fuzzCheck((0..<count).contains(to), "a link to page \(to) of \(count)")
+                    fuzzCheck([x, y].allSatisfy { $0?.isFinite ?? true }, "link position \(link)")
+                }
+            }
+            for line in HelperMessages.links(page: page, links) {
+                fuzzCheck(line.utf8.count < HelperMessages.linksLineLimit, "a links line of \(line.utf8.count) bytes")
+                let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+                fuzzCheck(object?["cmd"] as? String == "links" && object?["page"] as? Int == page, "links: \(line.prefix(200))")
+            }
+        }
     }
 
     /// Three 64-px tiles: the top-left at scale 1, 0.125 (many pages) and 4, in a buffer with a
@@ -97,6 +122,18 @@ enum DocumentTarget {
             "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
         ])))
         out.append(("not-a-pdf.pdf", Array("Dear customer, our menu changes daily.\n".utf8)))
+        let linked = folder + "/linked.pdf"
+        if SamplePDF.writeWithLinks(to: linked, pages: [(200, 280), (200, 280)],
+                                    links: [SamplePDF.Link(page: 1, x: 20, y: 20, width: 80, height: 20, target: .page(0, x: 10, y: 30)),
+                                            SamplePDF.Link(page: 0, x: 20, y: 60, width: 80, height: 20, target: .uri("https://example.com/a")),
+                                            SamplePDF.Link(page: 0, x: 20, y: 100, width: 80, height: 20, target: .destination("end"))],
+                                    destinations: [SamplePDF.Destination(name: "end", page: 1, x: 0, y: 200)]),
+           let data = FileManager.default.contents(atPath: linked) {
+            out.append(("linked.pdf", Array(data)))
+        }
+        out.append(("links-by-hand.pdf", SamplePDF.handBuiltLinks()))
+        out.append(("linked-plan.svg", Array(SampleSVG.linkedPlan().utf8)))
+        out.append(("many-links.svg", Array(SampleSVG.manyLinks(300, rows: true).utf8)))
         out.append(("plan.svg", Array(SampleSVG.floorPlan(width: 200, height: 150).utf8)))
         out.append(("external-references.svg", Array(SampleSVG.externalReferences().utf8)))
         out.append(("entity-laughs.svg", Array(SampleSVG.entityLaughs().utf8)))

@@ -86,6 +86,16 @@ extension ContentHost {
             let origin: Origin = loadPending == build.image ? .load : .refreshed
             if loadPending == build.image { loadPending = nil }
             try? show(path: build.image, configuration: configuration, origin: origin)
+        case .failure(let error) where ContentIdentity.signature(of: build.image) != build.startedSignature:
+            // Replaced while it was read (a content update mid-build): the new file is built now,
+            // not refused for what the old one did.
+            guard build.image == wanted || build.image == loadPending, nextPyramid?.image != build.image else {
+                logger.notice("content: \(build.image) changed while its pyramid was built (\(error.reason))")
+                break
+            }
+            logger.notice("content: \(build.image) changed while its pyramid was built: building it again (\(error.reason))")
+            buildPyramid(of: build.image, into: build.cacheDirectory)
+            return
         case .failure(let error):
             logger.report(.error, "content: the pyramid of \(build.image) could not be built, \(stays(refusing: build.image)): ", error)
             if build.image == wanted {

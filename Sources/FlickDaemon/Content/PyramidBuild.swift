@@ -15,6 +15,11 @@ import Synchronization
 final class PyramidBuild {
     /// The image being built.
     let image: String
+    /// Its folder of the cache.
+    let cacheDirectory: String
+    /// The image file's identity when the build started: a build that fails for a file since
+    /// replaced (a content update mid-build) is no verdict on the new one.
+    let startedSignature: ContentIdentity.Signature?
     /// Readable once the build has ended.
     var fileDescriptor: Descriptor { worker.fileDescriptor }
     private let worker: BackgroundWorker
@@ -33,6 +38,8 @@ final class PyramidBuild {
         // Its child inherits the thread's scheduling: the build runs as far below the loop as decoders.
         guard let worker = BackgroundWorker(level: .ahead) else { return nil }
         self.image = image
+        self.cacheDirectory = cacheDirectory
+        startedSignature = ContentIdentity.signature(of: image)
         self.worker = worker
         let state = Shared()
         self.state = state
