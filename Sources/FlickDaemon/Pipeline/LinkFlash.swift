@@ -11,7 +11,8 @@ struct LinkFlash {
     /// Its opacity when it starts.
     static let opacity = 0.45
 
-    private var area: (rect: Rect, at: Instant)?
+    /// The link flashing and when it was tapped; nil at rest, when a frame need not ask.
+    private(set) var area: (rect: Rect, at: Instant)?
 
     /// Starts the flash of a link whose area is `rect`, tapped at `t`.
     mutating func flash(_ rect: Rect, at t: Instant) { area = (rect, t) }

@@ -21,7 +21,8 @@ extension Pipeline: FramePresenterDelegate {
         state.contentInset = v.contentInset
         state.restingOffset = v.restingOffset
         if touchOverlay { state.touchMarks = trails.marks(at: t) }
-        state.linkHighlights = linkFlash.marks(at: t, offset: contentOffset, zoomScale: v.zoomScale)
+        // A frame with no link flashing does not ask: the path of one touch stays as it was.
+        if linkFlash.area != nil { state.linkHighlights = linkFlash.marks(at: t, offset: contentOffset, zoomScale: v.zoomScale) }
         if power != nil { state.blank = showsBlack }
         return state
     }
@@ -29,7 +30,8 @@ extension Pipeline: FramePresenterDelegate {
     public func presenter(_ presenter: FramePresenter, nextFrameAfter t: Instant) -> Instant? {
         let model = prediction.nextFrame(after: t, of: recognizer)
         let marks = touchOverlay ? trails.nextFrame(after: t) : nil
-        return [model, marks, linkFlash.nextFrame(after: t)].compactMap { $0 }.min()
+        let flash = linkFlash.area != nil ? linkFlash.nextFrame(after: t) : nil
+        return [model, marks, flash].compactMap { $0 }.min()
     }
 
     public func presenter(_ presenter: FramePresenter, latchesFrameFor t: Instant) -> Bool {
