@@ -1,3 +1,4 @@
+import FlickSystem
 import FlickTestSupport
 import Foundation
 import Glibc
@@ -114,30 +115,10 @@ final class HelperProcess {
     /// One `recvmsg`: bytes, and a descriptor passed with them.
     private func receive() -> ([UInt8], Int32?) {
         var bytes = [UInt8](repeating: 0, count: 65_536)
-        let header = MemoryLayout<cmsghdr>.size
-        var control = [UInt8](repeating: 0, count: header + 16)
-        var passed: Int32?
-        let n = bytes.withUnsafeMutableBytes { data -> Int in
-            var iov = iovec(iov_base: data.baseAddress, iov_len: data.count)
-            return control.withUnsafeMutableBytes { raw -> Int in
-                var message = msghdr()
-                message.msg_control = raw.baseAddress
-                message.msg_controllen = raw.count
-                let n = withUnsafeMutablePointer(to: &iov) { pointer in
-                    message.msg_iov = pointer
-                    message.msg_iovlen = 1
-                    return recvmsg(socket, &message, Int32(MSG_CMSG_CLOEXEC))
-                }
-                if n >= 0, message.msg_controllen >= header + 4 {
-                    let cmsg = raw.load(as: cmsghdr.self)
-                    if cmsg.cmsg_level == SOL_SOCKET, cmsg.cmsg_type == Int32(SCM_RIGHTS) {
-                        passed = raw.load(fromByteOffset: header, as: Int32.self)
-                    }
-                }
-                return n
-            }
-        }
-        return (n > 0 ? Array(bytes[0..<n]) : [], passed)
+        var files: [Int32] = []
+        let n = receiveWithFiles(on: socket, into: &bytes, files: &files)
+        files.dropFirst().forEach { close($0) }
+        return (n > 0 ? Array(bytes[0..<n]) : [], files.first)
     }
 }
 
