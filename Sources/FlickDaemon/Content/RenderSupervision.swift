@@ -73,7 +73,9 @@ struct RenderSupervision {
     /// Restarts in a row allowed (`content.render_restarts`).
     var maxRestarts: Int
     /// How long a helper may take to provide before it counts as hung.
-    var startLimit: Duration = .seconds(30)
+    var startLimit = Self.defaultStartLimit
+    /// `startLimit` unless a test sets another (a replay's helper has the same).
+    static let defaultStartLimit = Duration.seconds(30)
     /// Serving this long starts the count of restarts again.
     var resetAfter: Duration = .seconds(60)
     /// The first restart's delay; each next one doubles, up to `longestDelay`.

@@ -57,7 +57,7 @@ final class RenderedDocument: TileSource {
         }
         let session = Session(process: process, socket: socket, wait: wait(configuration: configuration))
         // The daemon's limit for a start: parsing a big PDF takes a while.
-        let (line, pool) = try session.firstLine(path: path, within: RenderSupervision(maxRestarts: 0).startLimit)
+        let (line, pool) = try session.firstLine(path: path, within: RenderSupervision.defaultStartLimit)
         let command: ControlCommand
         do {
             command = try ControlCommand(ControlRequest.decode(line))
