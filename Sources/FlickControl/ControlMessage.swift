@@ -436,12 +436,12 @@ extension ControlMessage {
             case let .pageChange(from, to):
                 m.fromPage = from
                 m.page = to
-            case let .link(p, page, target, destination):
+            case let .link(p, area):
                 m.x = p.x
                 m.y = p.y
-                m.page = page
-                m.destination = destination.map { [$0.x, $0.y] }
-                switch target {
+                m.page = area.page
+                m.destination = area.destination.map { [$0.x, $0.y] }
+                switch area.target {
                 case let .page(to, _, _): m.toPage = to
                 case let .uri(uri): m.uri = uri
                 case let .file(file, page):

@@ -79,7 +79,7 @@ struct DocumentLinkTests {
         #expect(GestureHarness.taps(out) == 0)
         #expect(!GestureHarness.content(out).contains { if case .tap = $0 { true } else { false } })
         let gestures = GestureHarness.gestures(out)
-        #expect(gestures.contains { if case .link(_, 0, .page(2, nil, 100), _) = $0 { true } else { false } }, "\(gestures)")
+        #expect(gestures.contains { if case let .link(_, area) = $0 { area.page == 0 && area.target == .page(2, x: nil, y: 100) } else { false } }, "\(gestures)")
     }
 
     @Test func aTapOnAURIIsOnlySaidAndATapBesideIsTheContents() {
@@ -88,7 +88,7 @@ struct DocumentLinkTests {
         h.settle()
         var out = h.take()
         #expect(h.view.contentOffset == Point(x: 0, y: 0))
-        #expect(GestureHarness.gestures(out).contains { if case .link(_, _, .uri("https://example.com/menu"), nil) = $0 { true } else { false } })
+        #expect(GestureHarness.gestures(out).contains { if case let .link(_, area) = $0 { area.target == .uri("https://example.com/menu") && area.destination == nil } else { false } })
         #expect(GestureHarness.taps(out) == 0)
         h.advance(ms: 1000)
         tap(&h, 600, 400)

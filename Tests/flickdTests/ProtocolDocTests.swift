@@ -146,13 +146,13 @@ import Testing
         .tap(p), .doubleTap(p, zoomedTo: 2), .longPress(p), .drag(translation: Vector(dx: 1, dy: 2)),
         .flick(velocity: Vector(dx: 1, dy: 2), restOffset: p, duration: 1), .pinch(fromScale: 1, toScale: 2), .stop(at: p),
         .cancelled, .bounce(edge: .top, distance: 3), .pageChange(from: 0, to: 1), .scrollToTop,
-        .link(at: p, page: 0, target: .page(2, x: nil, y: 10), destination: p),
+        .link(at: p, DocumentLinks.Area(page: 0, rect: Rect(x: 0, y: 0, width: 9, height: 9), target: .page(2, x: nil, y: 10), destination: p)),
     ]
     /// The other targets of a link, each its own fields.
     static let linkSamples: [Gesture] = [
-        .link(at: p, page: 1, target: .uri("https://example.com"), destination: nil),
-        .link(at: p, page: 1, target: .file("wine.pdf", page: 2), destination: nil),
-        .link(at: p, page: 1, target: .missing("page 9 of menu.pdf does not exist"), destination: nil),
+        .link(at: p, DocumentLinks.Area(page: 1, rect: Rect(x: 0, y: 0, width: 9, height: 9), target: .uri("https://example.com"), destination: nil)),
+        .link(at: p, DocumentLinks.Area(page: 1, rect: Rect(x: 0, y: 0, width: 9, height: 9), target: .file("wine.pdf", page: 2), destination: nil)),
+        .link(at: p, DocumentLinks.Area(page: 1, rect: Rect(x: 0, y: 0, width: 9, height: 9), target: .missing("page 9 of menu.pdf does not exist"), destination: nil)),
     ]
     static func index(_ g: Gesture) -> Int {
         switch g {

@@ -41,6 +41,13 @@ public struct DocumentLinks: Hashable, Sendable {
         /// For a link to a page: the content point to bring to the view's top-left (the page's
         /// corner when paging, or when the link fixes no position).
         public var destination: Point?
+
+        public init(page: Int, rect: Rect, target: DocumentLink.Target, destination: Point?) {
+            self.page = page
+            self.rect = rect
+            self.target = target
+            self.destination = destination
+        }
     }
 
     /// One page's paper in the content and its size in points: what turns points into content

@@ -76,10 +76,9 @@ public enum Gesture: Hashable, Sendable {
     case pageChange(from: Int, to: Int)
     /// A tap in the top strip (`scrollToTopStripHeight`) scrolled to the top.
     case scrollToTop
-    /// A tap on a document's link (at a content point, on a 0-based page), instead of a tap for
-    /// the content: a link to a page scrolls to `destination` (a content point); any other is
-    /// the app's to act on.
-    case link(at: Point, page: Int, target: DocumentLink.Target, destination: Point?)
+    /// A tap on a document's link (at a content point), instead of a tap for the content: a link
+    /// to a page scrolls to its `destination`; any other is the app's to act on.
+    case link(at: Point, DocumentLinks.Area)
 
     /// A short name for the journal's `FLICK_GESTURE` field.
     public var name: String {

@@ -85,7 +85,7 @@ extension GestureRecognizer {
                 try? v.setContentOffset(target, animated: true, at: t)
             }
         }
-        emit(.gesture(.link(at: point, page: link.page, target: link.target, destination: link.destination)), at: t)
+        emit(.gesture(.link(at: point, link)), at: t)
     }
 
     /// Whether a tap whose touch went down near `p` completes a double tap.

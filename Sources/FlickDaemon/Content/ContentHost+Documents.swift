@@ -73,14 +73,13 @@ extension ContentHost {
         guard let document = declared.document else {
             throw .missingField(command: "provide", field: "document")
         }
-        let pages: [Content.Page]
+        let pages: [Content.Page], links: DocumentLinks
         do {
-            pages = try documents.arguments.pages(of: document, declared: PixelSize(width: declared.width, height: declared.height))
+            (pages, links) = try documents.arguments.layOut(document, declared: PixelSize(width: declared.width, height: declared.height))
         } catch {
             documents.refused(reason: "layoutMismatch", message: error.message, at: clock())
             throw .failed(error.message)
         }
-        let links = documents.arguments.links(of: document, pages: pages)
         let status = try providers.provide(declared, pool: pool, caller: caller, document: (documents.path, pages, links))
         documents.provided(pages: pages.count, at: clock())
         return status

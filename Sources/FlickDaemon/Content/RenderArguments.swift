@@ -51,13 +51,16 @@ struct RenderArguments: Hashable, Sendable {
     }
 
     /// The pages of the document flickd-render declared in `provide`, laid out as flickd lays
-    /// them out with these arguments: the helper and flickd must agree on every page's place.
+    /// them out with these arguments (the helper and flickd must agree on every page's place),
+    /// and the table its links go into as the helper sends them.
     /// - Throws: `LayoutMismatch` when they cannot be laid out, or come to another size than the
     ///   helper declared (a bug on one side: the document is not shown).
-    func pages(of document: ControlDocumentDeclaration, declared: PixelSize) throws(LayoutMismatch) -> [Content.Page] {
+    func layOut(_ document: ControlDocumentDeclaration,
+                declared: PixelSize) throws(LayoutMismatch) -> (pages: [Content.Page], links: DocumentLinks) {
+        let sizes: [(width: Double, height: Double)]
         let layout: DocumentLayout
         do {
-            let sizes = try document.pageSizes(limit: maxPages)
+            sizes = try document.pageSizes(limit: maxPages)
             layout = try DocumentLayout(pages: sizes.map { DocumentPageSize(width: $0.width, height: $0.height) },
                                         direction: direction == .vertical ? .vertical : .horizontal,
                                         pageWidth: pageWidth,
@@ -70,16 +73,9 @@ struct RenderArguments: Hashable, Sendable {
             throw LayoutMismatch(message: "flickd-render declared \(declared.width)x\(declared.height), "
                                  + "flickd lays the same pages out as \(layout.size) (a bug)")
         }
-        return layout.pages.map { Content.Page(source: nil, frame: $0) }
-    }
-
-    /// The links table of the document flickd-render declared, its pages laid out as `pages`
-    /// (from `pages(of:declared:)`): empty until the helper sends the links of a page.
-    func links(of document: ControlDocumentDeclaration, pages: [Content.Page]) -> DocumentLinks {
-        let sizes = (try? document.pageSizes(limit: maxPages)) ?? []
-        guard sizes.count == pages.count else { return DocumentLinks() }
-        return DocumentLinks(pages: zip(pages, sizes).map { DocumentLinks.Page(frame: $0.frame, points: Size(width: $1.width, height: $1.height)) },
-                             paging: cell != nil)
+        let links = DocumentLinks(pages: zip(layout.pages, sizes).map { DocumentLinks.Page(frame: $0, points: Size(width: $1.width, height: $1.height)) },
+                                  paging: cell != nil)
+        return (layout.pages.map { Content.Page(source: nil, frame: $0) }, links)
     }
 
     /// Why flickd will not show the pages flickd-render declared.

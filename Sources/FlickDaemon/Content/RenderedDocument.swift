@@ -74,14 +74,14 @@ final class RenderedDocument: TileSource {
             guard let document = declared.document else {
                 throw ContentError(path: path, reason: .documentFailed("flickd-render's provide declares no document"))
             }
-            let pages: [Content.Page]
+            let pages: [Content.Page], links: DocumentLinks
             do {
-                pages = try arguments.pages(of: document, declared: PixelSize(width: declared.width, height: declared.height))
+                (pages, links) = try arguments.layOut(document, declared: PixelSize(width: declared.width, height: declared.height))
             } catch {
                 throw ContentError(path: path, reason: .documentFailed(error.message))
             }
             let rendered = try RenderedDocument(path: path, declared: declared, pool: pool, session: session)
-            return (rendered, pages, arguments.links(of: document, pages: pages))
+            return (rendered, pages, links)
         default:
             throw ContentError(path: path, reason: .documentFailed("flickd-render began with '\(line.prefix(80))', not provide"))
         }
@@ -109,7 +109,7 @@ final class RenderedDocument: TileSource {
         name = path
         background = source.background
         contentScale = source.contentScale
-        try session.serve(provider)
+        try session.serve(provider, path: path)
         self.session = Mutex(session)
     }
 
@@ -169,14 +169,14 @@ final class RenderedDocument: TileSource {
         }
 
         /// Answers the helper's `provide` as the daemon does, and serves from now on.
-        func serve(_ provider: TileProvider) throws {
+        func serve(_ provider: TileProvider, path: String) throws {
             provider.send = { [unowned self] message in self.send(message) }
             self.provider = provider
             let reply = Array(ControlMessage.reply(id: 1).line())
             do {
                 try writeWhole(reply, to: socket.rawValue, context: "flickd-render's connection")
             } catch {
-                throw ContentError(path: "flickd-render", reason: .documentFailed("its connection: \(error.message)"))
+                throw ContentError(path: path, reason: .documentFailed("flickd-render's connection: \(error.message)"))
             }
         }
 

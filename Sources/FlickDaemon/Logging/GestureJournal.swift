@@ -62,8 +62,8 @@ public final class GestureJournal: PassiveComponent {
 
     /// Whether `output` is a link tapped that flickd did not follow: the app's to act on.
     private static func isUnfollowedLink(_ output: GestureOutput) -> Bool {
-        guard case let .gesture(.link(_, _, target, _)) = output.kind else { return false }
-        if case .page = target { return false }
+        guard case let .gesture(.link(_, area)) = output.kind else { return false }
+        if case .page = area.target { return false }
         return true
     }
 

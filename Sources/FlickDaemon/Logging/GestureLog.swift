@@ -63,10 +63,11 @@ public enum GestureLog {
             message = "page \(from) → \(to)"
         case .scrollToTop:
             message = "scroll to top (tap in the top strip)"
-        case let .link(p, page, target, destination):
-            fields["X"] = num(p.x); fields["Y"] = num(p.y); fields["PAGE"] = String(page)
-            let at = "link at (\(num(p.x)), \(num(p.y))) on page \(page)"
-            switch target {
+        case let .link(p, area):
+            let destination = area.destination
+            fields["X"] = num(p.x); fields["Y"] = num(p.y); fields["PAGE"] = String(area.page)
+            let at = "link at (\(num(p.x)), \(num(p.y))) on page \(area.page)"
+            switch area.target {
             case let .page(to, _, _):
                 fields["LINK_PAGE"] = String(to)
                 if let d = destination { fields["DEST_X"] = num(d.x); fields["DEST_Y"] = num(d.y) }

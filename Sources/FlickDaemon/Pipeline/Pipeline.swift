@@ -274,13 +274,10 @@ public final class Pipeline {
         pending.append((stamped, recognizer.scrollView))
     }
 
-    /// Starts the flash of a link tapped among `outputs`: the area the recogniser followed, found
-    /// again where it was tapped.
+    /// Starts the flash of a link tapped among `outputs`: the area the recogniser followed.
     private func flashLinks(in outputs: [GestureOutput]) {
         for output in outputs {
-            guard case let .gesture(.link(point, _, _, _)) = output.kind,
-                  let area = recognizer.links.hit(point, slop: GestureRecognizer.linkSlop / recognizer.scrollView.zoomScale)
-            else { continue }
+            guard case let .gesture(.link(_, area)) = output.kind else { continue }
             linkFlash.flash(area.rect, at: output.time)
             presenter.setNeedsDisplay(at: now, redraw: true)
         }
